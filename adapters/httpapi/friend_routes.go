@@ -1,0 +1,173 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// FriendView is one friend in the friend list.
+type FriendView struct {
+	ID              string `json:"id"`
+	FriendMemberID  string `json:"friendMemberId"`
+	Name            string `json:"name"`
+	Remark          string `json:"remark"`
+	Code            string `json:"code"`
+	Username        string `json:"username"`
+	HeadURL         string `json:"headUrl"`
+	MemberLevelCode string `json:"memberLevelCode"`
+	Blocked         bool   `json:"blocked"`
+	CreateTime      int64  `json:"createTime"`
+}
+
+// FriendCategory is a group of friends in the friend list.
+type FriendCategory struct {
+	ID      string       `json:"id"`
+	Name    string       `json:"name"`
+	Friends []FriendView `json:"friends"`
+}
+
+// ApplyView is one friend request as listed.
+type ApplyView struct {
+	projections.Apply
+	Direction string     `json:"direction"`
+	Member    PublicInfo `json:"member"`
+}
+
+// ApplyPage is a page of friend requests.
+type ApplyPage struct {
+	Records  []ApplyView `json:"records"`
+	Total    int         `json:"total"`
+	CurPage  int         `json:"curPage"`
+	PageSize int         `json:"pageSize"`
+}
+
+const maxApplyPage = 99
+
+func (a *API) friendRoutes() []route {
+	return []route{
+		{method: http.MethodPost, path: "/chat/applyInfo/build", summary: "Ask a member of the tenant to be friends.",
+			body: commands.RequestFriend{}, result: commands.Applied{}, handle: a.requestFriend},
+		{method: http.MethodPut, path: "/chat/applyInfo/modify", summary: "Accept or reject a friend request.",
+			body: commands.AnswerFriendRequest{}, result: commands.Answered{}, handle: a.answerFriend},
+		{method: http.MethodPost, path: "/chat/applyInfo/modify", summary: "Accept or reject a friend request.",
+			body: commands.AnswerFriendRequest{}, result: commands.Answered{}, handle: a.answerFriend},
+		{method: http.MethodGet, path: "/chat/applyInfo/queryFriendApplyInfoPages",
+			summary: "Friend requests sent and received, newest first.",
+			query:   []param{{"curPage", false, "page, from 1"}, {"pageSize", false, "1 to 99, default 99"}},
+			result:  ApplyPage{}, handle: a.applies},
+		{method: http.MethodGet, path: "/chat/friendGroup/listFriendGroupByMemberId",
+			summary: "The friend list, by category.", result: []FriendCategory{}, handle: a.friends},
+	}
+}
+
+func (a *API) requestFriend(c echo.Context, p commands.Principal) error {
+	var r commands.RequestFriend
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	res, err := a.deps.Commands.RequestFriend(c.Request().Context(), p, r)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+func (a *API) answerFriend(c echo.Context, p commands.Principal) error {
+	var r commands.AnswerFriendRequest
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	// The request is found through its read model: let it catch up first.
+	if err := a.waitHead(c.Request().Context()); err != nil {
+		return err
+	}
+	res, err := a.deps.Commands.AnswerFriendRequest(c.Request().Context(), p, r)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+func (a *API) applies(c echo.Context, p commands.Principal) error {
+	page, err := intParam(c, "curPage", 1, 1, 1<<20)
+	if err != nil {
+		return err
+	}
+	size, err := intParam(c, "pageSize", maxApplyPage, 1, maxApplyPage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	items, total, err := a.deps.Queries.Applies(ctx, p.MemberID, page, size)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		ids = append(ids, other(it, p.MemberID))
+	}
+	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	out := ApplyPage{Records: make([]ApplyView, 0, len(items)), Total: total, CurPage: page, PageSize: size}
+	for _, it := range items {
+		dir := "received"
+		if it.From == p.MemberID {
+			dir = "sent"
+		}
+		out.Records = append(out.Records, ApplyView{Apply: it, Direction: dir, Member: publicInfo(members[other(it, p.MemberID)])})
+	}
+	return ok(c, out)
+}
+
+func other(a projections.Apply, me string) string {
+	if a.From == me {
+		return a.To
+	}
+	return a.From
+}
+
+func (a *API) friends(c echo.Context, p commands.Principal) error {
+	ctx := c.Request().Context()
+	fs, err := a.deps.Queries.Friends(ctx, p.MemberID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(fs))
+	for i, f := range fs {
+		ids[i] = f.FriendID
+	}
+	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	views := make([]FriendView, 0, len(fs))
+	for _, f := range fs {
+		m := members[f.FriendID]
+		views = append(views, FriendView{
+			ID: f.FriendID, FriendMemberID: f.FriendID, Name: m.Name, Remark: f.Remark, Code: m.Account,
+			Username: m.Account, HeadURL: m.HeadURL, MemberLevelCode: m.Level, CreateTime: f.Since,
+		})
+	}
+	return ok(c, []FriendCategory{{ID: "0", Name: "My friends", Friends: views}})
+}
+
+// intParam reads an optional integer query parameter within [lo, hi].
+func intParam(c echo.Context, name string, def, lo, hi int) (int, error) {
+	raw := c.QueryParam(name)
+	if raw == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(raw)
+	if err != nil || n < lo || n > hi {
+		return 0, fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	return n, nil
+}

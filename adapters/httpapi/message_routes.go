@@ -1,0 +1,118 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// SessionItem is one conversation of the list.
+type SessionItem struct {
+	projections.SessionView
+	Name    string `json:"name"`
+	Remark  string `json:"remark"`
+	HeadURL string `json:"headUrl"`
+}
+
+const (
+	defaultPage = 20
+	maxPage     = 200
+)
+
+func (a *API) messageRoutes() []route {
+	return []route{
+		{method: http.MethodPost, path: "/message/send",
+			summary: "Send a message; the same uuid again returns the first result and appends nothing.",
+			body:    commands.SendMessage{}, result: commands.SendResult{}, handle: a.send},
+		{method: http.MethodGet, path: "/message/sessionInfo/list",
+			summary: "The conversation list: pinned first, then newest.", result: []SessionItem{}, handle: a.sessions},
+		{method: http.MethodGet, path: "/message/messagePush/history/list/page",
+			summary: "A page of a chat's history in chat order.",
+			query: []param{{"friendMemberId", false, "the friend of a one-to-one chat"}, {"groupId", false, "a group chat"},
+				{"messageId", false, "anchor; the newest page when absent"}, {"queryType", false, "Up (older, default) | Down (newer)"},
+				{"pageSize", false, "1 to 200, default 20"}},
+			result: []projections.Message{}, handle: a.history},
+	}
+}
+
+func (a *API) send(c echo.Context, p commands.Principal) error {
+	var r commands.SendMessage
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	res, err := a.deps.Commands.SendMessage(c.Request().Context(), p, r)
+	if err != nil {
+		return err
+	}
+	return ok(c, res)
+}
+
+func (a *API) sessions(c echo.Context, p commands.Principal) error {
+	ctx := c.Request().Context()
+	ss, err := a.deps.Queries.Sessions(ctx, p.MemberID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(ss))
+	for i, s := range ss {
+		ids[i] = s.Peer
+	}
+	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	out := make([]SessionItem, 0, len(ss))
+	for _, s := range ss {
+		m := members[s.Peer]
+		out = append(out, SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL})
+	}
+	return ok(c, out)
+}
+
+func (a *API) history(c echo.Context, p commands.Principal) error {
+	peer := c.QueryParam("friendMemberId")
+	switch {
+	case c.QueryParam("groupId") != "":
+		return fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+	case peer == "" || peer == p.MemberID:
+		return fault.New(fault.Invalid, fault.MsgFriendMissing)
+	}
+	dir := projections.Up
+	switch c.QueryParam("queryType") {
+	case "", "Up":
+	case "Down":
+		dir = projections.Down
+	default:
+		return fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	size, err := intParam(c, "pageSize", defaultPage, 1, maxPage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	chatID := friend.PairID(p.MemberID, peer)
+	var anchor *uint64
+	if id := c.QueryParam("messageId"); id != "" {
+		cid, seq, found, err := a.deps.Queries.MessageSeq(ctx, id)
+		if err != nil {
+			return err
+		}
+		if !found || cid != chatID {
+			return fault.New(fault.NotFound, fault.MsgMessageNotFound)
+		}
+		anchor = &seq
+	}
+	ms, err := a.deps.Queries.HistoryPage(ctx, chatID, p.MemberID, anchor, dir, size)
+	if err != nil {
+		return err
+	}
+	if ms == nil {
+		ms = []projections.Message{}
+	}
+	return ok(c, ms)
+}

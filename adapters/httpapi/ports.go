@@ -1,0 +1,49 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// Commands are the use cases the API invokes.
+type Commands interface {
+	SendSMSCode(ctx context.Context, tenant, phone, purpose string) error
+	RegisterMember(ctx context.Context, r commands.Register) (commands.Registered, error)
+	LoginMember(ctx context.Context, l commands.Login) (commands.LoggedIn, error)
+	Logout(ctx context.Context, p commands.Principal) (uint64, error)
+	RequestFriend(ctx context.Context, p commands.Principal, r commands.RequestFriend) (commands.Applied, error)
+	AnswerFriendRequest(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequest) (commands.Answered, error)
+	SendMessage(ctx context.Context, p commands.Principal, r commands.SendMessage) (commands.SendResult, error)
+}
+
+// Tokens turn sessions into tokens and back.
+type Tokens interface {
+	Issue(p commands.Principal) (token string, wsKey []byte)
+	Authenticate(ctx context.Context, token string) (commands.Principal, []byte, error)
+}
+
+// Projections tells how far the read models are.
+type Projections interface {
+	WaitFor(ctx context.Context, position uint64) bool
+	Position() uint64
+}
+
+// Log is the head of the event log.
+type Log interface {
+	Head(ctx context.Context) (uint64, error)
+}
+
+// Deps are what the API serves from.
+type Deps struct {
+	Commands    Commands
+	Queries     projections.Queries
+	Tokens      Tokens
+	Projections Projections
+	Log         Log
+	Socket      http.Handler // the websocket gateway at /message-ws
+	UI          http.FileSystem
+	Ready       func() error
+}

@@ -1,0 +1,89 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// route is one API call: echo serves it and the OpenAPI document describes
+// it, from the same entry.
+type route struct {
+	method  string
+	path    string // below /v1
+	summary string
+	public  bool    // served without a token
+	query   []param // query parameters
+	body    any     // a value of the request body's type
+	result  any     // a value of the envelope data's type
+	handle  func(c echo.Context, p commands.Principal) error
+}
+
+type param struct {
+	name     string
+	required bool
+	doc      string
+}
+
+const principalKey = "principal"
+
+func (a *API) add(g *echo.Group, r route) {
+	a.routes = append(a.routes, r)
+	g.Add(r.method, r.path, func(c echo.Context) error {
+		var p commands.Principal
+		if !r.public {
+			var err error
+			if p, err = a.authenticate(c); err != nil {
+				return err
+			}
+			c.Set(principalKey, p)
+		}
+		if r.method == http.MethodGet {
+			if err := a.waitAfter(c); err != nil {
+				return err
+			}
+		}
+		return r.handle(c, p)
+	})
+}
+
+func (a *API) authenticate(c echo.Context) (commands.Principal, error) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	token, found := strings.CutPrefix(h, "Bearer ")
+	if !found || token == "" {
+		return commands.Principal{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
+	}
+	p, _, err := a.deps.Tokens.Authenticate(c.Request().Context(), strings.TrimSpace(token))
+	return p, err
+}
+
+// bind decodes a JSON body into v. A body over the limit is TooLarge; one
+// that is not JSON of v's shape is Invalid.
+func bind(c echo.Context, v any) error {
+	dec := json.NewDecoder(c.Request().Body)
+	if err := dec.Decode(v); err != nil {
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
+		case errors.Is(err, io.EOF):
+			return fault.New(fault.Invalid, fault.MsgBadRequest)
+		}
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			return he
+		}
+		return fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	if dec.More() {
+		return fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	return nil
+}

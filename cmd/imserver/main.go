@@ -1,0 +1,208 @@
+// Command imserver runs the instant-messaging server: the REST API, the
+// websocket gateway, the projections and the web client, on the embedded
+// stores by default.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/adapters/authz"
+	"github.com/eventchat/eventchat/adapters/bus"
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/httpapi"
+	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/password"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
+	"github.com/eventchat/eventchat/adapters/ws"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/tenant"
+	"github.com/eventchat/eventchat/projections"
+	"github.com/eventchat/eventchat/ui"
+
+	"github.com/google/uuid"
+)
+
+var randRead = rand.Read
+
+func main() {
+	cfg, err := loadConfig(os.Args[1:], os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "imserver: configuration:", err)
+		os.Exit(2)
+	}
+	log, err := newLogger(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "imserver:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, log); err != nil {
+		log.Error("imserver stopped", zap.Error(err))
+		_ = log.Sync()
+		os.Exit(1)
+	}
+	_ = log.Sync()
+}
+
+func newLogger(cfg config) (*zap.Logger, error) {
+	zc := zap.NewProductionConfig()
+	zc.Level = zap.NewAtomicLevelAt(cfg.LogLevel)
+	zc.Sampling = nil
+	return zc.Build()
+}
+
+func run(ctx context.Context, cfg config, log *zap.Logger) error {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return fmt.Errorf("data dir: %w", err)
+	}
+	key, err := secret(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	events, err := sqlitestore.Open(cfg.EventStore)
+	if err != nil {
+		return fmt.Errorf("event store %s: %w", cfg.EventStore, err)
+	}
+	defer events.Close()
+	reads, err := sqliteread.Open(cfg.ReadStore)
+	if err != nil {
+		return fmt.Errorf("read store %s: %w", cfg.ReadStore, err)
+	}
+	defer reads.Close()
+	policy, err := authz.New()
+	if err != nil {
+		return err
+	}
+	tokens, err := authtoken.New(key, reads)
+	if err != nil {
+		return err
+	}
+	deltas := bus.NewGoChannel()
+	defer deltas.Close()
+
+	ids := idgen.New(0)
+	app := commands.New(commands.Deps{
+		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
+		SMS:   smsoutbox.New(cfg.DataDir+"/sms-outbox.ndjson", log),
+		NewID: ids.Next, NewUUID: uuid.NewString, Now: time.Now,
+	})
+	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
+		return fmt.Errorf("default tenant: %w", err)
+	}
+
+	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	head, err := events.Head(ctx)
+	if err != nil {
+		return err
+	}
+
+	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins}, tokens, app, log.Named("ws"))
+	api := httpapi.New(httpapi.Deps{
+		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
+		Socket: gateway, UI: webClient(),
+		Ready: func() error {
+			if p := engine.Position(); p < head {
+				return fmt.Errorf("projections catching up: %d of %d", p, head)
+			}
+			return engine.Status().LastErr
+		},
+	}, log.Named("http"))
+
+	// Workers stop after the HTTP server has drained, so that in-flight
+	// requests still see projections and deltas.
+	workers, stopWorkers := context.WithCancel(context.Background())
+	defer stopWorkers()
+	failed := make(chan error, 3)
+	done := make(chan struct{}, 2)
+	go func() {
+		project(workers, engine, log.Named("projections"))
+		done <- struct{}{}
+	}()
+	go func() {
+		if err := gateway.Run(workers, deltas); err != nil {
+			failed <- fmt.Errorf("gateway: %w", err)
+		}
+		done <- struct{}{}
+	}()
+
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			failed <- err
+		}
+	}()
+	log.Info("imserver listening", zap.String("addr", ln.Addr().String()), zap.String("dataDir", cfg.DataDir))
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down")
+	case runErr = <-failed:
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		log.Warn("http shutdown", zap.Error(err))
+	}
+	gateway.Shutdown(shutdown)
+	stopWorkers()
+	for range 2 {
+		select {
+		case <-done:
+		case <-shutdown.Done():
+		}
+	}
+	return runErr
+}
+
+// project runs the projections until ctx ends, restarting them from their
+// checkpoints after a failure, with a growing pause.
+func project(ctx context.Context, engine *projections.Engine, log *zap.Logger) {
+	pause := 100 * time.Millisecond
+	for {
+		err := engine.Run(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		log.Error("projections failed; restarting from checkpoints", zap.Error(err), zap.Duration("after", pause))
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return
+		}
+		pause = min(2*pause, 10*time.Second)
+	}
+}
+
+// webClient returns the embedded web client, or nil when it was not built.
+func webClient() http.FileSystem {
+	dist, err := fs.Sub(ui.Dist, "dist")
+	if err != nil {
+		return nil
+	}
+	if _, err := fs.Stat(dist, "index.html"); err != nil {
+		return nil
+	}
+	return http.FS(dist)
+}

@@ -1,0 +1,62 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/friend"
+)
+
+// AnswerFriendRequest is the body of PUT /v1/chat/applyInfo/modify.
+type AnswerFriendRequest struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+}
+
+// Answered answers an answer.
+type Answered struct {
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Position uint64 `json:"position"`
+}
+
+// AnswerFriendRequest accepts or rejects a request p received.
+func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFriendRequest) (Answered, error) {
+	var accept bool
+	switch r.Status {
+	case friend.StatusAccepted:
+		accept = true
+	case friend.StatusRejected:
+	default:
+		return Answered{}, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+	}
+	if r.ID == "" {
+		return Answered{}, fault.New(fault.Invalid, fault.MsgApplyNotFound)
+	}
+	pair, ok, err := a.Applies.PairOfApply(ctx, p.Tenant, r.ID)
+	if err != nil {
+		return Answered{}, err
+	}
+	if !ok || friend.Peer(pair, p.MemberID) == "" {
+		return Answered{}, fault.New(fault.NotFound, fault.MsgApplyNotFound)
+	}
+	for attempt := 0; ; attempt++ {
+		f, st, err := a.friendship(ctx, p.Tenant, pair)
+		if err != nil {
+			return Answered{}, err
+		}
+		events, err := f.Answer(r.ID, p.MemberID, accept, a.Now())
+		if err != nil {
+			return Answered{}, err
+		}
+		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryFriendship, pair), st.expected(), events)
+		if isConcurrency(err) && attempt < maxRetries {
+			continue
+		}
+		if err != nil {
+			return Answered{}, err
+		}
+		return Answered{ID: r.ID, Status: r.Status, Position: res.Position}, nil
+	}
+}

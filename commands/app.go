@@ -1,0 +1,40 @@
+// Package commands holds one handler per user intent. A handler loads the
+// state it needs from the event store, asks the policy, lets the domain
+// decide, and appends the decided events with the expected revision.
+package commands
+
+import (
+	"sync"
+	"time"
+
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/es"
+)
+
+// Deps are the ports and sources the handlers are given.
+type Deps struct {
+	Store     EventStore
+	Authz     Authorizer
+	Hasher    PasswordHasher
+	SMS       SMSSender
+	Directory Directory
+	Applies   ApplyLocator
+	NewID     func() string // 19-digit snowflake ids
+	NewUUID   func() string
+	Now       func() time.Time
+}
+
+// App lists every use case; cmd/ wires it once.
+type App struct {
+	Deps
+	registry es.Registry
+
+	mu          sync.Mutex
+	friendships map[string]*cachedFriendship
+	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
+}
+
+// New returns the application over deps.
+func New(d Deps) *App {
+	return &App{Deps: d, registry: catalog.Registry(), friendships: map[string]*cachedFriendship{}}
+}

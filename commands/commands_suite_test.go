@@ -1,0 +1,134 @@
+package commands_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/authz"
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/idgen"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/projections"
+	"go.uber.org/zap"
+)
+
+func TestCommands(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Commands")
+}
+
+// plainHasher stands in for bcrypt, whose cost would dominate the suite;
+// the handlers only need Hash and Matches to agree.
+type plainHasher struct{}
+
+func (plainHasher) Hash(s string) (string, error) { return "h:" + s, nil }
+func (plainHasher) Matches(h, s string) bool     { return h != "" && h == "h:"+s }
+
+// world is the application over real embedded stores in a temp dir, with
+// the projections running.
+type world struct {
+	app    *commands.App
+	events *sqlitestore.Store
+	reads  *sqliteread.Store
+	engine *projections.Engine
+	outbox string
+	clock  atomic.Int64
+}
+
+func newWorld() *world {
+	dir := GinkgoT().TempDir()
+	w := &world{outbox: filepath.Join(dir, "sms-outbox.ndjson")}
+	w.clock.Store(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC).UnixMilli())
+	var err error
+	w.events, err = sqlitestore.Open(filepath.Join(dir, "events.db"))
+	Expect(err).NotTo(HaveOccurred())
+	w.reads, err = sqliteread.Open(filepath.Join(dir, "read.db"))
+	Expect(err).NotTo(HaveOccurred())
+	policy, err := authz.New()
+	Expect(err).NotTo(HaveOccurred())
+	w.app = commands.New(commands.Deps{
+		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
+		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
+		NewID: idgen.New(1).Next, NewUUID: uuid.NewString,
+		Now:   func() time.Time { return time.UnixMilli(w.clock.Load()) },
+	})
+	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = w.engine.Run(ctx) }()
+	DeferCleanup(func() {
+		cancel()
+		<-done
+		Expect(w.reads.Close()).To(Succeed())
+		Expect(w.events.Close()).To(Succeed())
+	})
+	Expect(w.app.EnsureTenant(context.Background(), "x0001", "Default")).To(Succeed())
+	return w
+}
+
+func (w *world) advance(d time.Duration) { w.clock.Add(d.Milliseconds()) }
+
+// settle waits until the projections have folded the whole log.
+func (w *world) settle() {
+	head, err := w.events.Head(context.Background())
+	Expect(err).NotTo(HaveOccurred())
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	Expect(w.engine.WaitFor(ctx, head)).To(BeTrue())
+}
+
+// lastCode reads the newest code the outbox holds for phone.
+func (w *world) lastCode(phone string) string {
+	b, err := os.ReadFile(w.outbox)
+	Expect(err).NotTo(HaveOccurred())
+	code := ""
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var l struct{ Phone, Code string }
+		Expect(json.Unmarshal([]byte(line), &l)).To(Succeed())
+		if l.Phone == phone {
+			code = l.Code
+		}
+	}
+	Expect(code).NotTo(BeEmpty())
+	return code
+}
+
+var phoneSeq atomic.Int64
+
+// member registers and logs in a new member of x0001.
+func (w *world) member(account string) commands.Principal {
+	ctx := context.Background()
+	phone := fmt.Sprintf("139%08d", phoneSeq.Add(1))
+	Expect(w.app.SendSMSCode(ctx, "x0001", phone, "register")).To(Succeed())
+	_, err := w.app.RegisterMember(ctx, commands.Register{
+		Phone: phone, SMSCode: w.lastCode(phone), Account: account, Password: "pass1234", TenantCode: "x0001"})
+	Expect(err).NotTo(HaveOccurred())
+	in, err := w.app.LoginMember(ctx, commands.Login{Account: account, Password: "pass1234", TenantCode: "x0001"})
+	Expect(err).NotTo(HaveOccurred())
+	return in.Principal
+}
+
+// befriend makes a and b friends.
+func (w *world) befriend(a, b commands.Principal) {
+	ctx := context.Background()
+	applied, err := w.app.RequestFriend(ctx, a, commands.RequestFriend{FriendMemberID: b.MemberID, Content: "hi"})
+	Expect(err).NotTo(HaveOccurred())
+	w.settle()
+	_, err = w.app.AnswerFriendRequest(ctx, b, commands.AnswerFriendRequest{ID: applied.ID, Status: "accepted"})
+	Expect(err).NotTo(HaveOccurred())
+}

@@ -1,0 +1,90 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/tenant"
+)
+
+// Login is the body of POST /v1/member/memberInfo/login.
+type Login struct {
+	Account    string `json:"account"` // account name or phone
+	Password   string `json:"password"`
+	TenantCode string `json:"tenantCode"`
+	Device     string `json:"device"`
+}
+
+// LoggedIn answers a login; the edge turns the principal into a token.
+type LoggedIn struct {
+	Principal Principal
+	Position  uint64
+}
+
+// LoginMember opens a session after checking the password.
+func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
+	switch {
+	case l.Account == "":
+		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgAccountEmpty)
+	case l.Password == "":
+		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgPasswordEmpty)
+	case len(l.Account) > 64 || len(l.Password) > 128:
+		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+	}
+	if err := tenant.ValidateCode(l.TenantCode); err != nil {
+		return LoggedIn{}, err
+	}
+	if err := a.ensureTenant(ctx, l.TenantCode); err != nil {
+		return LoggedIn{}, err
+	}
+	id, err := a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryAccount, l.Account))
+	if err != nil {
+		return LoggedIn{}, err
+	}
+	if id == "" {
+		if id, err = a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryPhone, member.NormalizePhone(l.Account))); err != nil {
+			return LoggedIn{}, err
+		}
+	}
+	// An unknown account gets the same answer as a wrong password, so that
+	// logins cannot probe which accounts exist.
+	if id == "" {
+		a.Hasher.Matches("", l.Password)
+		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+	}
+	var m member.Member
+	stream := es.Stream(l.TenantCode, es.CategoryMember, id)
+	if _, err := a.loadAll(ctx, stream, m.Apply); err != nil {
+		return LoggedIn{}, err
+	}
+	if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
+		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+	}
+	p := Principal{Tenant: l.TenantCode, MemberID: id, SessionID: a.NewUUID()}
+	events, err := m.Login(p.SessionID, l.Device, a.Now())
+	if err != nil {
+		return LoggedIn{}, err
+	}
+	res, err := a.appendEvents(ctx, p, stream, es.Any, events)
+	if err != nil {
+		return LoggedIn{}, err
+	}
+	return LoggedIn{Principal: p, Position: res.Position}, nil
+}
+
+// Logout ends p's session and returns the position to wait for.
+func (a *App) Logout(ctx context.Context, p Principal) (uint64, error) {
+	var m member.Member
+	stream := es.Stream(p.Tenant, es.CategoryMember, p.MemberID)
+	if _, err := a.loadAll(ctx, stream, m.Apply); err != nil {
+		return 0, err
+	}
+	events := m.Logout(p.SessionID, a.Now())
+	if len(events) == 0 {
+		return 0, nil
+	}
+	res, err := a.appendEvents(ctx, p, stream, es.Any, events)
+	return res.Position, err
+}

@@ -1,0 +1,51 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/eventchat/eventchat/domain/es"
+)
+
+// EventStore is the part of the event log the commands write and read.
+//
+// Append is atomic and durable when it returns. An append whose events' ids
+// are all already in the log appends nothing and reports Duplicate with the
+// revision and position of the first append; one that repeats only some ids
+// fails with es.ErrPartialDuplicate. The expected revision is checked after
+// the duplicate check, so a retried create-once append succeeds.
+//
+// ReadStream returns up to max events of a stream from revision from (es.End
+// with Backwards reads from the last event); a stream with no events yields
+// an empty slice.
+type EventStore interface {
+	Append(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (es.WriteResult, error)
+	ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error)
+}
+
+// Authorizer answers whether a subject holding role in scope may act on an
+// object. The policy (casbin) is the single source of those answers.
+type Authorizer interface {
+	Allowed(role, scope, object, action string) bool
+}
+
+// PasswordHasher hashes and checks passwords with a slow KDF.
+type PasswordHasher interface {
+	Hash(password string) (string, error)
+	Matches(hash, password string) bool
+}
+
+// SMSSender delivers a one-time code to a phone.
+type SMSSender interface {
+	Send(ctx context.Context, phone, code, purpose string) error
+}
+
+// Directory answers which tenant a member id belongs to, across tenants, so
+// that a cross-tenant target is told apart from an unknown one.
+type Directory interface {
+	TenantOf(ctx context.Context, memberID string) (string, bool, error)
+}
+
+// ApplyLocator finds the pair a friend request belongs to.
+type ApplyLocator interface {
+	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+}

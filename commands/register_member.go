@@ -1,0 +1,77 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/tenant"
+)
+
+// Register is the body of POST /v1/member/memberInfo/register.
+type Register struct {
+	Phone      string `json:"phone"`
+	SMSCode    string `json:"smsCode"`
+	Account    string `json:"account"`
+	Password   string `json:"password"`
+	TenantCode string `json:"tenantCode"`
+}
+
+// Registered answers a registration.
+type Registered struct {
+	MemberID string
+	Position uint64
+}
+
+// RegisterMember registers a member after checking the SMS code.
+func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error) {
+	reg := member.Registration{Phone: member.NormalizePhone(r.Phone), SMSCode: r.SMSCode, Account: r.Account, Password: r.Password}
+	if err := reg.Validate(); err != nil {
+		return Registered{}, err
+	}
+	if err := tenant.ValidateCode(r.TenantCode); err != nil {
+		return Registered{}, err
+	}
+	if err := a.ensureTenant(ctx, r.TenantCode); err != nil {
+		return Registered{}, err
+	}
+	if err := a.checkSMSCode(ctx, r.TenantCode, reg.Phone, member.PurposeRegister, reg.SMSCode); err != nil {
+		return Registered{}, err
+	}
+	accountStream := es.Stream(r.TenantCode, es.CategoryAccount, reg.Account)
+	if c, err := a.lastClaim(ctx, accountStream); err != nil {
+		return Registered{}, err
+	} else if held, err := a.taken(ctx, r.TenantCode, c); err != nil || held {
+		if err != nil {
+			return Registered{}, err
+		}
+		return Registered{}, fault.New(fault.Conflict, fault.MsgAccountInUse)
+	}
+	hash, err := a.Hasher.Hash(reg.Password)
+	if err != nil {
+		return Registered{}, err
+	}
+
+	id := a.NewID()
+	p := Principal{Tenant: r.TenantCode, MemberID: id}
+	ok, err := a.reserve(ctx, p, es.Stream(r.TenantCode, es.CategoryPhone, reg.Phone), &member.PhoneReserved{MemberID: id})
+	if err != nil {
+		return Registered{}, err
+	}
+	if !ok {
+		return Registered{}, fault.New(fault.Conflict, fault.MsgPhoneInUse)
+	}
+	ok, err = a.reserve(ctx, p, accountStream, &member.AccountReserved{MemberID: id})
+	if err != nil {
+		return Registered{}, err
+	}
+	if !ok {
+		return Registered{}, fault.New(fault.Conflict, fault.MsgAccountInUse)
+	}
+	res, err := a.appendEvents(ctx, p, es.Stream(r.TenantCode, es.CategoryMember, id), es.NoStream, member.Register(id, reg, hash, a.Now()))
+	if err != nil {
+		return Registered{}, err
+	}
+	return Registered{MemberID: id, Position: res.Position}, nil
+}

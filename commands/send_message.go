@@ -1,0 +1,108 @@
+package commands
+
+import (
+	"context"
+	"crypto/sha1"
+	"fmt"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/friend"
+)
+
+// SendMessage sends a message to a friend. The event id is derived from the
+// sender, the chat and the client's uuid, so a retried send appends nothing
+// and answers with the first send's id and time, for ever.
+func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (SendResult, error) {
+	chatType, err := chat.ParseChatType(r.ChatType)
+	if err != nil {
+		return SendResult{}, err
+	}
+	msgType, err := chat.ParseSendableType(r.MsgType)
+	if err != nil {
+		return SendResult{}, err
+	}
+	out := chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To, MsgType: msgType, Content: r.Content}
+	if err := out.Validate(); err != nil {
+		return SendResult{}, err
+	}
+	pair, err := a.authorizeFriendChat(ctx, p, r.To, "send")
+	if err != nil {
+		return SendResult{}, err
+	}
+	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
+	eventID := messageEventID(p.Tenant, pair, p.MemberID, r.UUID)
+	e := chat.Send(a.NewID(), out, a.Now())
+	data, err := a.encode(p, r.UUID, []es.Event{e}, eventID)
+	if err != nil {
+		return SendResult{}, err
+	}
+	res, err := a.Store.Append(ctx, stream, es.Any, data)
+	if err != nil {
+		return SendResult{}, err
+	}
+	if res.Duplicate {
+		return a.firstSend(ctx, stream, res)
+	}
+	sent := e.(*chat.MessageSent)
+	return SendResult{ID: sent.MessageID, UUID: sent.UUID, ServerReceiveTime: sent.At, Position: res.Position}, nil
+}
+
+// firstSend reads back the message a retried send had appended.
+func (a *App) firstSend(ctx context.Context, stream string, res es.WriteResult) (SendResult, error) {
+	recs, err := a.Store.ReadStream(ctx, stream, es.Forwards, res.NextRevision, 1)
+	if err != nil {
+		return SendResult{}, err
+	}
+	if len(recs) == 0 {
+		return SendResult{}, fmt.Errorf("send: duplicate at %s@%d not found", stream, res.NextRevision)
+	}
+	e, err := a.registry.Decode(recs[0].Type, recs[0].Data)
+	if err != nil {
+		return SendResult{}, err
+	}
+	sent, ok := e.(*chat.MessageSent)
+	if !ok {
+		return SendResult{}, fmt.Errorf("send: duplicate at %s@%d is a %s", stream, res.NextRevision, recs[0].Type)
+	}
+	return SendResult{ID: sent.MessageID, UUID: sent.UUID, ServerReceiveTime: sent.At, Position: recs[0].Position}, nil
+}
+
+// authorizeFriendChat asks the policy whether p may act on its chat with
+// peer, and returns the chat's pair id.
+func (a *App) authorizeFriendChat(ctx context.Context, p Principal, peer, action string) (string, error) {
+	if peer == p.MemberID {
+		return "", fault.New(fault.Invalid, fault.MsgFriendMissing)
+	}
+	pair := friend.PairID(p.MemberID, peer)
+	f, _, err := a.friendship(ctx, p.Tenant, pair)
+	if err != nil {
+		return "", err
+	}
+	role, scope := RoleStranger, ScopeSameTenant
+	if f.Friends() {
+		role = RoleFriend
+	} else if err := a.checkTarget(ctx, p, peer, "chat", "open"); err != nil {
+		return "", err
+	}
+	if !a.Authz.Allowed(role, scope, "chat", action) {
+		return "", fault.New(fault.Forbidden, fault.MsgNotFriend)
+	}
+	return pair, nil
+}
+
+// messageEventID is a name-based (version 5) UUID of the send's identity.
+func messageEventID(tenant, chatID, from, clientUUID string) string {
+	h := sha1.New()
+	h.Write(messageNamespace[:])
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", tenant, chatID, from, clientUUID)
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	u[6] = (u[6] & 0x0f) | 0x50
+	u[8] = (u[8] & 0x3f) | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+}
+
+// messageNamespace is the UUID namespace of message event ids.
+var messageNamespace = [16]byte{0x6f, 0x1c, 0x2e, 0x3a, 0x91, 0x0b, 0x4d, 0x5e, 0x8a, 0x7c, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66}

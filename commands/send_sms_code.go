@@ -1,0 +1,85 @@
+package commands
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"math/big"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/member"
+)
+
+// SendSMSCode issues a one-time code for purpose to phone. A code to
+// register needs a phone nobody uses; the others need a registered phone.
+func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string) error {
+	phone = member.NormalizePhone(phone)
+	if err := member.ValidatePhone(phone); err != nil {
+		return err
+	}
+	purpose, err := member.ParsePurpose(purpose)
+	if err != nil {
+		return err
+	}
+	if err := a.ensureTenant(ctx, tenantCode); err != nil {
+		return err
+	}
+	owner, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, phone))
+	if err != nil {
+		return err
+	}
+	switch {
+	case purpose == member.PurposeRegister && owner != "":
+		return fault.New(fault.Conflict, fault.MsgPhoneInUse)
+	case purpose != member.PurposeRegister && owner == "":
+		return fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+
+	code, err := sixDigits()
+	if err != nil {
+		return err
+	}
+	hash, err := a.Hasher.Hash(code)
+	if err != nil {
+		return err
+	}
+	var codes member.SMSCodes
+	stream := es.Stream(tenantCode, es.CategorySMS, phone)
+	st, err := a.loadAll(ctx, stream, codes.Apply)
+	if err != nil {
+		return err
+	}
+	events, err := codes.Issue(phone, purpose, hash, a.Now())
+	if err != nil {
+		return err
+	}
+	if _, err := a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events); err != nil {
+		if isConcurrency(err) {
+			return fault.New(fault.RateLimited, fault.MsgSMSTooOften)
+		}
+		return err
+	}
+	return a.SMS.Send(ctx, phone, code, purpose)
+}
+
+// checkSMSCode fails unless code is a live code for phone and purpose.
+func (a *App) checkSMSCode(ctx context.Context, tenantCode, phone, purpose, code string) error {
+	var codes member.SMSCodes
+	if _, err := a.loadAll(ctx, es.Stream(tenantCode, es.CategorySMS, phone), codes.Apply); err != nil {
+		return err
+	}
+	ok := codes.Valid(purpose, a.Now(), func(hash string) bool { return a.Hasher.Matches(hash, code) })
+	if !ok {
+		return fault.New(fault.Invalid, fault.MsgSMSCodeInvalid)
+	}
+	return nil
+}
+
+func sixDigits() (string, error) {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		return "", fmt.Errorf("sms code: %w", err)
+	}
+	return fmt.Sprintf("%06d", n.Int64()), nil
+}

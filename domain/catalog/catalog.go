@@ -1,0 +1,20 @@
+// Package catalog lists every event type of the domain.
+package catalog
+
+import (
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/tenant"
+)
+
+// Registry returns a registry of every domain event.
+func Registry() es.Registry {
+	r := es.Registry{}
+	r.Add(tenant.Events()...)
+	r.Add(member.Events()...)
+	r.Add(friend.Events()...)
+	r.Add(chat.Events()...)
+	return r
+}

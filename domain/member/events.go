@@ -1,0 +1,84 @@
+package member
+
+import "github.com/eventchat/eventchat/domain/es"
+
+// Event type names: stored identifiers, never renamed.
+const (
+	TypeRegistered      = "MemberRegistered"
+	TypeSessionStarted  = "MemberSessionStarted"
+	TypeSessionEnded    = "MemberSessionEnded"
+	TypeAccountReserved = "AccountReserved"
+	TypePhoneReserved   = "PhoneReserved"
+	TypeSMSCodeIssued   = "SMSCodeIssued"
+)
+
+// Session end reasons, as the spec's command 31 types.
+const (
+	EndLogout  = "Logout"
+	EndKickOut = "KickOut"
+	EndDisable = "Disable"
+)
+
+// Registered starts a member's stream.
+type Registered struct {
+	MemberID     string `json:"memberId"`
+	Phone        string `json:"phone"`
+	Account      string `json:"account"`
+	Name         string `json:"name"`
+	PasswordHash string `json:"passwordHash"`
+	Level        string `json:"level"`
+	At           int64  `json:"at"`
+}
+
+// SessionStarted records a login.
+type SessionStarted struct {
+	SessionID string `json:"sessionId"`
+	Device    string `json:"device,omitempty"`
+	At        int64  `json:"at"`
+}
+
+// SessionEnded records a logout or a forced end.
+type SessionEnded struct {
+	SessionID string `json:"sessionId"`
+	Reason    string `json:"reason"`
+	At        int64  `json:"at"`
+}
+
+// AccountReserved claims an account name in its own stream; a second claim
+// fails on the stream's expected revision.
+type AccountReserved struct {
+	MemberID string `json:"memberId"`
+}
+
+// PhoneReserved claims a phone number like AccountReserved.
+type PhoneReserved struct {
+	MemberID string `json:"memberId"`
+}
+
+// SMSCodeIssued records a one-time code; only its hash is stored.
+type SMSCodeIssued struct {
+	Phone     string `json:"phone"`
+	Purpose   string `json:"purpose"`
+	CodeHash  string `json:"codeHash"`
+	ExpiresAt int64  `json:"expiresAt"`
+	At        int64  `json:"at"`
+}
+
+func (*Registered) EventType() string      { return TypeRegistered }
+func (*SessionStarted) EventType() string  { return TypeSessionStarted }
+func (*SessionEnded) EventType() string    { return TypeSessionEnded }
+func (*AccountReserved) EventType() string { return TypeAccountReserved }
+func (*PhoneReserved) EventType() string   { return TypePhoneReserved }
+func (*SMSCodeIssued) EventType() string   { return TypeSMSCodeIssued }
+
+// Events lists the constructors of this package's events.
+func Events() []func() es.Event {
+	return []func() es.Event{
+		func() es.Event { return &Registered{} },
+		func() es.Event { return &SessionStarted{} },
+		func() es.Event { return &SessionEnded{} },
+		func() es.Event { return &AccountReserved{} },
+		func() es.Event { return &PhoneReserved{} },
+		func() es.Event { return &SMSCodeIssued{} },
+	}
+}

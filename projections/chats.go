@@ -1,0 +1,178 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/eventchat/eventchat/domain/chat"
+)
+
+// Chats keeps history pages and conversation lists with their unread
+// counts. They are one projector because a read acknowledgement's recount
+// must see exactly the messages before it in the log.
+type Chats struct{}
+
+// Name is the persisted checkpoint key.
+func (Chats) Name() string { return "chats.v1" }
+
+// Project folds messages and read acknowledgements. Messages are inserted in
+// runs; a run is flushed before an acknowledgement reads history.
+func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
+	b := chatBatch{tx: tx, sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{}}
+	if err := b.loadSessions(ctx, events); err != nil {
+		return nil, err
+	}
+	for _, env := range events {
+		var err error
+		switch e := env.Event.(type) {
+		case *chat.MessageSent:
+			b.sent(env, e)
+		case *chat.ReadAcknowledged:
+			err = b.read(ctx, env, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := b.flush(ctx); err != nil {
+		return nil, err
+	}
+	if len(b.dirty) > 0 {
+		ss := make([]Session, len(b.dirty))
+		for i, k := range b.dirty {
+			ss[i] = *b.sessions[k]
+		}
+		if err := tx.PutSessions(ctx, ss); err != nil {
+			return nil, err
+		}
+	}
+	return b.deltas, nil
+}
+
+type chatBatch struct {
+	tx       Tx
+	pending  []Message
+	sessions map[SessionKey]*Session
+	dirty    []SessionKey
+	isDirty  map[SessionKey]bool
+	deltas   []Delta
+}
+
+// loadSessions fetches, in one call, every session the batch touches.
+func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
+	seen := map[SessionKey]bool{}
+	var keys []SessionKey
+	add := func(k SessionKey) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, env := range events {
+		switch e := env.Event.(type) {
+		case *chat.MessageSent:
+			add(SessionKey{Member: e.From, Peer: e.To})
+			add(SessionKey{Member: e.To, Peer: e.From})
+		case *chat.ReadAcknowledged:
+			add(SessionKey{Member: e.Reader, Peer: e.Peer})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	found, err := b.tx.GetSessions(ctx, keys)
+	if err != nil {
+		return err
+	}
+	for k, s := range found {
+		s := s
+		b.sessions[k] = &s
+	}
+	return nil
+}
+
+func (b *chatBatch) session(env Envelope, k SessionKey, chatType string) *Session {
+	s, ok := b.sessions[k]
+	if !ok {
+		s = &Session{Tenant: env.Tenant, Member: k.Member, Peer: k.Peer, ChatType: chatType, ChatID: env.Stream.ID}
+		b.sessions[k] = s
+	}
+	if !b.isDirty[k] {
+		b.isDirty[k] = true
+		b.dirty = append(b.dirty, k)
+	}
+	return s
+}
+
+func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
+	m := Message{
+		ID: e.MessageID, UUID: e.UUID, Tenant: env.Tenant, ChatID: env.Stream.ID, Seq: env.Revision,
+		Position: env.Position, ChatType: e.ChatType, From: e.From, To: e.To, GroupID: e.GroupID,
+		MsgType: e.MsgType, Content: e.Content, ServerReceiveTime: e.At, Status: StatusUnread,
+	}
+	b.pending = append(b.pending, m)
+	preview := chat.Preview(e.MsgType, e.Content)
+	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, {Member: e.To, Peer: e.From}} {
+		s := b.session(env, k, e.ChatType)
+		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = e.MessageID, e.MsgType, preview, e.At
+		if k.Member == e.To {
+			s.UnreadCount++
+		}
+	}
+	b.deltas = append(b.deltas, delta(env, CmdMessage, m, e.From, e.To))
+}
+
+func (b *chatBatch) read(ctx context.Context, env Envelope, e *chat.ReadAcknowledged) error {
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	chatID, seq, ok, err := b.tx.LookupMessage(ctx, e.MessageID)
+	if err != nil || !ok || chatID != env.Stream.ID {
+		return err
+	}
+	changed, err := b.tx.MarkRead(ctx, chatID, e.Reader, seq)
+	if err != nil {
+		return err
+	}
+	unread, err := b.tx.CountUnread(ctx, chatID, e.Reader)
+	if err != nil {
+		return err
+	}
+	s := b.session(env, SessionKey{Member: e.Reader, Peer: e.Peer}, e.ChatType)
+	if s.UnreadCount != unread {
+		s.UnreadCount = unread
+		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), e.Reader))
+	}
+	if len(changed) > 0 {
+		b.deltas = append(b.deltas, delta(env, CmdReadAck, readAck{
+			ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, MessageIDs: changed,
+		}, e.Peer, e.Reader))
+	}
+	return nil
+}
+
+func (b *chatBatch) flush(ctx context.Context) error {
+	if len(b.pending) == 0 {
+		return nil
+	}
+	err := b.tx.InsertMessages(ctx, b.pending)
+	b.pending = b.pending[:0]
+	return err
+}
+
+type readAck struct {
+	ChatType   string   `json:"chatType"`
+	From       string   `json:"from"`
+	To         string   `json:"to"`
+	MessageID  string   `json:"messageId"`
+	MessageIDs []string `json:"messageIds"`
+}
+
+// MarshalJSON adds createTime, the name the client gives the receive time.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	return json.Marshal(struct {
+		plain
+		CreateTime int64 `json:"createTime"`
+	}{plain(m), m.ServerReceiveTime})
+}

@@ -1,0 +1,216 @@
+// Package projections folds the event log into read models and turns what
+// changed into deltas for the real-time gateways.
+package projections
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/eventchat/eventchat/domain/es"
+)
+
+// Projector folds events into one or more read models. Name is a persisted
+// identifier (the checkpoint key): a schema change is a new version and a
+// rebuild, never an in-place migration.
+type Projector interface {
+	Name() string
+	// Project folds events, in position order, inside tx and returns the
+	// deltas the changes cause.
+	Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error)
+}
+
+// Envelope is a decoded event with where it is stored.
+type Envelope struct {
+	es.RecordedEvent
+	Event  es.Event
+	Tenant string
+	Stream es.StreamName
+}
+
+// maxBatch bounds the events folded in one read-store transaction.
+const maxBatch = 2000
+
+// Engine runs projectors over the log: each batch of events is folded by
+// every projector that has not seen it yet, in one read-store transaction
+// together with their checkpoints; deltas are published after the commit.
+type Engine struct {
+	log        EventLog
+	store      ReadStore
+	pub        Publisher
+	registry   es.Registry
+	projectors []Projector
+
+	mu       sync.Mutex
+	position uint64
+	advanced chan struct{}
+	skipped  uint64
+	lastErr  error
+}
+
+// NewEngine returns an engine over projectors.
+func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registry, projectors ...Projector) *Engine {
+	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, advanced: make(chan struct{})}
+}
+
+// Run projects until ctx ends or the log or store fails.
+func (e *Engine) Run(ctx context.Context) error {
+	checkpoints, err := e.store.Checkpoints(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: checkpoints: %w", err)
+	}
+	from := ^uint64(0)
+	for _, p := range e.projectors {
+		from = min(from, checkpoints[p.Name()])
+	}
+	if len(e.projectors) == 0 {
+		from = 0
+	}
+	e.advance(from)
+	sub, err := e.log.SubscribeAll(ctx, from)
+	if err != nil {
+		return fmt.Errorf("projections: subscribe: %w", err)
+	}
+	defer sub.Close()
+	for {
+		recs, err := sub.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("projections: next: %w", err)
+		}
+		for len(recs) > 0 {
+			n := min(len(recs), maxBatch)
+			if err := e.fold(ctx, recs[:n], checkpoints); err != nil {
+				e.setErr(err)
+				return err
+			}
+			recs = recs[n:]
+		}
+	}
+}
+
+func (e *Engine) fold(ctx context.Context, recs []es.RecordedEvent, checkpoints map[string]uint64) error {
+	envs := make([]Envelope, 0, len(recs))
+	for _, r := range recs {
+		ev, err := e.registry.Decode(r.Type, r.Data)
+		if err != nil {
+			// An event this version cannot read (written by a newer one, or
+			// not ours) is passed over rather than stopping every projection.
+			e.mu.Lock()
+			e.skipped++
+			e.lastErr = err
+			e.mu.Unlock()
+			continue
+		}
+		sn, err := es.ParseStream(r.Stream)
+		if err != nil {
+			continue
+		}
+		envs = append(envs, Envelope{RecordedEvent: r, Event: ev, Tenant: sn.Tenant, Stream: sn})
+	}
+	last := recs[len(recs)-1].Position
+	var deltas []Delta
+	err := e.store.Update(ctx, func(tx Tx) error {
+		deltas = deltas[:0]
+		for _, p := range e.projectors {
+			cp := checkpoints[p.Name()]
+			if cp >= last {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(envs, cp+1, func(env Envelope, pos uint64) int {
+				return cmpUint(env.Position, pos)
+			})
+			ds, err := p.Project(ctx, tx, envs[i:])
+			if err != nil {
+				return fmt.Errorf("projections: %s: %w", p.Name(), err)
+			}
+			deltas = append(deltas, ds...)
+			if err := tx.SetCheckpoint(ctx, p.Name(), last); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range e.projectors {
+		checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
+	}
+	e.advance(last)
+	if len(deltas) > 0 && e.pub != nil {
+		if err := e.pub.Publish(ctx, deltas); err != nil {
+			e.setErr(fmt.Errorf("projections: publish: %w", err))
+		}
+	}
+	return nil
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (e *Engine) advance(pos uint64) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if pos <= e.position && pos != 0 {
+		return
+	}
+	e.position = pos
+	close(e.advanced)
+	e.advanced = make(chan struct{})
+}
+
+func (e *Engine) setErr(err error) {
+	e.mu.Lock()
+	e.lastErr = err
+	e.mu.Unlock()
+}
+
+// Position is the last log position every projector has folded.
+func (e *Engine) Position() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.position
+}
+
+// Status tells how far the engine is and what went wrong last.
+type Status struct {
+	Position uint64
+	Skipped  uint64
+	LastErr  error
+}
+
+// Status returns the engine's status.
+func (e *Engine) Status() Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return Status{Position: e.position, Skipped: e.skipped, LastErr: e.lastErr}
+}
+
+// WaitFor blocks until every projector has folded position pos or ctx ends;
+// it reports whether the position was reached.
+func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
+	for {
+		e.mu.Lock()
+		reached, ch := e.position >= pos, e.advanced
+		e.mu.Unlock()
+		if reached {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package projections
+
+import "encoding/json"
+
+// Member is the directory entry of a member.
+type Member struct {
+	ID           string `json:"id"`
+	Tenant       string `json:"tenant"`
+	Account      string `json:"account"`
+	Phone        string `json:"phone"`
+	Name         string `json:"name"`
+	HeadURL      string `json:"headUrl"`
+	Level        string `json:"memberLevelCode"`
+	RegisteredAt int64  `json:"registeredAt"`
+}
+
+// Message is a history item.
+type Message struct {
+	ID                string `json:"id"`
+	UUID              string `json:"uuid"`
+	Tenant            string `json:"-"`
+	ChatID            string `json:"-"`
+	Seq               uint64 `json:"seq"`
+	Position          uint64 `json:"position"`
+	ChatType          string `json:"chatType"`
+	From              string `json:"from"`
+	To                string `json:"to,omitempty"`
+	GroupID           string `json:"groupId,omitempty"`
+	MsgType           string `json:"msgType"`
+	Content           string `json:"content"`
+	ServerReceiveTime int64  `json:"serverReceiveTime"`
+	Status            string `json:"msgStatus"` // Unread | Read
+}
+
+// Message states in history.
+const (
+	StatusUnread = "Unread"
+	StatusRead   = "Read"
+)
+
+// SessionKey names one conversation of one member.
+type SessionKey struct {
+	Member string
+	Peer   string // friend member id or group id
+}
+
+// Session is one entry of a member's conversation list.
+type Session struct {
+	Tenant             string `json:"-"`
+	Member             string `json:"-"`
+	ChatType           string `json:"type"`
+	Peer               string `json:"-"`
+	ChatID             string `json:"-"`
+	LastMessageID      string `json:"lastMessageId"`
+	LastMessageType    string `json:"lastMessageType"`
+	LastMessageContent string `json:"lastMessageContent"`
+	LastMessageTime    int64  `json:"lastMessageTime"`
+	UnreadCount        int    `json:"unreadCount"`
+	Top                bool   `json:"-"`
+	TopTime            int64  `json:"-"`
+}
+
+// Key returns the session's key.
+func (s Session) Key() SessionKey { return SessionKey{Member: s.Member, Peer: s.Peer} }
+
+// Apply is a friend request as listed.
+type Apply struct {
+	ID        string `json:"id"`
+	Tenant    string `json:"-"`
+	PairID    string `json:"-"`
+	From      string `json:"memberId"`
+	To        string `json:"friendMemberId"`
+	Remark    string `json:"remark"`
+	Content   string `json:"content"`
+	Status    string `json:"status"`
+	ReadFlag  string `json:"readFlag"`
+	CreatedAt int64  `json:"createTime"`
+	UpdatedAt int64  `json:"updateTime"`
+}
+
+// Friend is one side of a friendship.
+type Friend struct {
+	Tenant   string `json:"-"`
+	Member   string `json:"-"`
+	FriendID string `json:"friendMemberId"`
+	ChatID   string `json:"-"`
+	Remark   string `json:"remark"`
+	Since    int64  `json:"createTime"`
+}
+
+// AuthSession is a login session as the token check sees it.
+type AuthSession struct {
+	ID        string
+	Tenant    string
+	Member    string
+	Active    bool
+	StartedAt int64
+	EndedAt   int64
+}
+
+// Delta is a change pushed to the members it concerns. Data is encoded once
+// by the projector; gateways only frame and encrypt it.
+type Delta struct {
+	Tenant   string          `json:"tenant"`
+	To       []string        `json:"to"`
+	Session  string          `json:"session,omitempty"` // only this login's connections, when set
+	Cmd      int             `json:"cmd"`
+	Data     json.RawMessage `json:"data"`
+	Position uint64          `json:"position"`
+}
+
+// Websocket command numbers of the spec.
+const (
+	CmdMessage        = 11
+	CmdHeartbeat      = 13
+	CmdRecall         = 16
+	CmdFriendAdded    = 24
+	CmdApplyRefresh   = 26
+	CmdReadAckIn      = 27
+	CmdReadAck        = 28
+	CmdSessionEnd     = 31
+	CmdOnline         = 33
+	CmdEdit           = 34
+	CmdSessionChanged = 49
+)

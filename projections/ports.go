@@ -1,0 +1,87 @@
+package projections
+
+import (
+	"context"
+
+	"github.com/eventchat/eventchat/domain/es"
+)
+
+// EventLog is the part of the event log the projections read.
+type EventLog interface {
+	// ReadAll returns up to max events with a position above after.
+	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
+	// SubscribeAll delivers every event with a position above after, stored
+	// ones first, then live ones as they commit.
+	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
+	// Head is the position of the last event in the log (0 when empty).
+	Head(ctx context.Context) (uint64, error)
+}
+
+// Publisher carries deltas to the real-time gateways.
+type Publisher interface {
+	Publish(ctx context.Context, deltas []Delta) error
+}
+
+// ReadStore holds the read models. Update runs fn in one transaction: the
+// writes of a batch and the projectors' checkpoints commit together or not
+// at all.
+type ReadStore interface {
+	Update(ctx context.Context, fn func(tx Tx) error) error
+	Checkpoints(ctx context.Context) (map[string]uint64, error)
+	Queries
+}
+
+// Tx is one read-store transaction.
+type Tx interface {
+	SetCheckpoint(ctx context.Context, projector string, position uint64) error
+
+	PutMembers(ctx context.Context, ms []Member) error
+
+	// InsertMessages stores new messages; one whose id is stored already is
+	// left as it is.
+	InsertMessages(ctx context.Context, ms []Message) error
+	// LookupMessage returns a stored message's chat and sequence.
+	LookupMessage(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
+	// MarkRead marks Read every message of chatID to reader with seq <= upTo
+	// and returns the ids of the messages it changed.
+	MarkRead(ctx context.Context, chatID, reader string, upTo uint64) ([]string, error)
+	// CountUnread counts messages of chatID to reader still Unread.
+	CountUnread(ctx context.Context, chatID, reader string) (int, error)
+
+	GetSessions(ctx context.Context, keys []SessionKey) (map[SessionKey]Session, error)
+	PutSessions(ctx context.Context, ss []Session) error
+
+	GetApply(ctx context.Context, tenant, id string) (Apply, bool, error)
+	PutApplies(ctx context.Context, as []Apply) error
+	PutFriends(ctx context.Context, fs []Friend) error
+
+	PutAuthSessions(ctx context.Context, ss []AuthSession) error
+}
+
+// Queries are the reads the API serves from the read models.
+type Queries interface {
+	MembersByID(ctx context.Context, ids []string) (map[string]Member, error)
+	// FindMember finds a member of tenant by exact account or phone.
+	FindMember(ctx context.Context, tenant, keyword string) (Member, bool, error)
+	// Sessions lists member's conversations: pinned first, then newest first.
+	Sessions(ctx context.Context, member string) ([]Session, error)
+	// HistoryPage returns up to size messages of chatID visible to member, in
+	// chat order: the newest when anchor is nil, else those before (Up) or
+	// after (Down) the anchor's sequence.
+	HistoryPage(ctx context.Context, chatID, member string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
+	MessageSeq(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
+	Friends(ctx context.Context, member string) ([]Friend, error)
+	// Applies pages the requests member sent or received, newest first.
+	Applies(ctx context.Context, member string, page, size int) ([]Apply, int, error)
+	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+	TenantOf(ctx context.Context, memberID string) (string, bool, error)
+	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
+}
+
+// PageDirection of a history page.
+type PageDirection uint8
+
+const (
+	Up   PageDirection = iota // older than the anchor
+	Down                      // newer than the anchor
+)

@@ -1,0 +1,36 @@
+package projections
+
+// SessionView is a conversation item as the client sees it; the API adds
+// the peer's name and avatar.
+type SessionView struct {
+	ID                 string `json:"id"`
+	Type               string `json:"type"`
+	ChatType           string `json:"chatType"`
+	FriendMemberID     string `json:"friendMemberId"`
+	GroupID            string `json:"groupId"`
+	LastMessageID      string `json:"lastMessageId"`
+	LastMessageType    string `json:"lastMessageType"`
+	LastMessageContent string `json:"lastMessageContent"`
+	LastMessageTime    int64  `json:"lastMessageTime"`
+	UnreadCount        int    `json:"unreadCount"`
+	TopMessage         string `json:"topMessage"`
+}
+
+// View returns the client's shape of s.
+func (s Session) View() SessionView {
+	v := SessionView{
+		ID: s.Peer, Type: s.ChatType, ChatType: s.ChatType,
+		LastMessageID: s.LastMessageID, LastMessageType: s.LastMessageType,
+		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
+		UnreadCount: s.UnreadCount, TopMessage: "N",
+	}
+	if s.ChatType == "Group" {
+		v.GroupID = s.Peer
+	} else {
+		v.FriendMemberID = s.Peer
+	}
+	if s.Top {
+		v.TopMessage = "Y"
+	}
+	return v
+}
