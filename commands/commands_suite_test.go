@@ -36,7 +36,7 @@ func TestCommands(t *testing.T) {
 type plainHasher struct{}
 
 func (plainHasher) Hash(s string) (string, error) { return "h:" + s, nil }
-func (plainHasher) Matches(h, s string) bool     { return h != "" && h == "h:"+s }
+func (plainHasher) Matches(h, s string) bool      { return h != "" && h == "h:"+s }
 
 // world is the application over real embedded stores in a temp dir, with
 // the projections running.
@@ -64,7 +64,7 @@ func newWorld() *world {
 		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
 		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
 		NewID: idgen.New(1).Next, NewUUID: uuid.NewString,
-		Now:   func() time.Time { return time.UnixMilli(w.clock.Load()) },
+		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})

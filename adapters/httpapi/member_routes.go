@@ -68,7 +68,7 @@ func (a *API) memberRoutes() []route {
 			summary: "Register a member.", body: commands.Register{}, result: UserInfo{}, handle: a.register},
 		{method: http.MethodPost, path: "/member/memberInfo/login", public: true,
 			summary: "Log in with account or phone; returns the token and the websocket key.",
-			body: commands.Login{}, result: LoginResult{}, handle: a.login},
+			body:    commands.Login{}, result: LoginResult{}, handle: a.login},
 		{method: http.MethodGet, path: "/member/memberInfo/logout", summary: "End this login session.", handle: a.logout},
 		{method: http.MethodGet, path: "/member/memberInfo/getMemberByToken", summary: "The signed-in member.",
 			result: UserInfo{}, handle: a.me},
@@ -76,7 +76,7 @@ func (a *API) memberRoutes() []route {
 			query: []param{{"memberId", true, "member id"}}, result: PublicInfo{}, handle: a.memberByID},
 		{method: http.MethodGet, path: "/member/memberInfo/getMemberByCodeOrUsername",
 			summary: "Find a member of the tenant by exact account or phone.",
-			query: []param{{"keyword", true, "account or phone"}}, result: PublicInfo{}, handle: a.findMember},
+			query:   []param{{"keyword", true, "account or phone"}}, result: PublicInfo{}, handle: a.findMember},
 	}
 }
 
