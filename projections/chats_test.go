@@ -1,0 +1,102 @@
+package projections_test
+
+import (
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/projections"
+)
+
+const chatStream = "x0001.chat-1_2"
+
+func sent(id, from, to, content string) *chat.MessageSent {
+	return &chat.MessageSent{MessageID: id, UUID: "u" + id, ChatType: "Friend", From: from, To: to, MsgType: "Text", Content: content, At: 1000}
+}
+
+func ack(reader, peer, id string) *chat.ReadAcknowledged {
+	return &chat.ReadAcknowledged{Reader: reader, Peer: peer, ChatType: "Friend", MessageID: id, At: 2000}
+}
+
+func statuses(store projections.ReadStore, member string) []string {
+	page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+	Expect(err).NotTo(HaveOccurred())
+	var out []string
+	for _, m := range page {
+		out = append(out, m.ID+":"+m.Status)
+	}
+	return out
+}
+
+func unread(store projections.ReadStore, member string) int {
+	ss, err := store.Sessions(ctx, member)
+	Expect(err).NotTo(HaveOccurred())
+	Expect(ss).To(HaveLen(1))
+	return ss[0].UnreadCount
+}
+
+var _ = Describe("The chats projector", func() {
+	It("keeps history, previews and unread counts, and pushes 11, 28 and 49", func() {
+		store := openStore()
+		l := newLog().
+			add(chatStream, sent("m1", "1", "2", "hello")).
+			add(chatStream, sent("m2", "1", "2", "how are you")).
+			add(chatStream, sent("m3", "2", "1", "fine")).
+			add(chatStream, ack("2", "1", "m1"))
+		ds := fold(store, projections.Chats{}, l.envs, 0)
+
+		Expect(cmds(ds)).To(Equal([]int{11, 11, 11, 49, 28}))
+		Expect(ds[0].To).To(ConsistOf("1", "2"))
+		var pushed map[string]any
+		Expect(json.Unmarshal(ds[0].Data, &pushed)).To(Succeed())
+		Expect(pushed).To(HaveKeyWithValue("content", "hello"))
+		Expect(pushed).To(HaveKeyWithValue("msgStatus", "Unread"))
+		Expect(pushed).To(HaveKeyWithValue("createTime", BeNumerically("==", 1000)))
+		var readAck map[string]any
+		Expect(json.Unmarshal(ds[4].Data, &readAck)).To(Succeed())
+		Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1")))
+		Expect(ds[4].To).To(ConsistOf("1", "2"))
+
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Read", "m2:Unread", "m3:Unread"}))
+		Expect(unread(store, "2")).To(Equal(1))
+		Expect(unread(store, "1")).To(Equal(1))
+		ss, _ := store.Sessions(ctx, "2")
+		Expect(ss[0].LastMessageContent).To(Equal("fine"))
+		Expect(ss[0].Peer).To(Equal("1"))
+	})
+
+	It("folds the same log to the same read model whatever the batch boundaries", func() {
+		l := newLog()
+		for i, id := range []string{"a", "b", "c", "d", "e", "f"} {
+			l.add(chatStream, sent(id, "1", "2", "x"))
+			if i%2 == 1 {
+				l.add(chatStream, ack("2", "1", id))
+			}
+			l.add(chatStream, sent(id+"r", "2", "1", "y"))
+		}
+		l.add(chatStream, ack("1", "2", "dr"))
+		whole, single := openStore(), openStore()
+		fold(whole, projections.Chats{}, l.envs, 0)
+		fold(single, projections.Chats{}, l.envs, 1)
+		for _, m := range []string{"1", "2"} {
+			Expect(statuses(single, m)).To(Equal(statuses(whole, m)))
+			Expect(unread(single, m)).To(Equal(unread(whole, m)))
+		}
+		Expect(unread(whole, "2")).To(Equal(0))
+		Expect(unread(whole, "1")).To(Equal(2))
+	})
+
+	It("ignores an acknowledgement of an unknown message or another chat's", func() {
+		store := openStore()
+		l := newLog().
+			add(chatStream, sent("m1", "1", "2", "hello")).
+			add(chatStream, ack("2", "1", "nope")).
+			add("x0001.chat-3_4", sent("m9", "3", "4", "other")).
+			add(chatStream, ack("2", "1", "m9"))
+		ds := fold(store, projections.Chats{}, l.envs, 0)
+		Expect(cmds(ds)).To(Equal([]int{11, 11}))
+		Expect(unread(store, "2")).To(Equal(1))
+	})
+})

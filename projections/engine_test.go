@@ -1,0 +1,135 @@
+package projections_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/projections"
+)
+
+type recorder struct {
+	mu     sync.Mutex
+	deltas []projections.Delta
+}
+
+func (r *recorder) Publish(_ context.Context, ds []projections.Delta) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deltas = append(r.deltas, ds...)
+	return nil
+}
+
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.deltas)
+}
+
+func appendEvent(log *sqlitestore.Store, stream string, e es.Event) uint64 {
+	data, err := json.Marshal(e)
+	Expect(err).NotTo(HaveOccurred())
+	res, err := log.Append(ctx, stream, es.Any, []es.EventData{{ID: uuid.NewString(), Type: e.EventType(), Data: data, Metadata: es.Metadata{Tenant: "x0001"}}})
+	Expect(err).NotTo(HaveOccurred())
+	return res.Position
+}
+
+// run starts an engine and returns a stop function.
+func run(e *projections.Engine) func() {
+	c, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- e.Run(c) }()
+	return func() {
+		cancel()
+		Expect(<-done).To(Succeed())
+	}
+}
+
+func engine(log *sqlitestore.Store, store projections.ReadStore, pub projections.Publisher) *projections.Engine {
+	return projections.NewEngine(log, store, pub, catalog.Registry(),
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+}
+
+var _ = Describe("The engine", func() {
+	var log *sqlitestore.Store
+	BeforeEach(func() {
+		var err error
+		log, err = sqlitestore.Open(filepath.Join(GinkgoT().TempDir(), "events.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(log.Close)
+	})
+
+	waitFor := func(e *projections.Engine, pos uint64) {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		Expect(e.WaitFor(c, pos)).To(BeTrue())
+	}
+
+	It("folds live appends, publishes their deltas after commit and lets reads wait for a position", func() {
+		store, pub := openStore(), &recorder{}
+		e := engine(log, store, pub)
+		stop := run(e)
+		defer stop()
+		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "hi"))
+		waitFor(e, pos)
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
+		Eventually(pub.count).Should(Equal(1))
+
+		c, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		Expect(e.WaitFor(c, pos+1)).To(BeFalse())
+	})
+
+	It("never folds an event twice across restarts, and a rebuild from the log equals the live models", func() {
+		store := openStore()
+		for i := range 50 {
+			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
+		}
+		e := engine(log, store, nil)
+		stop := run(e)
+		waitFor(e, 50)
+		stop()
+		for i := 50; i < 60; i++ {
+			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
+		}
+		last := appendEvent(log, chatStream, ack("2", "1", "m30"))
+		e = engine(log, store, nil)
+		stop = run(e)
+		waitFor(e, last)
+		stop()
+		Expect(unread(store, "2")).To(Equal(29))
+
+		rebuilt := openStore()
+		e = engine(log, rebuilt, nil)
+		stop = run(e)
+		waitFor(e, last)
+		stop()
+		for _, m := range []string{"1", "2"} {
+			Expect(statuses(rebuilt, m)).To(Equal(statuses(store, m)))
+			Expect(unread(rebuilt, m)).To(Equal(unread(store, m)))
+		}
+	})
+
+	It("passes over an event it cannot read and goes on", func() {
+		store := openStore()
+		_, err := log.Append(ctx, "x0001.chat-1_2", es.Any, []es.EventData{{ID: uuid.NewString(), Type: "FromTheFuture", Data: []byte(`{}`)}})
+		Expect(err).NotTo(HaveOccurred())
+		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "hi"))
+		e := engine(log, store, nil)
+		stop := run(e)
+		defer stop()
+		waitFor(e, pos)
+		Expect(e.Status().Skipped).To(Equal(uint64(1)))
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
+	})
+})

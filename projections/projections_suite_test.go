@@ -1,0 +1,79 @@
+package projections_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/projections"
+)
+
+func TestProjections(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Projections")
+}
+
+var ctx = context.Background()
+
+func openStore() *sqliteread.Store {
+	s, err := sqliteread.Open(filepath.Join(GinkgoT().TempDir(), "read.db"))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(s.Close)
+	return s
+}
+
+// log builds envelopes as the engine would hand them over: positions grow
+// by one, revisions by one per stream.
+type log struct {
+	envs      []projections.Envelope
+	revisions map[string]uint64
+}
+
+func newLog() *log { return &log{revisions: map[string]uint64{}} }
+
+func (l *log) add(stream string, e es.Event) *log {
+	sn, err := es.ParseStream(stream)
+	Expect(err).NotTo(HaveOccurred())
+	rev, seen := l.revisions[stream]
+	if seen {
+		rev++
+	}
+	l.revisions[stream] = rev
+	l.envs = append(l.envs, projections.Envelope{
+		RecordedEvent: es.RecordedEvent{Stream: stream, Revision: rev, Position: uint64(len(l.envs) + 1), Type: e.EventType()},
+		Event:         e, Tenant: sn.Tenant, Stream: sn,
+	})
+	return l
+}
+
+// fold runs p over envs in batches of size n (all at once when n is 0) and
+// returns every delta.
+func fold(store projections.ReadStore, p projections.Projector, envs []projections.Envelope, n int) []projections.Delta {
+	if n == 0 {
+		n = len(envs)
+	}
+	var all []projections.Delta
+	for len(envs) > 0 {
+		k := min(n, len(envs))
+		Expect(store.Update(ctx, func(tx projections.Tx) error {
+			ds, err := p.Project(ctx, tx, envs[:k])
+			all = append(all, ds...)
+			return err
+		})).To(Succeed())
+		envs = envs[k:]
+	}
+	return all
+}
+
+func cmds(ds []projections.Delta) []int {
+	out := make([]int, len(ds))
+	for i, d := range ds {
+		out[i] = d.Cmd
+	}
+	return out
+}
