@@ -52,7 +52,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, cfg, log); err != nil {
+	if err := run(ctx, cfg, log, nil); err != nil {
 		log.Error("imserver stopped", zap.Error(err))
 		_ = log.Sync()
 		os.Exit(1)
@@ -67,7 +67,11 @@ func newLogger(cfg config) (*zap.Logger, error) {
 	return zc.Build()
 }
 
-func run(ctx context.Context, cfg config, log *zap.Logger) error {
+// run serves until ctx ends, then shuts down gracefully: in-flight requests
+// finish, sockets get a close frame, projections stop between batches (each
+// batch commits its checkpoints) and the event store drains its queue.
+// listening, when set, is told the address once the server accepts.
+func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr string)) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -153,6 +157,9 @@ func run(ctx context.Context, cfg config, log *zap.Logger) error {
 		}
 	}()
 	log.Info("imserver listening", zap.String("addr", ln.Addr().String()), zap.String("dataDir", cfg.DataDir))
+	if listening != nil {
+		listening(ln.Addr().String())
+	}
 
 	var runErr error
 	select {
@@ -165,7 +172,9 @@ func run(ctx context.Context, cfg config, log *zap.Logger) error {
 	if err := srv.Shutdown(shutdown); err != nil {
 		log.Warn("http shutdown", zap.Error(err))
 	}
-	gateway.Shutdown(shutdown)
+	if err := gateway.Shutdown(shutdown); err != nil {
+		log.Warn("websocket shutdown", zap.Error(err))
+	}
 	stopWorkers()
 	for range 2 {
 		select {

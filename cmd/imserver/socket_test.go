@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+)
+
+var _ = Describe("The websocket protocol", func() {
+	var s *testServer
+	var alice, bob member
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		alice, bob = s.register("alice001"), s.register("bob00001")
+		s.befriend(alice, bob)
+	})
+
+	request := func(c *wsclient.Client, cmd int, data any) wsclient.Reply {
+		GinkgoHelper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		r, err := c.Request(ctx, cmd, data)
+		Expect(err).NotTo(HaveOccurred())
+		return r
+	}
+
+	It("delivers 11 to the receiver and the sender's other device; a 27 comes back to the sender as 28", func() {
+		a, a2, b := s.dial(alice), s.dial(alice), s.dial(bob)
+
+		r := request(a, 11, map[string]string{"uuid": "ws-1", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "hi over ws"})
+		Expect(r.OK()).To(BeTrue(), r.Info)
+		var sent sendResult
+		Expect(json.Unmarshal(r.Data, &sent)).To(Succeed())
+		Expect(sent.ID).To(HaveLen(19))
+
+		for _, c := range []*wsclient.Client{b, a2} {
+			var m message
+			Expect(json.Unmarshal(next(c, 11).Data, &m)).To(Succeed())
+			Expect(m.ID).To(Equal(sent.ID))
+			Expect(m.Content).To(Equal("hi over ws"))
+			Expect(m.From).To(Equal(alice.ID))
+			Expect(m.MsgStatus).To(Equal("Unread"))
+		}
+
+		// The sending connection gets its own message too (clients drop it by
+		// uuid), then a message sent over REST.
+		var m message
+		Expect(json.Unmarshal(next(a, 11).Data, &m)).To(Succeed())
+		Expect(m.ID).To(Equal(sent.ID))
+		rest := s.send(bob, alice, "rest-1", "and over REST")
+		Expect(json.Unmarshal(next(a, 11).Data, &m)).To(Succeed())
+		Expect(m.ID).To(Equal(rest.ID))
+
+		Expect(b.Send(27, map[string]any{"chatType": "Friend", "from": bob.ID, "to": alice.ID, "messageId": sent.ID, "unreadCount": 0})).To(Succeed())
+		var ack struct {
+			From       string   `json:"from"`
+			To         string   `json:"to"`
+			MessageID  string   `json:"messageId"`
+			MessageIDs []string `json:"messageIds"`
+		}
+		Expect(json.Unmarshal(next(a, 28).Data, &ack)).To(Succeed())
+		Expect(ack.From).To(Equal(bob.ID))
+		Expect(ack.MessageID).To(Equal(sent.ID))
+		Expect(ack.MessageIDs).To(ConsistOf(sent.ID))
+
+		var sessions []session
+		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &sessions)
+		Expect(sessions[0].UnreadCount).To(BeZero())
+	})
+
+	It("answers heartbeats and refusals, and survives undecryptable and malformed frames", func() {
+		a := s.dial(alice)
+		Expect(request(a, 13, nil).Cmd).To(Equal(13))
+
+		Expect(a.SendRaw("this is not base64 ciphertext")).To(Succeed())
+		f, err := a.Next(ctxWithin(5 * time.Second))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(f.Code).To(Equal("400"))
+		Expect(f.Info).To(Equal("data decryption error"))
+
+		r := request(a, 11, map[string]string{"uuid": "x", "chatType": "Friend", "to": bob.ID, "content": " "})
+		Expect(r.Code).To(Equal("400"))
+		Expect(r.Info).To(Equal("Conversation content empty"))
+		r = request(a, 11, map[string]any{"uuid": 5})
+		Expect(r.Code).To(Equal("400"))
+
+		r = request(a, 11, map[string]string{"uuid": "after-bad", "chatType": "Friend", "to": bob.ID, "content": "still works"})
+		Expect(r.OK()).To(BeTrue())
+	})
+
+	It("refuses a bad token and a foreign origin before upgrading", func() {
+		url := "ws" + strings.TrimPrefix(s.base, "http") + "/message-ws"
+		_, err := wsclient.Dial(ctxWithin(5*time.Second), url, "bad.token", make([]byte, 32))
+		var he *wsclient.HandshakeError
+		Expect(errors.As(err, &he)).To(BeTrue())
+		Expect(he.Status).To(Equal(http.StatusUnauthorized))
+
+		_, err = wsclient.Dial(ctxWithin(5*time.Second), url, alice.Token, alice.Key, wsclient.WithOrigin("http://evil.example"))
+		Expect(errors.As(err, &he)).To(BeTrue())
+		Expect(he.Status).To(Equal(http.StatusForbidden))
+
+		ok, err := wsclient.Dial(ctxWithin(5*time.Second), url, alice.Token, alice.Key, wsclient.WithOrigin(s.base))
+		Expect(err).NotTo(HaveOccurred())
+		ok.Close()
+	})
+
+	It("ends a logged-out session's socket with 31 and sends close frames on shutdown", func() {
+		a, b := s.dial(alice), s.dial(bob)
+		s.ok("GET", "/v1/member/memberInfo/logout", alice.Token, nil, nil)
+		var end struct{ Type string }
+		Expect(json.Unmarshal(next(a, 31).Data, &end)).To(Succeed())
+		Expect(end.Type).To(Equal("Logout"))
+		Eventually(a.Done()).Should(BeClosed())
+
+		Expect(s.stop()).To(Succeed())
+		Eventually(b.Done()).Should(BeClosed())
+		var ce *wsclient.CloseError
+		Expect(errors.As(b.Err(), &ce)).To(BeTrue(), "%v", b.Err())
+		Expect(ce.Code).To(Equal(1001))
+	})
+})
+
+func ctxWithin(d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	DeferCleanup(cancel)
+	return ctx
+}
