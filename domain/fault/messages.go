@@ -42,4 +42,5 @@ const (
 	MsgGroupNotSupported  = "group chats are not available yet"
 	MsgStatusInvalid      = "status must be accepted or rejected"
 	MsgTooManyRequests    = "too many requests, try later"
+	MsgDecrypt            = "data decryption error"
 )

@@ -1,0 +1,139 @@
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+
+	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/adapters/envelope"
+	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// request is a client frame once opened.
+type request struct {
+	Cmd  int             `json:"cmd"`
+	ID   string          `json:"id,omitempty"`
+	Data json.RawMessage `json:"data"`
+}
+
+// reply answers a request that carried an id, and any failed request.
+type reply struct {
+	Cmd  int    `json:"cmd"`
+	ID   string `json:"id,omitempty"`
+	Code string `json:"code"`
+	Info string `json:"info"`
+	Data any    `json:"data"`
+}
+
+// ackResult is the data of the reply to a read acknowledgement.
+type ackResult struct {
+	Position uint64 `json:"position"`
+}
+
+var heartbeatReply = []byte(`{"cmd":` + strconv.Itoa(projections.CmdHeartbeat) + `}`)
+
+// handle opens one client message and runs it; every failure is answered
+// with an error frame and leaves the connection usable. The plaintext is
+// opened in text's spare capacity.
+func (c *conn) handle(text []byte) {
+	plain, err := wire.Open(text[len(text):], text, c.aead)
+	if err != nil {
+		c.fail(request{}, fault.New(fault.Invalid, fault.MsgDecrypt))
+		return
+	}
+	var req request
+	if err := json.Unmarshal(plain, &req); err != nil {
+		c.fail(request{}, fault.New(fault.Invalid, fault.MsgBadRequest))
+		return
+	}
+	switch req.Cmd {
+	case projections.CmdHeartbeat:
+		if req.ID == "" {
+			c.push(textFrame(heartbeatReply))
+			return
+		}
+		c.succeed(req, nil)
+	case projections.CmdMessage:
+		c.sendMessage(req)
+	case projections.CmdReadAckIn:
+		c.ackRead(req)
+	default:
+		c.fail(req, fault.New(fault.Invalid, fault.MsgBadRequest))
+	}
+}
+
+func (c *conn) sendMessage(req request) {
+	var body commands.SendMessage
+	if err := decodeData(req.Data, &body); err != nil {
+		c.fail(req, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.g.ctx, c.g.cfg.CommandTimeout)
+	defer cancel()
+	res, err := c.g.cmds.SendMessage(ctx, c.principal, body)
+	if err != nil {
+		c.fail(req, err)
+		return
+	}
+	if req.ID != "" {
+		c.succeed(req, res)
+	}
+}
+
+func (c *conn) ackRead(req request) {
+	var body commands.AckRead
+	if err := decodeData(req.Data, &body); err != nil {
+		c.fail(req, err)
+		return
+	}
+	body.From = c.principal.MemberID // the reader is whoever holds the socket
+	ctx, cancel := context.WithTimeout(c.g.ctx, c.g.cfg.CommandTimeout)
+	defer cancel()
+	pos, err := c.g.cmds.AckRead(ctx, c.principal, body)
+	if err != nil {
+		c.fail(req, err)
+		return
+	}
+	if req.ID != "" {
+		c.succeed(req, ackResult{Position: pos})
+	}
+}
+
+func decodeData(data json.RawMessage, v any) error {
+	if len(data) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	return nil
+}
+
+func (c *conn) succeed(req request, data any) {
+	ok := envelope.OK(data, c.lang)
+	c.answer(reply{Cmd: req.Cmd, ID: req.ID, Code: ok.Code, Info: ok.Info, Data: data})
+}
+
+// fail answers a refusal with the code and text REST would give it.
+func (c *conn) fail(req request, err error) {
+	if _, ok := fault.As(err); !ok {
+		c.g.log.Error("ws command failed",
+			zap.String("member", c.principal.MemberID), zap.Int("cmd", req.Cmd), zap.Error(err))
+	}
+	_, body := envelope.FromError(err, c.lang)
+	c.answer(reply{Cmd: req.Cmd, ID: req.ID, Code: body.Code, Info: body.Info})
+}
+
+func (c *conn) answer(r reply) {
+	plain, err := json.Marshal(r)
+	if err != nil {
+		c.g.log.Error("ws reply not encodable", zap.Int("cmd", r.Cmd), zap.Error(err))
+		return
+	}
+	c.push(textFrame(plain))
+}

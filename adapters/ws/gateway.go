@@ -1,0 +1,126 @@
+// Package ws is the real-time gateway: it upgrades /message-ws with
+// gobwas/ws, runs the client commands sent over the socket and pushes the
+// projected deltas to the connections of the members they concern.
+//
+// Each connection has one reader goroutine and, only while frames wait, one
+// writer goroutine draining its bounded queue; an idle connection holds no
+// buffers. Fragmented client messages are accepted within MaxFrameBytes in
+// total; binary messages are refused with 1003.
+package ws
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gobwas/ws"
+	"go.uber.org/zap"
+)
+
+// Gateway serves the websocket endpoint and fans deltas out to it.
+type Gateway struct {
+	cfg  Config
+	auth Authenticator
+	cmds Commands
+	log  *zap.Logger
+
+	ctx    context.Context // parent of command contexts; cancelled when Shutdown gives up
+	cancel context.CancelFunc
+
+	mu       sync.RWMutex
+	members  map[memberKey][]*conn
+	count    int
+	shutdown bool
+	open     sync.WaitGroup // one per registered connection until it is released
+}
+
+type memberKey struct{ tenant, member string }
+
+// New returns a gateway; mount it on GET /message-ws and start Run.
+func New(cfg Config, auth Authenticator, cmds Commands, log *zap.Logger) *Gateway {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Gateway{
+		cfg:     cfg.withDefaults(),
+		auth:    auth,
+		cmds:    cmds,
+		log:     log,
+		ctx:     ctx,
+		cancel:  cancel,
+		members: make(map[memberKey][]*conn),
+	}
+}
+
+// Connections returns the number of open connections.
+func (g *Gateway) Connections() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.count
+}
+
+// Shutdown sends every connection a going-away close frame and waits until
+// each has flushed it and closed. When ctx ends first, the remaining
+// connections are cut and ctx's error is returned.
+func (g *Gateway) Shutdown(ctx context.Context) error {
+	g.mu.Lock()
+	g.shutdown = true
+	var all []*conn
+	for _, cs := range g.members {
+		all = append(all, cs...)
+	}
+	g.mu.Unlock()
+
+	for _, c := range all {
+		c.closeWith(ws.StatusGoingAway, reasonShutdown)
+	}
+	done := make(chan struct{})
+	go func() {
+		g.open.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		g.cancel()
+		return nil
+	case <-ctx.Done():
+		g.cancel()
+		for _, c := range all {
+			c.abort(reasonShutdown)
+		}
+		return ctx.Err()
+	}
+}
+
+// register adds c to the registry; it refuses once Shutdown has begun.
+func (g *Gateway) register(c *conn) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shutdown {
+		return false
+	}
+	k := memberKey{c.principal.Tenant, c.principal.MemberID}
+	g.members[k] = append(g.members[k], c)
+	g.count++
+	g.open.Add(1)
+	return true
+}
+
+func (g *Gateway) unregister(c *conn) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	k := memberKey{c.principal.Tenant, c.principal.MemberID}
+	cs := g.members[k]
+	for i, other := range cs {
+		if other == c {
+			cs[i] = cs[len(cs)-1]
+			cs[len(cs)-1] = nil
+			cs = cs[:len(cs)-1]
+			break
+		}
+	}
+	if len(cs) == 0 {
+		delete(g.members, k)
+	} else {
+		g.members[k] = cs
+	}
+	g.count--
+	g.open.Done()
+}

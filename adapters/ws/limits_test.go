@@ -1,0 +1,155 @@
+package ws_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"syscall"
+	"time"
+
+	gobwas "github.com/gobwas/ws"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws"
+	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var _ = Describe("Limits", func() {
+	It("closes with 1009 on a frame declaring 2^40 bytes without allocating it", func() {
+		h := startGateway(ws.Config{})
+		bystander := h.connect("m2")
+		token, _ := h.login("m1", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{})
+
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		header := gobwas.Header{Fin: true, OpCode: gobwas.OpText, Masked: true, Mask: gobwas.NewMask(), Length: 1 << 40}
+		Expect(gobwas.WriteHeader(raw, header)).To(Succeed())
+		code, reason := closeCode(raw.readFrame())
+		Expect(code).To(Equal(gobwas.StatusMessageTooBig))
+		Expect(reason).To(Equal("message too big"))
+		runtime.ReadMemStats(&after)
+
+		Expect(after.TotalAlloc - before.TotalAlloc).To(BeNumerically("<", 16<<20))
+		Eventually(func() []string { return h.closeReasons("m1") }).Should(Equal([]string{"message too big"}))
+		Expect(request(bystander, 13, nil).Code).To(Equal("200"))
+	})
+
+	It("closes with 1009 when a message is over MaxFrameBytes", func() {
+		h := startGateway(ws.Config{MaxFrameBytes: 4096})
+		c := h.connect("m1")
+		Expect(request(c, 13, nil).Code).To(Equal("200"))
+		Expect(c.SendRaw(string(make([]byte, 4097)))).To(Succeed())
+		Expect(closedWith(c).Code).To(Equal(1009))
+	})
+
+	Describe("fragmented messages", func() {
+		var (
+			h      *harness
+			raw    rawConn
+			sealed []byte
+		)
+
+		BeforeEach(func() {
+			h = startGateway(ws.Config{MaxFrameBytes: 4096})
+			token, key := h.login("m1", "s1")
+			raw = h.rawDial(token, gobwas.Dialer{})
+			aead, err := wire.NewAEAD(key)
+			Expect(err).NotTo(HaveOccurred())
+			sealed = wire.AppendSealed(nil, aead, []byte(`{"cmd":13,"id":"f1"}`))
+		})
+
+		It("are assembled, with control frames between the fragments", func() {
+			raw.writeFrame(gobwas.OpText, false, sealed[:10])
+			raw.writeFrame(gobwas.OpPing, true, []byte("are you there"))
+			raw.writeFrame(gobwas.OpContinuation, true, sealed[10:])
+
+			pong := raw.readFrame()
+			Expect(pong.Header.OpCode).To(Equal(gobwas.OpPong))
+			Expect(string(pong.Payload)).To(Equal("are you there"))
+			Expect(raw.readFrame().Header.OpCode).To(Equal(gobwas.OpText))
+		})
+
+		It("count together against MaxFrameBytes", func() {
+			raw.writeFrame(gobwas.OpText, false, make([]byte, 3000))
+			raw.writeFrame(gobwas.OpContinuation, true, make([]byte, 3000))
+			code, _ := closeCode(raw.readFrame())
+			Expect(code).To(Equal(gobwas.StatusMessageTooBig))
+		})
+	})
+
+	It("refuses binary messages with 1003", func() {
+		h := startGateway(ws.Config{})
+		token, _ := h.login("m1", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{})
+		raw.writeFrame(gobwas.OpBinary, true, []byte{1, 2, 3})
+		code, _ := closeCode(raw.readFrame())
+		Expect(code).To(Equal(gobwas.StatusUnsupportedData))
+	})
+
+	It("answers a client's close with a close and releases the connection", func() {
+		h := startGateway(ws.Config{})
+		token, _ := h.login("m1", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{})
+		raw.writeFrame(gobwas.OpClose, true, gobwas.NewCloseFrameBody(gobwas.StatusGoingAway, "bye"))
+		code, _ := closeCode(raw.readFrame())
+		Expect(code).To(Equal(gobwas.StatusGoingAway))
+		_, err := raw.r.Read(make([]byte, 1))
+		Expect(err).To(MatchError(io.EOF))
+		Eventually(h.gw.Connections).Should(BeZero())
+	})
+
+	It("disconnects a consumer that does not read while the others keep receiving", func() {
+		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 500 * time.Millisecond})
+		fast := h.connect("fast")
+		token, _ := h.login("slow", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
+		Eventually(h.gw.Connections).Should(Equal(2))
+
+		big := jsonString(32 << 10)
+		for range 300 {
+			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow", "fast"}, Cmd: projections.CmdMessage, Data: big})
+			Expect(next(fast).Data).To(HaveLen(len(big)))
+		}
+		Eventually(h.gw.Connections, 5*time.Second).Should(Equal(1))
+		Expect(h.closeReasons("slow")).To(Equal([]string{"slow consumer"}))
+		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+		_, err := io.Copy(io.Discard, raw)
+		Expect(errors.Is(err, os.ErrDeadlineExceeded)).To(BeFalse(), "the server should have closed the socket")
+
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow", "fast"}, Cmd: projections.CmdOnline, Data: jsonString(1)})
+		Expect(next(fast).Cmd).To(Equal(projections.CmdOnline))
+	})
+
+	It("closes a connection silent for the idle timeout", func() {
+		h := startGateway(ws.Config{IdleTimeout: 300 * time.Millisecond})
+		silent := h.connect("m1")
+		beating := h.connect("m2", wsclient.WithHeartbeat(100*time.Millisecond))
+
+		Expect(closedWith(silent)).To(Equal(&wsclient.CloseError{Code: 1000, Reason: "idle timeout"}))
+		Consistently(beating.Err, 500*time.Millisecond).Should(BeNil())
+		Expect(h.gw.Connections()).To(Equal(1))
+	})
+})
+
+// smallWindowDial connects with a 4 KiB receive buffer, so that a client that
+// never reads stalls the server's writes quickly.
+func smallWindowDial(ctx context.Context, network, addr string) (net.Conn, error) {
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		var err error
+		ctlErr := c.Control(func(fd uintptr) {
+			err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096)
+		})
+		if ctlErr != nil {
+			return ctlErr
+		}
+		return err
+	}}
+	return d.DialContext(ctx, network, addr)
+}
