@@ -50,12 +50,13 @@ func New(deps Deps, log *zap.Logger) *API {
 	a.routes = append(a.routes, route{method: http.MethodGet, path: "/openapi.json", summary: "This document."})
 	v1.Any("/*", func(echo.Context) error { return fault.New(fault.NotFound, fault.MsgNotFound) })
 
-	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET("/readyz", a.ready)
+	getOrHead := []string{http.MethodGet, http.MethodHead}
+	e.Match(getOrHead, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.Match(getOrHead, "/readyz", a.ready)
 	if deps.Socket != nil {
 		e.GET("/message-ws", echo.WrapHandler(deps.Socket))
 	}
-	e.GET("/*", a.serveUI)
+	e.Match(getOrHead, "/*", a.serveUI)
 	return a
 }
 

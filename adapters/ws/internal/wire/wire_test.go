@@ -69,3 +69,17 @@ var _ = DescribeTable("Frame headers read back by gobwas",
 	Entry("16-bit maximum", 65535, false),
 	Entry("64-bit length", 65536, true),
 )
+
+var _ = Describe("The frame format shared with the web client", func() {
+	It("opens the vector the web client's codec tests seal (ui/tests/codec.test.ts)", func() {
+		key := make([]byte, 32)
+		for i := range key {
+			key[i] = byte(i)
+		}
+		aead, err := wire.NewAEAD(key)
+		Expect(err).NotTo(HaveOccurred())
+		plain, err := wire.Open(nil, []byte("EBESExQVFhcYGRobBtz7ey3rAIL5CHPiVAyOSxyqv/Hj0uV4jkw="), aead)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(plain)).To(Equal(`{"cmd":13}`))
+	})
+})

@@ -1,0 +1,128 @@
+// Shared pieces of the browser tests: Debian's chromium through playwright-core, members made
+// through the real UI, SMS codes read from the server's outbox file.
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const BASE_URL = (process.env.IM_BASE_URL ?? '').replace(/\/+$/, '');
+export const DATA_DIR = process.env.IM_DATA_DIR ?? '';
+export const SHOTS_DIR = path.resolve(process.env.IM_E2E_SHOTS ?? 'e2e/shots');
+
+export const missingEnv = !BASE_URL || !DATA_DIR ? 'set IM_BASE_URL and IM_DATA_DIR to run the browser tests' : '';
+
+/** A name for the server that is not localhost: a page loaded over http from it has no crypto.subtle. */
+export const INSECURE_HOST = 'chat.test';
+
+export function insecureUrl(): string {
+  const url = new URL(BASE_URL);
+  url.hostname = INSECURE_HOST;
+  return url.origin;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  const server = new URL(BASE_URL || 'http://127.0.0.1');
+  return chromium.launch({
+    executablePath: process.env.IM_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      `--host-resolver-rules=MAP ${INSECURE_HOST} ${server.hostname}`,
+    ],
+  });
+}
+
+export interface Member {
+  phone: string;
+  account: string;
+  password: string;
+  /** the member id, known once logged in (from the app path /1/{id}/) */
+  id?: string;
+}
+
+function randomDigits(count: number): string {
+  let digits = '';
+  while (digits.length < count) digits += Math.floor(Math.random() * 10);
+  return digits;
+}
+
+export function newMember(tag: string): Member {
+  const stamp = Date.now().toString(36).slice(-5);
+  return {
+    phone: `1${3 + Math.floor(Math.random() * 7)}${randomDigits(9)}`,
+    account: `${tag}${stamp}${randomDigits(3)}`,
+    password: 'pass1234',
+  };
+}
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+export async function openSession(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Session> {
+  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.setDefaultTimeout(10_000);
+  return { context, page, errors };
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await mkdir(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });
+}
+
+/** The newest code the outbox holds for the phone; waits for it to appear. */
+export async function smsCodeFor(phone: string, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await readFile(path.join(DATA_DIR, 'sms-outbox.ndjson'), 'utf8').catch(() => '');
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { phone: string; code: string });
+    const last = lines.filter((line) => line.phone === phone).pop();
+    if (last) return last.code;
+    if (Date.now() > deadline) throw new Error(`no SMS code for ${phone} in the outbox`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function register(page: Page, member: Member, screenshot?: string): Promise<void> {
+  await page.goto(`${BASE_URL}/#/register`);
+  await page.locator('input[name=phone]').fill(member.phone);
+  await page.getByTestId('send-code').click();
+  await page.getByTestId('send-code').filter({ hasText: /\d+s/ }).waitFor();
+  await page.locator('input[name=smsCode]').fill(await smsCodeFor(member.phone));
+  await page.locator('input[name=account]').fill(member.account);
+  await page.locator('input[name=password]').fill(member.password);
+  if (screenshot) await shot(page, screenshot);
+  await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+  await page.waitForURL(/#\/login/);
+}
+
+export async function login(page: Page, member: Member, origin = BASE_URL): Promise<void> {
+  if (!page.url().includes('#/login')) await page.goto(`${origin}/#/login`);
+  await page.locator('input[name=account]').fill(member.account);
+  await page.locator('input[name=password]').fill(member.password);
+  await page.locator('input[name=agreement]').check();
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/\/1\/\d+\/#\/$/);
+  member.id = new URL(page.url()).pathname.split('/')[2];
+  await page.getByTestId('me-name').waitFor();
+}
+
+/** Polls until `check` holds; the failure names what was awaited. */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,47 @@
+import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
+import { authAtom } from './auth/authState';
+import { Toaster } from './components/Toaster';
+import { Home } from './home/Home';
+import { Landing } from './pages/Landing';
+import { Login } from './pages/Login';
+import { Register } from './pages/Register';
+import { guard } from './routing/guard';
+import { useHashRoute } from './routing/useRoute';
+
+export function App() {
+  const route = useHashRoute();
+  const auth = useAtomValue(authAtom);
+  const decision = guard({ route, pathname: window.location.pathname, memberId: auth?.user.id ?? null });
+  const redirectTo = decision.kind === 'redirect' ? decision.hash : null;
+
+  useEffect(() => {
+    if (redirectTo) window.location.replace(redirectTo);
+  }, [redirectTo]);
+
+  let page: React.ReactNode = null;
+  if (!redirectTo) {
+    switch (route.name) {
+      case 'landing':
+        page = <Landing />;
+        break;
+      case 'login':
+        page = <Login prefillAccount={route.query.get('account') ?? undefined} />;
+        break;
+      case 'register':
+        page = <Register />;
+        break;
+      case 'home':
+        page = <Home />;
+        break;
+      case 'unknown':
+        break;
+    }
+  }
+  return (
+    <>
+      {page}
+      <Toaster />
+    </>
+  );
+}

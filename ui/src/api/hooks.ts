@@ -1,0 +1,40 @@
+// One hook per endpoint over the key factory; a signed-out page fetches nothing.
+import { useAtomValue } from 'jotai';
+import useSWR from 'swr';
+import useSWRInfinite from 'swr/infinite';
+import { authAtom } from '../auth/authState';
+import { HISTORY_PAGE_SIZE, keys } from './keys';
+import type { Apply, FriendGroup, Message, Page, Session } from './types';
+
+function useSignedIn(): boolean {
+  return useAtomValue(authAtom) !== null;
+}
+
+export function useSessions() {
+  return useSWR<Session[]>(useSignedIn() ? keys.sessions : null);
+}
+
+export function useFriendGroups() {
+  return useSWR<FriendGroup[]>(useSignedIn() ? keys.friends : null, { dedupingInterval: 2000 });
+}
+
+export function useFriendApplies() {
+  return useSWR<Page<Apply>>(useSignedIn() ? keys.applies : null);
+}
+
+/**
+ * History of a friend chat, newest page first: page 0 is the newest 20 messages, page n+1 the
+ * 20 before the oldest of page n (queryType Up with the messageId cursor). A short page ends it.
+ */
+export function useHistory(friendMemberId: string | null) {
+  const signedIn = useSignedIn();
+  return useSWRInfinite<Message[]>(
+    (index, previous: Message[] | null) => {
+      if (!signedIn || !friendMemberId) return null;
+      if (index === 0) return keys.history(friendMemberId);
+      if (!previous || previous.length < HISTORY_PAGE_SIZE || !previous[0]?.id) return null;
+      return keys.history(friendMemberId, previous[0].id);
+    },
+    { revalidateFirstPage: true, revalidateOnFocus: false },
+  );
+}

@@ -1,0 +1,20 @@
+// swr keys are the GET paths themselves, so one fetcher serves every hook.
+
+export const HISTORY_PAGE_SIZE = 20;
+
+export const keys = {
+  sessions: '/v1/message/sessionInfo/list',
+  friends: '/v1/chat/friendGroup/listFriendGroupByMemberId',
+  applies: '/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1',
+  /** A history page of a friend chat: the newest page without `beforeId`, else older than it. */
+  history(friendMemberId: string, beforeId?: string): string {
+    const query = new URLSearchParams({ friendMemberId, queryType: 'Up', pageSize: String(HISTORY_PAGE_SIZE) });
+    if (beforeId) query.set('messageId', beforeId);
+    return `/v1/message/messagePush/history/list/page?${query}`;
+  },
+};
+
+/** Adds `after=<position>` so the server answers once its read models include that write. */
+export function withAfter(key: string, position: number): string {
+  return `${key}${key.includes('?') ? '&' : '?'}after=${position}`;
+}

@@ -1,0 +1,44 @@
+// Logout: clears token, user info, recents and the current chat, then goes to the login page
+// after 500 ms (spec accounts.md section 4). A 401 anywhere and a session-end push end here too.
+import { mutate } from 'swr';
+import { logoutOnServer } from '../api/endpoints';
+import { discardSessionUpdates } from '../chat/sessionCache';
+import { ackedUpToAtom, draftsAtom, liveMessagesAtom, readMarksAtom } from '../state/chat';
+import { removeKey } from '../state/localStore';
+import { appStore } from '../state/store';
+import { showToast } from '../state/toast';
+import { paneAtom } from '../state/ui';
+import { stopSocket } from '../ws/socket';
+import { authAtom } from './authState';
+
+export const LOGOUT_REDIRECT_MS = 500;
+
+let loggingOut = false;
+
+export interface LogoutOptions {
+  /** shown as an error toast (login expired, kicked out, banned) */
+  notice?: string;
+  /** false when the token is already dead (401, session end) */
+  callServer: boolean;
+}
+
+export function logout({ notice, callServer }: LogoutOptions): void {
+  if (loggingOut) return;
+  loggingOut = true;
+  if (notice) showToast(notice, 'error', 4000);
+  if (callServer) void logoutOnServer().catch(() => null);
+  stopSocket();
+  removeKey('auth');
+  discardSessionUpdates();
+  setTimeout(() => {
+    appStore.set(authAtom, null);
+    appStore.set(paneAtom, { kind: 'none' });
+    appStore.set(liveMessagesAtom, {});
+    appStore.set(readMarksAtom, {});
+    appStore.set(ackedUpToAtom, {});
+    appStore.set(draftsAtom, {});
+    void mutate(() => true, undefined, { revalidate: false });
+    loggingOut = false;
+    window.location.assign('/#/login');
+  }, LOGOUT_REDIRECT_MS);
+}

@@ -1,0 +1,16 @@
+import type { MessageKey } from '../i18n';
+
+const placeholders: Record<string, MessageKey> = {
+  Picture: 'preview.Picture',
+  File: 'preview.File',
+  VideoMsg: 'preview.VideoMsg',
+  VoiceMsg: 'preview.VoiceMsg',
+  Forward: 'preview.Forward',
+};
+
+/** The last-content preview of a conversation (spec messaging.md section 4). */
+export function previewText(msgType: string, content: string, translate: (key: MessageKey) => string): string {
+  if (msgType === 'Text' || msgType === 'Event' || msgType === 'AtText' || msgType === '') return content;
+  const key = placeholders[msgType];
+  return translate(key ?? 'preview.unsupported');
+}

@@ -1,0 +1,78 @@
+// Optimistic sending: the message shows at once as `sending`, then `sent` with the server id and
+// time, or `failedSent` after a failure or 15 s without answer. A resend reuses the uuid, which
+// the server treats as the same message.
+import { sendMessage } from '../api/endpoints';
+import { ApiError } from '../api/http';
+import type { Message } from '../api/types';
+import { currentAuth } from '../auth/authState';
+import { showToast } from '../state/toast';
+import { newUuid } from './ids';
+import { patchLive, upsertLive } from './liveMessages';
+import { queueSessionUpdate } from './sessionCache';
+import { applyMessage, hasSession } from './sessions';
+
+const MUTED_CODES = new Set(['30021', '30022']);
+
+export function sendText(peerId: string, content: string): void {
+  const me = currentAuth()?.user.id;
+  if (!me) return;
+  const message: Message = {
+    id: '',
+    uuid: newUuid(),
+    chatType: 'Friend',
+    from: me,
+    to: peerId,
+    groupId: '',
+    msgType: 'Text',
+    content,
+    serverReceiveTime: 0,
+    createTime: Date.now(),
+    msgStatus: 'sending',
+    failedSentCount: 0,
+  };
+  upsertLive(peerId, message);
+  // A chat new to the list appears once the server has the message (its answer gives the position).
+  queueSessionUpdate((list) =>
+    hasSession(list, peerId) ? applyMessage(list, message, { me, openPeerId: peerId }) : list,
+  );
+  void deliver(message, me);
+}
+
+/** Tapping a failed message sends it again with the same uuid. */
+export function resend(message: Message): void {
+  const me = currentAuth()?.user.id;
+  if (!me || message.msgStatus !== 'failedSent') return;
+  patchLive(message.to, message.uuid, (item) => ({ ...item, msgStatus: 'sending' }));
+  void deliver(message, me);
+}
+
+async function deliver(message: Message, me: string): Promise<void> {
+  try {
+    const result = await sendMessage({
+      uuid: message.uuid,
+      chatType: 'Friend',
+      to: message.to,
+      msgType: 'Text',
+      content: message.content,
+    });
+    let sent: Message = message;
+    patchLive(message.to, message.uuid, (item) => {
+      sent = {
+        ...item,
+        id: result.id,
+        serverReceiveTime: result.serverReceiveTime,
+        msgStatus: item.msgStatus === 'Unread' || item.msgStatus === 'Read' ? item.msgStatus : 'sent',
+      };
+      return sent;
+    });
+    queueSessionUpdate((list) => applyMessage(list, sent, { me, openPeerId: message.to }), result.position);
+  } catch (error) {
+    patchLive(message.to, message.uuid, (item) => ({
+      ...item,
+      msgStatus: 'failedSent',
+      failedSentCount: (item.failedSentCount ?? 0) + 1,
+    }));
+    if (error instanceof ApiError && MUTED_CODES.has(error.code)) showToast(error.message, 'error', 3500);
+    else if (error instanceof ApiError && error.status >= 400) showToast(error.message, 'error');
+  }
+}

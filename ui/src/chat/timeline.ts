@@ -1,0 +1,71 @@
+// Merges the history pages (swr) with the messages this page knows better (optimistic sends,
+// pushes) and the read marks, into the list shown in the chat view.
+import type { Message, MessageStatus } from '../api/types';
+import { compareIds } from './ids';
+
+export interface ReadMarks {
+  /** the peer has read my messages up to this id (command 28) */
+  peerReadUpTo?: string;
+  /** I have read the peer's messages up to this id (my command 27, or 28 from my other device) */
+  myReadUpTo?: string;
+}
+
+const rank: Record<MessageStatus, number> = { sending: 0, failedSent: 0, sent: 1, Unread: 2, Read: 3 };
+
+function keyOf(message: Message): string {
+  return message.uuid || message.id;
+}
+
+function better(a: Message, b: Message): Message {
+  const winner = rank[b.msgStatus] > rank[a.msgStatus] ? b : a;
+  const other = winner === a ? b : a;
+  return {
+    ...other,
+    ...winner,
+    id: winner.id || other.id,
+    serverReceiveTime: winner.serverReceiveTime || other.serverReceiveTime,
+  };
+}
+
+function timeOf(message: Message): number {
+  return message.serverReceiveTime || message.createTime;
+}
+
+function withReadMarks(message: Message, me: string, marks: ReadMarks): Message {
+  if (!message.id || message.msgStatus === 'Read') return message;
+  const own = message.from === me;
+  const upTo = own ? marks.peerReadUpTo : marks.myReadUpTo;
+  const readable = own
+    ? message.msgStatus === 'sent' || message.msgStatus === 'Unread'
+    : message.msgStatus === 'Unread';
+  if (upTo && readable && compareIds(message.id, upTo) <= 0) return { ...message, msgStatus: 'Read' };
+  return message;
+}
+
+export function mergeTimeline(history: Message[], live: Message[], me: string, marks: ReadMarks): Message[] {
+  const byKey = new Map<string, Message>();
+  for (const message of [...history, ...live]) {
+    const key = keyOf(message);
+    const known = byKey.get(key);
+    byKey.set(key, known ? better(known, message) : message);
+  }
+  return [...byKey.values()]
+    .map((message) => withReadMarks(message, me, marks))
+    .sort((a, b) => {
+      const byTime = timeOf(a) - timeOf(b);
+      if (byTime !== 0) return byTime;
+      return a.id && b.id ? compareIds(a.id, b.id) : 0;
+    });
+}
+
+/** The newest incoming message and whether any incoming one is still Unread. */
+export function incomingReadState(timeline: Message[], me: string): { newestId?: string; anyUnread: boolean } {
+  let newestId: string | undefined;
+  let anyUnread = false;
+  for (const message of timeline) {
+    if (message.from === me || !message.id) continue;
+    if (!newestId || compareIds(message.id, newestId) > 0) newestId = message.id;
+    if (message.msgStatus === 'Unread') anyUnread = true;
+  }
+  return { newestId, anyUnread };
+}

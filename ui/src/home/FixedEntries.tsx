@@ -1,0 +1,38 @@
+import { useAtom } from 'jotai';
+import { Avatar } from '../components/Avatar';
+import { BellIcon, MegaphoneIcon, StarIcon } from '../components/icons';
+import { useT, type MessageKey } from '../i18n';
+import { paneAtom, type FixedEntryId } from '../state/ui';
+
+export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: string }[] = [
+  { id: '001', icon: <StarIcon />, tone: '#f0a020' },
+  { id: '002', icon: <MegaphoneIcon />, tone: '#22a06b' },
+  { id: '003', icon: <BellIcon />, tone: '#4f7cff' },
+];
+
+/** Favourites 001, group-send assistant 002, notifications 003 (spec, reading A). */
+export function FixedEntries() {
+  const t = useT();
+  const [pane, setPane] = useAtom(paneAtom);
+  return (
+    <ul className="session-list fixed-entries">
+      {fixedEntries.map((entry) => {
+        const active = pane.kind === 'fixed' && pane.id === entry.id;
+        return (
+          <li key={entry.id}>
+            <button
+              type="button"
+              className={`session-item session-item-compact${active ? ' session-item-active' : ''}`}
+              aria-current={active ? 'true' : undefined}
+              onClick={() => setPane({ kind: 'fixed', id: entry.id })}
+              data-testid={`fixed-entry-${entry.id}`}
+            >
+              <Avatar icon={entry.icon} tone={entry.tone} size={32} />
+              <span className="session-name">{t(`fixed.${entry.id}` as MessageKey)}</span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,40 @@
+import { useAtomValue } from 'jotai';
+import type { UserInfo } from '../api/types';
+import { ChatIcon } from '../components/icons';
+import { useT } from '../i18n';
+import { paneAtom } from '../state/ui';
+import { AddFriend } from './AddFriend';
+import { ChatView } from './ChatView';
+import { FixedEntryView } from './FixedEntryView';
+import { FriendRequests } from './FriendRequests';
+
+export function RightPane({ me }: { me: UserInfo }) {
+  const t = useT();
+  const pane = useAtomValue(paneAtom);
+  let content: React.ReactNode;
+  switch (pane.kind) {
+    case 'chat':
+      content = <ChatView key={pane.peerId} peerId={pane.peerId} me={me} />;
+      break;
+    case 'fixed':
+      content = <FixedEntryView id={pane.id} />;
+      break;
+    case 'addFriend':
+      content = <AddFriend me={me} />;
+      break;
+    case 'requests':
+      content = <FriendRequests />;
+      break;
+    case 'none':
+      content = (
+        <div className="empty-state empty-state-center">
+          <span className="empty-icon">
+            <ChatIcon />
+          </span>
+          <p>{t('home.pickConversation')}</p>
+        </div>
+      );
+      break;
+  }
+  return <main className="pane">{content}</main>;
+}

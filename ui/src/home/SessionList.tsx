@@ -1,0 +1,41 @@
+import { useAtom } from 'jotai';
+import type { SWRResponse } from 'swr';
+import type { Session } from '../api/types';
+import { useT } from '../i18n';
+import { paneAtom } from '../state/ui';
+import { FixedEntries } from './FixedEntries';
+import { SessionItem } from './SessionItem';
+
+export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) {
+  const t = useT();
+  const [pane, setPane] = useAtom(paneAtom);
+  const openPeerId = pane.kind === 'chat' ? pane.peerId : null;
+  const list = sessions.data ?? [];
+
+  return (
+    <nav className="session-nav" aria-label={t('home.chats')}>
+      <FixedEntries />
+      {sessions.error && !sessions.data ? (
+        <div className="list-note">
+          <p>{sessions.error.message}</p>
+          <button type="button" className="button button-secondary" onClick={() => void sessions.mutate()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
+      {sessions.isLoading ? <p className="list-note">{t('common.loading')}</p> : null}
+      {sessions.data && list.length === 0 ? <p className="list-note">{t('home.noChats')}</p> : null}
+      <ul className="session-list" data-testid="session-list">
+        {list.map((session) => (
+          <li key={session.id}>
+            <SessionItem
+              session={session}
+              active={session.id === openPeerId}
+              onOpen={() => setPane({ kind: 'chat', peerId: session.id })}
+            />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,25 @@
+import { useFriendGroups, useSessions } from '../api/hooks';
+
+export interface PeerInfo {
+  name: string;
+  remark: string;
+  code: string;
+  headUrl: string;
+  /** the open chat's unread count in the session list */
+  unreadCount: number;
+}
+
+/** Who a friend chat is with, from the session list or else the friend list. */
+export function usePeer(peerId: string): PeerInfo {
+  const sessions = useSessions();
+  const groups = useFriendGroups();
+  const session = sessions.data?.find((item) => item.id === peerId);
+  const friend = groups.data?.flatMap((group) => group.friends).find((item) => item.id === peerId);
+  return {
+    name: session?.name || friend?.name || '',
+    remark: session?.remark || friend?.remark || '',
+    code: friend?.code ?? '',
+    headUrl: session?.headUrl || friend?.headUrl || '',
+    unreadCount: session?.unreadCount ?? 0,
+  };
+}

@@ -1,0 +1,26 @@
+import './styles/app.css';
+import { Provider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { SWRConfig } from 'swr';
+import { App } from './App';
+import { getFetcher, setUnauthorizedHandler } from './api/http';
+import { logout } from './auth/logout';
+import { currentLanguage, languages, t } from './i18n';
+import { appStore } from './state/store';
+
+setUnauthorizedHandler(() => logout({ notice: t('auth.expired'), callServer: false }));
+document.documentElement.lang = languages.find((l) => l.code === currentLanguage())?.htmlLang ?? 'en';
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <Provider store={appStore}>
+        <SWRConfig value={{ fetcher: getFetcher, shouldRetryOnError: false, revalidateOnFocus: true }}>
+          <App />
+        </SWRConfig>
+      </Provider>
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { login } from '../api/endpoints';
+import { enterApp } from '../auth/enterApp';
+import { readSavedLogin, storeLogin, writeSavedLogin } from '../auth/authState';
+import {
+  DEFAULT_TENANT,
+  checkAgreement,
+  checkLoginAccount,
+  checkLoginPassword,
+  checkServerId,
+  collect,
+} from '../auth/validation';
+import { Field } from '../components/Field';
+import { useT } from '../i18n';
+import { goTo } from '../routing/useRoute';
+import { showToast } from '../state/toast';
+import { AuthLayout } from './AuthLayout';
+
+type LoginField = 'account' | 'password' | 'tenantCode' | 'agreement';
+
+export function Login({ prefillAccount }: { prefillAccount?: string }) {
+  const t = useT();
+  const saved = readSavedLogin();
+  const [account, setAccount] = useState(prefillAccount || saved?.account || '');
+  const [password, setPassword] = useState(prefillAccount ? '' : (saved?.password ?? ''));
+  const [savePassword, setSavePassword] = useState(saved?.savePassword ?? false);
+  const [agreed, setAgreed] = useState(false);
+  const [tenantCode, setTenantCode] = useState(saved?.tenantCode || DEFAULT_TENANT);
+  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const found = collect<LoginField>({
+      account: checkLoginAccount(account),
+      password: checkLoginPassword(password),
+      tenantCode: checkServerId(tenantCode),
+      agreement: checkAgreement(agreed),
+    });
+    setErrors(Object.fromEntries(Object.entries(found).map(([field, key]) => [field, t(key!)])));
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const result = await login({ account: account.trim(), password, tenantCode: tenantCode.trim() });
+      writeSavedLogin({ account: account.trim(), password, tenantCode: tenantCode.trim(), savePassword });
+      const session = storeLogin(result);
+      showToast(t('login.success'), 'success');
+      enterApp(session);
+    } catch {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthLayout title={t('login.title')}>
+      <form className="form" onSubmit={submit} noValidate aria-label={t('login.title')}>
+        <Field
+          label={t('login.account')}
+          value={account}
+          onChange={setAccount}
+          error={errors.account}
+          autoComplete="username"
+          name="account"
+        />
+        <Field
+          label={t('login.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          autoComplete="current-password"
+          name="password"
+        />
+        <Field
+          label={t('login.serverId')}
+          value={tenantCode}
+          onChange={setTenantCode}
+          error={errors.tenantCode}
+          name="tenantCode"
+        />
+        <label className="check">
+          <input type="checkbox" checked={savePassword} onChange={(event) => setSavePassword(event.target.checked)} />
+          {t('login.savePassword')}
+        </label>
+        <label className={errors.agreement ? 'check check-invalid' : 'check'}>
+          <input
+            type="checkbox"
+            name="agreement"
+            checked={agreed}
+            onChange={(event) => setAgreed(event.target.checked)}
+            aria-invalid={errors.agreement ? true : undefined}
+          />
+          {t('login.agreement')}
+        </label>
+        {errors.agreement ? (
+          <p className="field-error" role="alert">
+            {errors.agreement}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {t('login.submit')}
+        </button>
+      </form>
+      <p className="auth-switch">
+        {t('login.noAccount')}{' '}
+        <a href="#/register" onClick={(event) => (event.preventDefault(), goTo('#/register'))}>
+          {t('landing.signup')}
+        </a>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useState } from 'react';
+import { register, sendSmsCode } from '../api/endpoints';
+import {
+  DEFAULT_TENANT,
+  SMS_RESEND_SECONDS,
+  checkNewAccount,
+  checkNewPassword,
+  checkPhone,
+  checkServerId,
+  checkSmsCode,
+  collect,
+} from '../auth/validation';
+import { Field } from '../components/Field';
+import { useT, type MessageKey } from '../i18n';
+import { goTo } from '../routing/useRoute';
+import { showToast } from '../state/toast';
+import { AuthLayout } from './AuthLayout';
+
+type RegisterField = 'phone' | 'smsCode' | 'account' | 'password' | 'tenantCode';
+
+/** Seconds left before the code may be sent again; counts down once a second. */
+function useCountdown(): [number, (seconds: number) => void] {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (left <= 0) return undefined;
+    const timer = setTimeout(() => setLeft((n) => n - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return [left, setLeft];
+}
+
+export function Register() {
+  const t = useT();
+  const [phone, setPhone] = useState('');
+  const [smsCode, setSmsCode] = useState('');
+  const [account, setAccount] = useState('');
+  const [password, setPassword] = useState('');
+  const [tenantCode, setTenantCode] = useState(DEFAULT_TENANT);
+  const [errors, setErrors] = useState<Partial<Record<RegisterField, MessageKey>>>({});
+  const [busy, setBusy] = useState(false);
+  const [resendIn, startCountdown] = useCountdown();
+
+  async function sendCode() {
+    const phoneError = checkPhone(phone);
+    setErrors((current) => ({ ...current, phone: phoneError ?? undefined }));
+    if (phoneError) return;
+    startCountdown(SMS_RESEND_SECONDS);
+    try {
+      await sendSmsCode(phone.trim(), 'register');
+      showToast(t('register.codeSent'), 'success');
+    } catch {
+      startCountdown(0);
+    }
+  }
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    const found = collect<RegisterField>({
+      phone: checkPhone(phone),
+      smsCode: checkSmsCode(smsCode),
+      account: checkNewAccount(account),
+      password: checkNewPassword(password),
+      tenantCode: checkServerId(tenantCode),
+    });
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await register({
+        phone: phone.trim(),
+        smsCode: smsCode.trim(),
+        account,
+        password,
+        tenantCode: tenantCode.trim(),
+      });
+      showToast(t('register.success'), 'success');
+      goTo(`#/login?account=${encodeURIComponent(account)}`);
+    } catch {
+      setBusy(false);
+    }
+  }
+
+  const error = (field: RegisterField) => (errors[field] ? t(errors[field]!) : undefined);
+
+  return (
+    <AuthLayout title={t('register.title')}>
+      <form className="form" onSubmit={submit} noValidate aria-label={t('register.title')}>
+        <Field
+          label={t('register.phone')}
+          value={phone}
+          onChange={setPhone}
+          error={error('phone')}
+          inputMode="numeric"
+          autoComplete="tel-national"
+          name="phone"
+        />
+        <Field
+          label={t('register.smsCode')}
+          value={smsCode}
+          onChange={setSmsCode}
+          error={error('smsCode')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          name="smsCode"
+          addon={
+            <button
+              type="button"
+              className="button button-secondary button-addon"
+              onClick={sendCode}
+              disabled={resendIn > 0}
+              data-testid="send-code"
+            >
+              {resendIn > 0 ? t('register.resendIn', { s: resendIn }) : t('register.sendCode')}
+            </button>
+          }
+        />
+        <Field
+          label={t('register.account')}
+          value={account}
+          onChange={setAccount}
+          error={error('account')}
+          hint={t('register.accountHint')}
+          autoComplete="username"
+          name="account"
+        />
+        <Field
+          label={t('register.password')}
+          type="password"
+          value={password}
+          onChange={setPassword}
+          error={error('password')}
+          hint={t('register.passwordHint')}
+          autoComplete="new-password"
+          name="password"
+        />
+        <Field
+          label={t('register.serverId')}
+          value={tenantCode}
+          onChange={setTenantCode}
+          error={error('tenantCode')}
+          name="tenantCode"
+        />
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {t('register.submit')}
+        </button>
+      </form>
+      <p className="auth-switch">
+        {t('register.haveAccount')}{' '}
+        <a href="#/login" onClick={(event) => (event.preventDefault(), goTo('#/login'))}>
+          {t('landing.login')}
+        </a>
+      </p>
+    </AuthLayout>
+  );
+}
