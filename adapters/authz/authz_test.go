@@ -1,0 +1,32 @@
+package authz_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/authz"
+	"github.com/eventchat/eventchat/commands"
+)
+
+var _ = Describe("The policy", func() {
+	enforcer, err := authz.New()
+	It("loads", func() { Expect(err).NotTo(HaveOccurred()) })
+
+	DescribeTable("answers each cell",
+		func(role, scope, object, action string, want bool) {
+			Expect(enforcer.Allowed(role, scope, object, action)).To(Equal(want))
+		},
+		Entry("friends send to each other", commands.RoleFriend, commands.ScopeSameTenant, "chat", "send", true),
+		Entry("friends acknowledge reads", commands.RoleFriend, commands.ScopeSameTenant, "chat", "read", true),
+		Entry("strangers cannot send", commands.RoleStranger, commands.ScopeSameTenant, "chat", "send", false),
+		Entry("strangers cannot acknowledge", commands.RoleStranger, commands.ScopeSameTenant, "chat", "read", false),
+		Entry("a stranger is a member who may be asked", commands.RoleStranger, commands.ScopeSameTenant, "apply", "create", true),
+		Entry("members ask members of their tenant", commands.RoleMember, commands.ScopeSameTenant, "apply", "create", true),
+		Entry("members reach chats of their tenant", commands.RoleMember, commands.ScopeSameTenant, "chat", "open", true),
+		Entry("no one asks across tenants", commands.RoleMember, commands.ScopeOtherTenant, "apply", "create", false),
+		Entry("no one reaches chats across tenants", commands.RoleMember, commands.ScopeOtherTenant, "chat", "open", false),
+		Entry("not even friends send across tenants", commands.RoleFriend, commands.ScopeOtherTenant, "chat", "send", false),
+		Entry("an unknown role gets nothing", "nobody", commands.ScopeSameTenant, "chat", "send", false),
+		Entry("an unknown action is denied", commands.RoleFriend, commands.ScopeSameTenant, "chat", "delete", false),
+	)
+})
