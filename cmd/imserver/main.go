@@ -104,7 +104,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	app := commands.New(commands.Deps{
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
 		SMS:   smsoutbox.New(cfg.DataDir+"/sms-outbox.ndjson", log),
-		NewID: ids.Next, NewUUID: uuid.NewString, Now: time.Now,
+		NewID: ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -183,6 +183,17 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		}
 	}
 	return runErr
+}
+
+// timeOrderedUUID makes version 7 UUIDs: event ids that grow with time keep
+// the event store's id index appending at its end instead of writing a random
+// page per event.
+func timeOrderedUUID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
 }
 
 // project runs the projections until ctx ends, restarting them from their
