@@ -1,0 +1,93 @@
+package readstoretest
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+func describeSessions(store func() projections.ReadStore) {
+	Describe("sessions", func() {
+		getSessions := func(keys ...projections.SessionKey) map[projections.SessionKey]projections.Session {
+			GinkgoHelper()
+			var got map[projections.SessionKey]projections.Session
+			update(store(), func(tx projections.Tx) error {
+				var err error
+				got, err = tx.GetSessions(ctx, keys)
+				return err
+			})
+			return got
+		}
+		putSessions := func(ss ...projections.Session) {
+			GinkgoHelper()
+			update(store(), func(tx projections.Tx) error { return tx.PutSessions(ctx, ss) })
+		}
+		peers := func(ss []projections.Session) []string {
+			out := make([]string, len(ss))
+			for i, s := range ss {
+				out[i] = s.Peer
+			}
+			return out
+		}
+
+		It("gets nothing for unknown keys", func() {
+			Expect(getSessions()).To(BeEmpty())
+			Expect(getSessions(projections.SessionKey{Member: "alice", Peer: "bob"})).To(BeEmpty())
+			Expect(store().Sessions(ctx, "alice")).To(BeEmpty())
+		})
+
+		It("gets the stored sessions among many keys", func() {
+			var stored []projections.Session
+			var keys []projections.SessionKey
+			for i := range 150 {
+				s := session(fmt.Sprintf("member-%03d", i), "peer", int64(i))
+				if i%3 == 0 {
+					stored = append(stored, s)
+				}
+				keys = append(keys, s.Key())
+			}
+			putSessions(stored...)
+
+			got := getSessions(keys...)
+			Expect(got).To(HaveLen(50))
+			for _, s := range stored {
+				Expect(got).To(HaveKeyWithValue(s.Key(), s))
+			}
+		})
+
+		It("replaces a stored session whole", func() {
+			s := session("alice", "bob", 10)
+			s.Top, s.TopTime = true, 5
+			putSessions(s)
+			changed := session("alice", "bob", 20)
+			changed.LastMessageContent, changed.UnreadCount = "", 0
+			putSessions(changed)
+
+			Expect(getSessions(s.Key())).To(Equal(map[projections.SessionKey]projections.Session{s.Key(): changed}))
+			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{changed}))
+		})
+
+		It("lists a member's sessions pinned first, latest pinned first, then newest message first", func() {
+			pinnedEarly := session("alice", "pinned-early", 100)
+			pinnedEarly.Top, pinnedEarly.TopTime = true, 10
+			pinnedLate := session("alice", "pinned-late", 1)
+			pinnedLate.Top, pinnedLate.TopTime = true, 20
+			putSessions(
+				session("alice", "old", 50),
+				pinnedEarly,
+				session("alice", "new", 300),
+				pinnedLate,
+				session("alice", "middle", 200),
+				session("bob", "alice", 1000),
+			)
+
+			got, err := store().Sessions(ctx, "alice")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(peers(got)).To(Equal([]string{"pinned-late", "pinned-early", "new", "middle", "old"}))
+			Expect(got[0]).To(Equal(pinnedLate))
+		})
+	})
+}

@@ -1,0 +1,145 @@
+package sqliteread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+var appliesTable = table{
+	name: "applies",
+	cols: []string{"id", "tenant", "pair_id", "from_member", "to_member", "remark", "content", "status",
+		"read_flag", "created_at", "updated_at"},
+	key: []string{"id"},
+}
+
+var (
+	applyColumns = appliesTable.selectColumns("a")
+	getApplySQL  = `SELECT ` + applyColumns + ` FROM applies a WHERE a.id = ? AND a.tenant = ?`
+	// No LIMIT/OFFSET: SQLite recompiles a statement whenever the value
+	// bound to its LIMIT changes; Applies skips and stops in its loop.
+	appliesSQL = `SELECT ` + applyColumns + ` FROM applies a WHERE a.from_member = ? OR a.to_member = ?
+		ORDER BY a.created_at DESC, a.id DESC`
+)
+
+const (
+	countAppliesSQL = `SELECT count(*) FROM applies WHERE from_member = ? OR to_member = ?`
+	pairOfApplySQL  = `SELECT pair_id FROM applies WHERE id = ? AND tenant = ?`
+)
+
+// applyAt reads the apply in the current row of st.
+func applyAt(st *stmt) projections.Apply {
+	return projections.Apply{
+		ID: st.text(0), Tenant: st.text(1), PairID: st.text(2), From: st.text(3), To: st.text(4),
+		Remark: st.text(5), Content: st.text(6), Status: st.text(7), ReadFlag: st.text(8),
+		CreatedAt: st.int(9), UpdatedAt: st.int(10),
+	}
+}
+
+func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply, bool, error) {
+	err := t.check(ctx)
+	var a projections.Apply
+	found := false
+	if err == nil {
+		st := t.st.getApply
+		st.bindText(id)
+		st.bindText(tenant)
+		if found = st.next(); found {
+			a = applyAt(st)
+		}
+		err = st.done()
+	}
+	if err != nil {
+		return projections.Apply{}, false, fmt.Errorf("sqliteread: get apply %s: %w", id, err)
+	}
+	return a, found, nil
+}
+
+func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
+	err := t.check(ctx)
+	if err == nil {
+		err = t.st.putApplies.chunks(len(as), func(st *stmt, from, to int) error {
+			for i := from; i < to; i++ {
+				a := &as[i]
+				st.bindText(a.ID)
+				st.bindText(a.Tenant)
+				st.bindText(a.PairID)
+				st.bindText(a.From)
+				st.bindText(a.To)
+				st.bindText(a.Remark)
+				st.bindText(a.Content)
+				st.bindText(a.Status)
+				st.bindText(a.ReadFlag)
+				st.bindInt(a.CreatedAt)
+				st.bindInt(a.UpdatedAt)
+			}
+			return st.exec()
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("sqliteread: put applies: %w", err)
+	}
+	return nil
+}
+
+// Applies returns page (from 1) of the requests member sent or received,
+// newest first, and how many there are in all, both from one snapshot.
+func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]projections.Apply, int, error) {
+	page = max(page, 1)
+	if size <= 0 {
+		size = defaultPageSize
+	}
+	size = min(size, maxPageSize)
+	skip := (page - 1) * size
+	out := []projections.Apply{} // empty, not nil: a list encodes as []
+	var total int64
+	err := s.readers.run(ctx, func(r *readStatements) error {
+		if err := r.begin.exec(); err != nil {
+			return err
+		}
+		count := r.countApplies
+		count.bindText(member)
+		count.bindText(member)
+		if count.next() {
+			total = count.int(0)
+		}
+		err := count.done()
+		if err == nil && int64(skip) < total {
+			list := r.applies
+			list.bindText(member)
+			list.bindText(member)
+			for i := 0; len(out) < size && list.next(); i++ {
+				if i >= skip {
+					out = append(out, applyAt(list))
+				}
+			}
+			err = list.done()
+		}
+		return errors.Join(err, r.commit.exec())
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("sqliteread: applies of %s: %w", member, err)
+	}
+	return out, int(total), nil
+}
+
+// PairOfApply returns the friend pair an apply of tenant belongs to.
+func (s *Store) PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error) {
+	var pair string
+	found := false
+	err := s.readers.run(ctx, func(r *readStatements) error {
+		st := r.pairOfApply
+		st.bindText(applyID)
+		st.bindText(tenant)
+		if found = st.next(); found {
+			pair = st.text(0)
+		}
+		return st.done()
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("sqliteread: pair of apply %s: %w", applyID, err)
+	}
+	return pair, found, nil
+}

@@ -1,0 +1,150 @@
+package sqliteread
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+var messagesTable = table{
+	name: "messages",
+	cols: []string{"id", "chat_id", "seq", "to_member", "status", "content", "doc"},
+	key:  []string{"id"},
+}
+
+const (
+	// The history queries have no LIMIT: SQLite recompiles a statement
+	// whenever the value bound to its LIMIT changes. The index yields rows
+	// in order, so HistoryPage stops reading after a page instead.
+	messageColumns   = `m.id, m.chat_id, m.seq, m.to_member, m.status, m.content, m.doc`
+	historyNewestSQL = `SELECT ` + messageColumns + ` FROM messages m
+		WHERE m.chat_id = ? ORDER BY m.seq DESC`
+	historyBeforeSQL = `SELECT ` + messageColumns + ` FROM messages m
+		WHERE m.chat_id = ? AND m.seq < ? ORDER BY m.seq DESC`
+	historyAfterSQL = `SELECT ` + messageColumns + ` FROM messages m
+		WHERE m.chat_id = ? AND m.seq > ? ORDER BY m.seq`
+	messageSeqSQL = `SELECT chat_id, seq FROM messages WHERE id = ?`
+)
+
+// History page sizes.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 200
+)
+
+// messageAt reads the message in the current row of st.
+func messageAt(st *stmt) (projections.Message, error) {
+	m := projections.Message{
+		ID: st.text(0), ChatID: st.text(1), Seq: uint64(st.int(2)), To: st.text(3), Status: st.text(4), Content: st.text(5),
+	}
+	if err := decodeDoc(st.text(6), &m); err != nil {
+		return m, fmt.Errorf("message %s: %w", m.ID, err)
+	}
+	return m, nil
+}
+
+func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error {
+	err := t.check(ctx)
+	if err == nil {
+		err = t.st.insertMessages.chunks(len(ms), func(st *stmt, from, to int) error {
+			for i := from; i < to; i++ {
+				m := &ms[i]
+				st.bindText(m.ID)
+				st.bindText(m.ChatID)
+				st.bindInt(int64(m.Seq))
+				st.bindText(m.To)
+				st.bindText(m.Status)
+				st.bindText(m.Content)
+				t.doc = appendDoc(t.doc[:0], m)
+				st.bindTextBytes(t.doc)
+			}
+			return st.exec()
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("sqliteread: insert messages: %w", err)
+	}
+	return nil
+}
+
+func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint64, bool, error) {
+	if err := t.check(ctx); err != nil {
+		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
+	}
+	st := t.st.lookupMessage
+	st.bindText(messageID)
+	var chatID string
+	var seq int64
+	found := st.next()
+	if found {
+		chatID, seq = st.text(0), st.int(1)
+	}
+	if err := st.done(); err != nil {
+		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
+	}
+	return chatID, uint64(seq), found, nil
+}
+
+func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint64, bool, error) {
+	var chatID string
+	var seq int64
+	found := false
+	err := s.readers.run(ctx, func(r *readStatements) error {
+		st := r.messageSeq
+		st.bindText(messageID)
+		if found = st.next(); found {
+			chatID, seq = st.text(0), st.int(1)
+		}
+		return st.done()
+	})
+	if err != nil {
+		return "", 0, false, fmt.Errorf("sqliteread: message seq of %s: %w", messageID, err)
+	}
+	return chatID, uint64(seq), found, nil
+}
+
+// HistoryPage returns the page in ascending sequence order. member will
+// filter messages hidden from it once a read model records such; today
+// every message of the chat is visible to it.
+func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
+	dir projections.PageDirection, size int) ([]projections.Message, error) {
+	if size <= 0 {
+		size = defaultPageSize
+	}
+	size = min(size, maxPageSize)
+	page := []projections.Message{} // empty, not nil: a list encodes as []
+	descending := anchor == nil || dir != projections.Down
+	err := s.readers.run(ctx, func(r *readStatements) error {
+		st := r.historyNewest
+		switch {
+		case anchor == nil:
+			st.bindText(chatID)
+		case dir == projections.Down:
+			st = r.historyAfter
+			st.bindText(chatID)
+			st.bindInt(bound(*anchor))
+		default:
+			st = r.historyBefore
+			st.bindText(chatID)
+			st.bindInt(bound(*anchor))
+		}
+		for len(page) < size && st.next() {
+			m, err := messageAt(st)
+			if err != nil {
+				st.done()
+				return err
+			}
+			page = append(page, m)
+		}
+		return st.done()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: history of %s: %w", chatID, err)
+	}
+	if descending {
+		slices.Reverse(page)
+	}
+	return page, nil
+}

@@ -1,0 +1,76 @@
+package sqliteread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// readers is a pool of read connections, each with the query statements
+// compiled. A WAL reader sees the last commit and never waits for the
+// writer.
+type readers struct {
+	free   chan *reader
+	all    int
+	closed chan struct{}
+}
+
+type reader struct {
+	c  *conn
+	st readStatements
+}
+
+func openReaders(path string, n int) (*readers, error) {
+	p := &readers{free: make(chan *reader, n), closed: make(chan struct{})}
+	for range n {
+		r, err := openReader(path)
+		if err != nil {
+			return nil, errors.Join(err, p.close())
+		}
+		p.free <- r
+		p.all++
+	}
+	return p, nil
+}
+
+func openReader(path string) (*reader, error) {
+	c, err := openConn(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000`); err != nil {
+		return nil, errors.Join(err, c.close())
+	}
+	st, err := prepareReads(c)
+	if err != nil {
+		return nil, errors.Join(err, c.close())
+	}
+	return &reader{c: c, st: st}, nil
+}
+
+// run lends fn a reader's statements, waiting for a free one.
+func (p *readers) run(ctx context.Context, fn func(st *readStatements) error) error {
+	select {
+	case <-p.closed:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	case r := <-p.free:
+		defer func() { p.free <- r }()
+		return fn(&r.st)
+	}
+}
+
+// close closes every connection, waiting for those lent out.
+func (p *readers) close() error {
+	close(p.closed)
+	var errs []error
+	for range p.all {
+		r := <-p.free
+		errs = append(errs, r.c.close())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close readers: %w", err)
+	}
+	return nil
+}

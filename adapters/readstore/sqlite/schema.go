@@ -1,0 +1,155 @@
+package sqliteread
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// applicationID marks a SQLite file as an eventchat read store ("ECRS").
+const applicationID = 0x45435253
+
+// schemaVersion changes whenever a table or index below changes; a store of
+// another version is refused and must be rebuilt from the event log.
+const schemaVersion = 1
+
+var schema = []string{
+	`CREATE TABLE members (
+		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL, phone TEXT NOT NULL,
+		name TEXT NOT NULL, head_url TEXT NOT NULL, level TEXT NOT NULL, registered_at INTEGER NOT NULL
+	) WITHOUT ROWID`,
+	`CREATE INDEX members_by_account ON members (tenant, account)`,
+	`CREATE INDEX members_by_phone ON members (tenant, phone)`,
+
+	// A message keeps the columns queries filter on; the other fields live
+	// in doc, a JSON object: each bound column costs the driver more than
+	// the JSON encoding does.
+	`CREATE TABLE messages (
+		id TEXT PRIMARY KEY, chat_id TEXT NOT NULL, seq INTEGER NOT NULL, to_member TEXT NOT NULL,
+		status TEXT NOT NULL, content TEXT NOT NULL, doc TEXT NOT NULL
+	)`,
+	`CREATE INDEX messages_by_chat ON messages (chat_id, seq)`,
+	// No message of chat_id to reader below seq is Unread (no row: no
+	// floor). MarkRead and CountUnread scan the chat from the floor instead
+	// of keeping an index of unread messages, which would cost every insert
+	// an index write; MarkRead raises the floor, the trigger lowers it under
+	// a late message, so that the floor stays exact.
+	`CREATE TABLE unread_floors (
+		chat_id TEXT NOT NULL, reader TEXT NOT NULL, seq INTEGER NOT NULL,
+		PRIMARY KEY (chat_id, reader)
+	) WITHOUT ROWID`,
+	`CREATE TRIGGER unread_below_floor AFTER INSERT ON messages WHEN NEW.status = '` + projections.StatusUnread + `'
+	BEGIN
+		UPDATE unread_floors SET seq = NEW.seq
+		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
+	END`,
+
+	`CREATE TABLE sessions (
+		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,
+		chat_id TEXT NOT NULL, last_message_id TEXT NOT NULL, last_message_type TEXT NOT NULL,
+		last_message_content TEXT NOT NULL, last_message_time INTEGER NOT NULL,
+		unread_count INTEGER NOT NULL, top INTEGER NOT NULL, top_time INTEGER NOT NULL,
+		PRIMARY KEY (member, peer)
+	) WITHOUT ROWID`,
+
+	`CREATE TABLE applies (
+		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, pair_id TEXT NOT NULL,
+		from_member TEXT NOT NULL, to_member TEXT NOT NULL, remark TEXT NOT NULL,
+		content TEXT NOT NULL, status TEXT NOT NULL, read_flag TEXT NOT NULL,
+		created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+	) WITHOUT ROWID`,
+	`CREATE INDEX applies_by_from ON applies (from_member, created_at, id)`,
+	`CREATE INDEX applies_by_to ON applies (to_member, created_at, id)`,
+
+	`CREATE TABLE friends (
+		member TEXT NOT NULL, friend_id TEXT NOT NULL, tenant TEXT NOT NULL,
+		chat_id TEXT NOT NULL, remark TEXT NOT NULL, since INTEGER NOT NULL,
+		PRIMARY KEY (member, friend_id)
+	) WITHOUT ROWID`,
+
+	`CREATE TABLE auth_sessions (
+		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, member TEXT NOT NULL,
+		active INTEGER NOT NULL, started_at INTEGER NOT NULL, ended_at INTEGER NOT NULL
+	) WITHOUT ROWID`,
+
+	`CREATE TABLE checkpoints (
+		projector TEXT PRIMARY KEY, position INTEGER NOT NULL
+	) WITHOUT ROWID`,
+
+	`PRAGMA application_id = ` + strconv.Itoa(applicationID),
+	`PRAGMA user_version = ` + strconv.Itoa(schemaVersion),
+}
+
+// sqliteHeader starts every SQLite database file.
+var sqliteHeader = []byte("SQLite format 3\x00")
+
+// checkFile refuses an existing, non-empty file that is not SQLite before
+// the driver touches it.
+func checkFile(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sqliteread: open %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteHeader))
+	n, err := io.ReadFull(f, head)
+	if n == 0 && errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("sqliteread: read %s: %w", path, err)
+	}
+	if !bytes.Equal(head[:n], sqliteHeader) {
+		return fmt.Errorf("sqliteread: %s is not a SQLite database", path)
+	}
+	return nil
+}
+
+// ensureSchema creates the schema in an empty database, or checks that the
+// database is a read store of this version.
+func ensureSchema(c *conn, path string) (err error) {
+	if err := c.exec(`BEGIN IMMEDIATE`); err != nil {
+		return fmt.Errorf("sqliteread: begin schema check of %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, c.exec(`ROLLBACK`))
+		}
+	}()
+	var appID, version, objects int64
+	for query, dst := range map[string]*int64{
+		`PRAGMA application_id`:              &appID,
+		`PRAGMA user_version`:                &version,
+		`SELECT count(*) FROM sqlite_schema`: &objects,
+	} {
+		if err := c.queryRow(query, func(s *stmt) { *dst = s.int(0) }); err != nil {
+			return fmt.Errorf("sqliteread: read %s: %s: %w", path, query, err)
+		}
+	}
+	switch {
+	case appID == applicationID && version == schemaVersion:
+		return c.exec(`COMMIT`)
+	case appID == applicationID:
+		return fmt.Errorf("sqliteread: %s has read-store schema version %d, this build needs %d: "+
+			"rebuild the projections (delete the file and let them replay the event log)", path, version, schemaVersion)
+	case appID != 0 || objects != 0:
+		return fmt.Errorf("sqliteread: %s is a SQLite database but not an eventchat read store", path)
+	}
+	for _, stmt := range schema {
+		if err := c.exec(stmt); err != nil {
+			return fmt.Errorf("sqliteread: create schema in %s: %w", path, err)
+		}
+	}
+	if err := c.exec(`COMMIT`); err != nil {
+		return fmt.Errorf("sqliteread: commit schema of %s: %w", path, err)
+	}
+	return nil
+}

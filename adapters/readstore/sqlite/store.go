@@ -1,0 +1,155 @@
+// Package sqliteread is the embedded read store: every read model in one
+// SQLite file, written by one connection and read by a pool.
+package sqliteread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// Store is the SQLite read store. Update calls run one at a time on the
+// writer connection; Queries run on a pool of read connections and see the
+// last committed Update (WAL).
+type Store struct {
+	path    string
+	mu      sync.Mutex // serializes Update and guards writer
+	writer  *conn
+	w       writeStatements
+	readers *readers
+}
+
+var _ projections.ReadStore = (*Store)(nil)
+
+var errClosed = errors.New("sqliteread: store is closed")
+
+// writerPragmas tune the writer connection.
+var writerPragmas = []string{
+	"busy_timeout = 5000",
+	// NORMAL may lose the last batches on power loss, never corrupt the
+	// store: each batch commits with its checkpoints, so they replay.
+	"synchronous = NORMAL",
+	"temp_store = MEMORY",
+	"cache_size = -32000", // KiB
+	// Checkpointing every 64 MiB of WAL rather than 4 writes a page that
+	// many batches touch (the head of a busy chat) once, not once a batch.
+	"wal_autocheckpoint = 16384",
+	"journal_size_limit = 67108864",
+}
+
+// Open opens the read store in the file at path, creating it when absent.
+// A file that is not a read store of this schema version is refused.
+func Open(path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: resolve %s: %w", path, err)
+	}
+	if err := checkFile(abs); err != nil {
+		return nil, err
+	}
+	s := &Store{path: abs}
+	if s.writer, err = openConn(abs); err != nil {
+		return nil, fmt.Errorf("sqliteread: open %s: %w", abs, err)
+	}
+	if err := s.init(); err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
+	return s, nil
+}
+
+func (s *Store) init() error {
+	if err := ensureSchema(s.writer, s.path); err != nil {
+		return err
+	}
+	// journal_mode is set only now, so that a foreign database is never
+	// converted to WAL; the mode persists in the file for every connection.
+	var mode string
+	if err := s.writer.queryRow(`PRAGMA journal_mode = WAL`, func(st *stmt) { mode = st.text(0) }); err != nil {
+		return fmt.Errorf("sqliteread: enable WAL on %s: %w", s.path, err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("sqliteread: %s: journal mode is %q, want wal", s.path, mode)
+	}
+	if err := s.writer.exec("PRAGMA " + strings.Join(writerPragmas, "; PRAGMA ")); err != nil {
+		return fmt.Errorf("sqliteread: configure %s: %w", s.path, err)
+	}
+	var err error
+	if s.w, err = prepareWrites(s.writer); err != nil {
+		return fmt.Errorf("sqliteread: %s: %w", s.path, err)
+	}
+	if s.readers, err = openReaders(s.path, max(4, 2*runtime.GOMAXPROCS(0))); err != nil {
+		return fmt.Errorf("sqliteread: open readers of %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Close closes every connection. The store must not be used afterwards.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writer == nil {
+		return nil
+	}
+	var errs []error
+	if s.readers != nil {
+		errs = append(errs, s.readers.close())
+	}
+	errs = append(errs, s.writer.close())
+	s.writer = nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqliteread: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Update runs fn in one write transaction and commits it; when fn returns
+// an error, every write of fn, checkpoints included, is rolled back and the
+// error returned as is. The Tx must not be used after fn returns nor by
+// several goroutines.
+func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writer == nil {
+		return errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqliteread: update: %w", err)
+	}
+	if err := s.w.begin.exec(); err != nil {
+		return fmt.Errorf("sqliteread: begin update: %w", err)
+	}
+	t := &tx{c: s.writer, st: &s.w}
+	committed := false
+	defer func() {
+		t.over = true
+		if !committed {
+			s.rollback()
+		}
+	}()
+	if err := fn(t); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sqliteread: update: %w", err)
+	}
+	if err := s.w.commit.exec(); err != nil {
+		return fmt.Errorf("sqliteread: commit update: %w", err)
+	}
+	committed = true
+	return nil
+}
+
+// rollback ends the open transaction, if a failed statement has not
+// already ended it, and resets statements a panic may have left running.
+func (s *Store) rollback() {
+	s.writer.resetAll()
+	if s.writer.inTransaction() {
+		_ = s.w.rollback.exec() // nothing better to do: the batch fails anyway
+	}
+}

@@ -1,0 +1,279 @@
+package sqliteread_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	_ "modernc.org/sqlite" // the driver foreign writes go through
+
+	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var _ = readstoretest.DescribeReadStore("sqlite", func(dir string) (projections.ReadStore, func()) {
+	s, err := sqliteread.Open(filepath.Join(dir, "read.db"))
+	Expect(err).NotTo(HaveOccurred())
+	return s, func() { Expect(s.Close()).To(Succeed()) }
+})
+
+var _ = Describe("sqlite read store file", func() {
+	ctx := context.Background()
+	var path string
+
+	BeforeEach(func() {
+		path = filepath.Join(GinkgoT().TempDir(), "read.db")
+	})
+
+	open := func() *sqliteread.Store {
+		GinkgoHelper()
+		s, err := sqliteread.Open(path)
+		Expect(err).NotTo(HaveOccurred())
+		return s
+	}
+	// foreign writes to the file with a plain SQLite connection.
+	foreign := func(stmts ...string) {
+		GinkgoHelper()
+		db, err := sql.Open("sqlite", path)
+		Expect(err).NotTo(HaveOccurred())
+		defer db.Close()
+		for _, stmt := range stmts {
+			_, err := db.Exec(stmt)
+			Expect(err).NotTo(HaveOccurred())
+		}
+	}
+
+	It("keeps data and checkpoints across a reopen", func() {
+		s := open()
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutMembers(ctx, []projections.Member{{ID: "m1", Tenant: "x0001", Account: "alice"}}); err != nil {
+				return err
+			}
+			return tx.SetCheckpoint(ctx, "members.v1", 42)
+		})).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+
+		s = open()
+		defer s.Close()
+		Expect(s.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 42}))
+		_, found, err := s.FindMember(ctx, "x0001", "alice")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(BeTrue())
+	})
+
+	It("opens a path holding URI characters", func() {
+		path = filepath.Join(GinkgoT().TempDir(), "read store?#%20&x=1.db")
+		s := open()
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "members.v1", 1) })).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+
+		Expect(path).To(BeARegularFile())
+	})
+
+	It("keeps text that is not UTF-8 intact", func() {
+		s := open()
+		defer s.Close()
+		bad := "invalid \xff\xfe\xc3 \"quoted\" \x00"
+		m := projections.Message{ID: "m1", UUID: bad, Tenant: bad, ChatID: "c1", Seq: 1, Position: 1 << 63, ChatType: bad,
+			From: bad, To: bad, GroupID: bad, MsgType: bad, Content: bad, Status: bad}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{m}) })).To(Succeed())
+
+		Expect(s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 20)).To(Equal([]projections.Message{m}))
+	})
+
+	It("reports a corrupted message instead of failing silently", func() {
+		s := open()
+		defer s.Close()
+		m := projections.Message{ID: "m1", ChatID: "c1", Seq: 1, Status: projections.StatusUnread}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{m}) })).To(Succeed())
+
+		for _, doc := range []string{``, `{`, `{"uuid":"x`, `{"uuid":"\u12"}`, `{"uuid":1}`, `{"position":"x"}`, `{"other":""}`, `{}x`, `{"uuid":"a""tenant":"b"}`, `{"uuid":"a",}`} {
+			foreign(`UPDATE messages SET doc = '` + doc + `'`)
+			_, err := s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 20)
+			Expect(err).To(MatchError(ContainSubstring("malformed message doc")), doc)
+		}
+	})
+
+	It("creates the store in an empty existing file", func() {
+		Expect(os.WriteFile(path, nil, 0o600)).To(Succeed())
+
+		s := open()
+		Expect(s.Close()).To(Succeed())
+	})
+
+	It("refuses a file that is not SQLite", func() {
+		Expect(os.WriteFile(path, []byte("id,name\n1,alice\n"), 0o600)).To(Succeed())
+
+		_, err := sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("is not a SQLite database")))
+		Expect(os.ReadFile(path)).To(Equal([]byte("id,name\n1,alice\n")))
+	})
+
+	It("refuses a SQLite database of another application", func() {
+		foreign(`CREATE TABLE accounts (id INTEGER PRIMARY KEY)`)
+
+		_, err := sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("not an eventchat read store")))
+	})
+
+	It("refuses a SQLite database with another application id", func() {
+		foreign(`PRAGMA application_id = 7`)
+
+		_, err := sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("not an eventchat read store")))
+	})
+
+	It("refuses a read store of another schema version and says to rebuild", func() {
+		Expect(open().Close()).To(Succeed())
+		foreign(`PRAGMA user_version = 99`)
+
+		_, err := sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("schema version 99")))
+		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
+	})
+
+	It("serves queries while an update is open, from the last commit", func() {
+		s := open()
+		defer s.Close()
+		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
+
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			Expect(tx.PutMembers(ctx, []projections.Member{member})).To(Succeed())
+			Expect(tx.SetCheckpoint(ctx, "members.v1", 1)).To(Succeed())
+			Expect(s.MembersByID(ctx, []string{"m1"})).To(BeEmpty())
+			Expect(s.Checkpoints(ctx)).To(BeEmpty())
+			return nil
+		})).To(Succeed())
+
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+	})
+
+	It("runs concurrent updates one after the other", func() {
+		s := open()
+		defer s.Close()
+		key := projections.SessionKey{Member: "alice", Peer: "bob"}
+		const writers = 8
+
+		var wg sync.WaitGroup
+		errs := make(chan error, writers)
+		for range writers {
+			wg.Go(func() {
+				errs <- s.Update(ctx, func(tx projections.Tx) error {
+					got, err := tx.GetSessions(ctx, []projections.SessionKey{key})
+					if err != nil {
+						return err
+					}
+					sess := got[key]
+					sess.Member, sess.Peer = key.Member, key.Peer
+					sess.UnreadCount++
+					return tx.PutSessions(ctx, []projections.Session{sess})
+				})
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			Expect(err).NotTo(HaveOccurred())
+		}
+
+		list, err := s.Sessions(ctx, "alice")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(list).To(HaveLen(1))
+		Expect(list[0].UnreadCount).To(Equal(writers))
+	})
+
+	It("serves concurrent queries while updates commit", func() {
+		s := open()
+		defer s.Close()
+		const batches, perBatch = 20, 50
+
+		done := make(chan struct{})
+		var readers sync.WaitGroup
+		for range 6 {
+			readers.Go(func() {
+				defer GinkgoRecover()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					newest, err := s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 1)
+					Expect(err).NotTo(HaveOccurred())
+					for _, m := range newest {
+						Expect(m.Seq % perBatch).To(BeZero()) // the end of a batch, never its middle
+					}
+					_, err = s.Checkpoints(ctx)
+					Expect(err).NotTo(HaveOccurred())
+				}
+			})
+		}
+		for b := range batches {
+			Expect(s.Update(ctx, func(tx projections.Tx) error {
+				ms := make([]projections.Message, perBatch)
+				for i := range ms {
+					seq := uint64(b*perBatch + i + 1)
+					ms[i] = projections.Message{ID: fmt.Sprintf("m%d", seq), ChatID: "c1", Seq: seq, Status: projections.StatusUnread}
+				}
+				return tx.InsertMessages(ctx, ms)
+			})).To(Succeed())
+		}
+		close(done)
+		readers.Wait()
+	})
+
+	It("refuses a Tx kept after its Update returned", func() {
+		s := open()
+		defer s.Close()
+		var kept projections.Tx
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			kept = tx
+			return nil
+		})).To(Succeed())
+
+		Expect(kept.SetCheckpoint(ctx, "members.v1", 1)).To(MatchError(ContainSubstring("after its Update returned")))
+		Expect(s.Checkpoints(ctx)).To(BeEmpty())
+	})
+
+	It("refuses work once closed", func() {
+		s := open()
+		Expect(s.Close()).To(Succeed())
+
+		Expect(s.Update(ctx, func(projections.Tx) error { return nil })).To(MatchError(ContainSubstring("closed")))
+		_, err := s.Checkpoints(ctx)
+		Expect(err).To(MatchError(ContainSubstring("closed")))
+		Expect(s.Close()).To(Succeed())
+	})
+
+	It("rolls back and stays usable when fn panics", func() {
+		s := open()
+		defer s.Close()
+
+		Expect(func() {
+			_ = s.Update(ctx, func(tx projections.Tx) error {
+				Expect(tx.SetCheckpoint(ctx, "members.v1", 1)).To(Succeed())
+				panic("projector bug")
+			})
+		}).To(PanicWith("projector bug"))
+
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "sessions.v1", 2) })).To(Succeed())
+		Expect(s.Checkpoints(ctx)).To(Equal(map[string]uint64{"sessions.v1": 2}))
+	})
+
+	It("returns the context's error when the context is done", func() {
+		s := open()
+		defer s.Close()
+		done, cancel := context.WithCancel(ctx)
+		cancel()
+
+		err := s.Update(done, func(tx projections.Tx) error { return nil })
+		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
+	})
+})
