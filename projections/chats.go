@@ -15,10 +15,13 @@ type Chats struct{}
 // Name is the persisted checkpoint key.
 func (Chats) Name() string { return "chats.v1" }
 
-// Project folds messages and read acknowledgements. Messages are inserted in
-// runs; a run is flushed before an acknowledgement reads history.
+// Project folds messages and read acknowledgements. The batch's messages are
+// inserted together at its end; acknowledgements mark pending ones in memory.
 func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
-	b := chatBatch{tx: tx, sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{}}
+	b := chatBatch{
+		tx: tx, sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{},
+		pendingIndex: map[string]int{}, unreadPending: map[SessionKey][]int{},
+	}
 	if err := b.loadSessions(ctx, events); err != nil {
 		return nil, err
 	}
@@ -50,12 +53,16 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 }
 
 type chatBatch struct {
-	tx       Tx
-	pending  []Message
-	sessions map[SessionKey]*Session
-	dirty    []SessionKey
-	isDirty  map[SessionKey]bool
-	deltas   []Delta
+	tx      Tx
+	pending []Message // messages of the batch, inserted at its end
+	// pendingIndex finds a pending message by id; unreadPending lists, per
+	// reader's session, the pending messages to the reader still Unread.
+	pendingIndex  map[string]int
+	unreadPending map[SessionKey][]int
+	sessions      map[SessionKey]*Session
+	dirty         []SessionKey
+	isDirty       map[SessionKey]bool
+	deltas        []Delta
 }
 
 // loadSessions fetches, in one call, every session the batch touches.
@@ -110,6 +117,8 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 		Position: env.Position, ChatType: e.ChatType, From: e.From, To: e.To, GroupID: e.GroupID,
 		MsgType: e.MsgType, Content: e.Content, ServerReceiveTime: e.At, Status: StatusUnread,
 	}
+	b.pendingIndex[m.ID] = len(b.pending)
+	b.unreadPending[SessionKey{Member: e.To, Peer: e.From}] = append(b.unreadPending[SessionKey{Member: e.To, Peer: e.From}], len(b.pending))
 	b.pending = append(b.pending, m)
 	preview := chat.Preview(e.MsgType, e.Content)
 	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, {Member: e.To, Peer: e.From}} {
@@ -123,41 +132,61 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 }
 
 func (b *chatBatch) read(ctx context.Context, env Envelope, e *chat.ReadAcknowledged) error {
-	if err := b.flush(ctx); err != nil {
+	chatID := env.Stream.ID
+	seq, ok, err := b.seqOf(ctx, chatID, e.MessageID)
+	if err != nil || !ok {
 		return err
 	}
-	chatID, seq, ok, err := b.tx.LookupMessage(ctx, e.MessageID)
-	if err != nil || !ok || chatID != env.Stream.ID {
-		return err
+	key := SessionKey{Member: e.Reader, Peer: e.Peer}
+	s := b.session(env, key, e.ChatType)
+	var changed []string
+	// Stored messages are all older than this batch's pending ones: mark
+	// them first, and only when the session counts more unread messages
+	// than are pending.
+	pending := b.unreadPending[key]
+	if s.UnreadCount > len(pending) {
+		if changed, err = b.tx.MarkRead(ctx, chatID, e.Reader, seq); err != nil {
+			return err
+		}
 	}
-	changed, err := b.tx.MarkRead(ctx, chatID, e.Reader, seq)
-	if err != nil {
-		return err
+	kept := pending[:0]
+	for _, i := range pending {
+		if m := &b.pending[i]; m.Seq <= seq {
+			m.Status = StatusRead
+			changed = append(changed, m.ID)
+		} else {
+			kept = append(kept, i)
+		}
 	}
-	unread, err := b.tx.CountUnread(ctx, chatID, e.Reader)
-	if err != nil {
-		return err
+	b.unreadPending[key] = kept
+	if len(changed) == 0 {
+		return nil
 	}
-	s := b.session(env, SessionKey{Member: e.Reader, Peer: e.Peer}, e.ChatType)
-	if s.UnreadCount != unread {
-		s.UnreadCount = unread
-		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), e.Reader))
-	}
-	if len(changed) > 0 {
-		b.deltas = append(b.deltas, delta(env, CmdReadAck, readAck{
+	s.UnreadCount = max(0, s.UnreadCount-len(changed))
+	b.deltas = append(b.deltas,
+		delta(env, CmdSessionChanged, s.View(), e.Reader),
+		delta(env, CmdReadAck, readAck{
 			ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, MessageIDs: changed,
 		}, e.Peer, e.Reader))
-	}
 	return nil
+}
+
+// seqOf finds an acknowledged message's sequence in this batch or the store;
+// a message of another chat is not found.
+func (b *chatBatch) seqOf(ctx context.Context, chatID, messageID string) (uint64, bool, error) {
+	if i, ok := b.pendingIndex[messageID]; ok {
+		m := b.pending[i]
+		return m.Seq, m.ChatID == chatID, nil
+	}
+	stored, seq, ok, err := b.tx.LookupMessage(ctx, messageID)
+	return seq, ok && stored == chatID, err
 }
 
 func (b *chatBatch) flush(ctx context.Context) error {
 	if len(b.pending) == 0 {
 		return nil
 	}
-	err := b.tx.InsertMessages(ctx, b.pending)
-	b.pending = b.pending[:0]
-	return err
+	return b.tx.InsertMessages(ctx, b.pending)
 }
 
 type readAck struct {

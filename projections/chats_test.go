@@ -50,12 +50,12 @@ var _ = Describe("The chats projector", func() {
 		Expect(cmds(ds)).To(Equal([]int{11, 11, 11, 49, 28}))
 		Expect(ds[0].To).To(ConsistOf("1", "2"))
 		var pushed map[string]any
-		Expect(json.Unmarshal(ds[0].Data, &pushed)).To(Succeed())
+		Expect(json.Unmarshal(encoded(ds[0]), &pushed)).To(Succeed())
 		Expect(pushed).To(HaveKeyWithValue("content", "hello"))
 		Expect(pushed).To(HaveKeyWithValue("msgStatus", "Unread"))
 		Expect(pushed).To(HaveKeyWithValue("createTime", BeNumerically("==", 1000)))
 		var readAck map[string]any
-		Expect(json.Unmarshal(ds[4].Data, &readAck)).To(Succeed())
+		Expect(json.Unmarshal(encoded(ds[4]), &readAck)).To(Succeed())
 		Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1")))
 		Expect(ds[4].To).To(ConsistOf("1", "2"))
 

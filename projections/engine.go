@@ -4,6 +4,7 @@ package projections
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -30,11 +31,15 @@ type Envelope struct {
 }
 
 // maxBatch bounds the events folded in one read-store transaction.
-const maxBatch = 2000
+const maxBatch = 4096
 
 // Engine runs projectors over the log: each batch of events is folded by
 // every projector that has not seen it yet, in one read-store transaction
 // together with their checkpoints; deltas are published after the commit.
+//
+// Only events appended after the engine started are published: what was
+// already in the log was either seen by clients or is reloaded by them when
+// they connect, and a restart must not flood them.
 type Engine struct {
 	log        EventLog
 	store      ReadStore
@@ -54,7 +59,16 @@ func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registr
 	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, advanced: make(chan struct{})}
 }
 
-// Run projects until ctx ends or the log or store fails.
+// decoded is a page of the log, decoded, with the position of its last
+// event (which may have been passed over).
+type decoded struct {
+	envs []Envelope
+	last uint64
+	err  error
+}
+
+// Run projects until ctx ends or the log or store fails. Reading and
+// decoding the log runs ahead of folding, on its own goroutine.
 func (e *Engine) Run(ctx context.Context) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
@@ -67,32 +81,75 @@ func (e *Engine) Run(ctx context.Context) error {
 	if len(e.projectors) == 0 {
 		from = 0
 	}
+	started, err := e.log.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: head: %w", err)
+	}
 	e.advance(from)
 	sub, err := e.log.SubscribeAll(ctx, from)
 	if err != nil {
 		return fmt.Errorf("projections: subscribe: %w", err)
 	}
 	defer sub.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan decoded, 4)
+	go e.read(ctx, sub, pages)
 	for {
-		recs, err := sub.Next(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("projections: next: %w", err)
+		var batch decoded
+		select {
+		case batch = <-pages:
+		case <-ctx.Done():
+			return nil
 		}
-		for len(recs) > 0 {
-			n := min(len(recs), maxBatch)
-			if err := e.fold(ctx, recs[:n], checkpoints); err != nil {
+		// Merge what is already decoded into one transaction.
+	merge:
+		for batch.err == nil && len(batch.envs) < maxBatch {
+			select {
+			case more := <-pages:
+				batch.envs = append(batch.envs, more.envs...)
+				batch.last, batch.err = max(batch.last, more.last), more.err
+			default:
+				break merge
+			}
+		}
+		if batch.last > 0 {
+			if err := e.fold(ctx, batch.envs, batch.last, checkpoints, started); err != nil {
 				e.setErr(err)
 				return err
 			}
-			recs = recs[n:]
+		}
+		if batch.err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("projections: next: %w", batch.err)
 		}
 	}
 }
 
-func (e *Engine) fold(ctx context.Context, recs []es.RecordedEvent, checkpoints map[string]uint64) error {
+// read decodes pages of the subscription into out until ctx ends or the
+// subscription fails.
+func (e *Engine) read(ctx context.Context, sub es.Subscription, out chan<- decoded) {
+	for {
+		recs, err := sub.Next(ctx)
+		page := decoded{err: err}
+		if len(recs) > 0 {
+			page.envs, page.last = e.decode(recs), recs[len(recs)-1].Position
+		}
+		select {
+		case out <- page:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 	envs := make([]Envelope, 0, len(recs))
 	for _, r := range recs {
 		ev, err := e.registry.Decode(r.Type, r.Data)
@@ -111,7 +168,10 @@ func (e *Engine) fold(ctx context.Context, recs []es.RecordedEvent, checkpoints 
 		}
 		envs = append(envs, Envelope{RecordedEvent: r, Event: ev, Tenant: sn.Tenant, Stream: sn})
 	}
-	last := recs[len(recs)-1].Position
+	return envs
+}
+
+func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64, started uint64) error {
 	var deltas []Delta
 	err := e.store.Update(ctx, func(tx Tx) error {
 		deltas = deltas[:0]
@@ -141,12 +201,36 @@ func (e *Engine) fold(ctx context.Context, recs []es.RecordedEvent, checkpoints 
 		checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
 	}
 	e.advance(last)
-	if len(deltas) > 0 && e.pub != nil {
-		if err := e.pub.Publish(ctx, deltas); err != nil {
-			e.setErr(fmt.Errorf("projections: publish: %w", err))
-		}
-	}
+	e.publish(ctx, deltas, started)
 	return nil
+}
+
+// publish encodes and publishes the deltas of events appended after start.
+func (e *Engine) publish(ctx context.Context, deltas []Delta, started uint64) {
+	if e.pub == nil {
+		return
+	}
+	live := deltas[:0]
+	for _, d := range deltas {
+		if d.Position <= started {
+			continue
+		}
+		if d.Data == nil {
+			raw, err := json.Marshal(d.Payload)
+			if err != nil {
+				e.setErr(fmt.Errorf("projections: encode delta %d: %w", d.Cmd, err))
+				continue
+			}
+			d.Data = raw
+		}
+		live = append(live, d)
+	}
+	if len(live) == 0 {
+		return
+	}
+	if err := e.pub.Publish(ctx, live); err != nil {
+		e.setErr(fmt.Errorf("projections: publish: %w", err))
+	}
 }
 
 func cmpUint(a, b uint64) int {

@@ -120,6 +120,22 @@ var _ = Describe("The engine", func() {
 		}
 	})
 
+	It("publishes only what was appended after it started", func() {
+		store, pub := openStore(), &recorder{}
+		old := appendEvent(log, chatStream, sent("m1", "1", "2", "before the start"))
+		e := engine(log, store, pub)
+		stop := run(e)
+		defer stop()
+		waitFor(e, old)
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
+		Consistently(pub.count, 100*time.Millisecond).Should(BeZero())
+		waitFor(e, appendEvent(log, chatStream, sent("m2", "1", "2", "after")))
+		Eventually(pub.count).Should(Equal(1))
+		pub.mu.Lock()
+		defer pub.mu.Unlock()
+		Expect(string(pub.deltas[0].Data)).To(ContainSubstring(`"content":"after"`))
+	})
+
 	It("passes over an event it cannot read and goes on", func() {
 		store := openStore()
 		_, err := log.Append(ctx, "x0001.chat-1_2", es.Any, []es.EventData{{ID: uuid.NewString(), Type: "FromTheFuture", Data: []byte(`{}`)}})

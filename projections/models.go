@@ -98,14 +98,16 @@ type AuthSession struct {
 	EndedAt   int64
 }
 
-// Delta is a change pushed to the members it concerns. Data is encoded once
-// by the projector; gateways only frame and encrypt it.
+// Delta is a change pushed to the members it concerns. Projectors set
+// Payload; the engine encodes it into Data once, only for deltas it
+// publishes, and gateways only frame and encrypt Data.
 type Delta struct {
 	Tenant   string          `json:"tenant"`
 	To       []string        `json:"to"`
 	Session  string          `json:"session,omitempty"` // only this login's connections, when set
 	Cmd      int             `json:"cmd"`
 	Data     json.RawMessage `json:"data"`
+	Payload  any             `json:"-"`
 	Position uint64          `json:"position"`
 }
 

@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -76,4 +77,11 @@ func cmds(ds []projections.Delta) []int {
 		out[i] = d.Cmd
 	}
 	return out
+}
+
+// encoded is a delta's payload as the engine would publish it.
+func encoded(d projections.Delta) []byte {
+	raw, err := json.Marshal(d.Payload)
+	Expect(err).NotTo(HaveOccurred())
+	return raw
 }

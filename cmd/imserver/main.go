@@ -125,7 +125,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
 			}
-			return engine.Status().LastErr
+			return nil
 		},
 	}, log.Named("http"))
 
