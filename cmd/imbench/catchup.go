@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// runCatchup fills an event store with chat traffic, then projects it from
+// position 0 into a fresh read store and reports the events folded per
+// second until the engine reaches the head.
+func runCatchup(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("catchup", flag.ContinueOnError)
+	events := fs.Int("events", 300_000, "events to fill the store with")
+	pairs := fs.Int("pairs", 50, "friend pairs the messages go between")
+	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
+	limit := fs.Duration("timeout", 3*time.Minute, "give up filling or projecting after this long")
+	dirFlag := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
+		return errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
+	}
+	ctx, cancel := context.WithTimeout(ctx, *limit)
+	defer cancel()
+	dir, cleanup, err := workDir(*dirFlag)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+
+	fillStart := time.Now()
+	mix, err := fillTraffic(ctx, log, traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery})
+	if err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	fillTime := time.Since(fillStart)
+	head, err := log.Head(ctx)
+	if err != nil {
+		return err
+	}
+
+	reads, err := sqliteread.Open(filepath.Join(dir, "read.db"))
+	if err != nil {
+		return err
+	}
+	defer reads.Close()
+	elapsed, err := catchUp(ctx, log, reads, head)
+	if err != nil {
+		return err
+	}
+	result("catchup_per_s", float64(head)/elapsed.Seconds(), "events/s")
+	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s; filled in %.1f s",
+		head, mix.sent, mix.acks, *pairs, elapsed.Seconds(), fillTime.Seconds())
+	return nil
+}
+
+// catchUp runs the server's projections over log from position 0 into
+// reads and returns how long they took to fold everything up to head.
+func catchUp(ctx context.Context, log projections.EventLog, reads projections.ReadStore, head uint64) (time.Duration, error) {
+	engine := projections.NewEngine(log, reads, nil, catalog.Registry(),
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() { done <- engine.Run(runCtx) }()
+	reached := engine.WaitFor(ctx, head)
+	elapsed := time.Since(start)
+	stop()
+	runErr := <-done
+	if !reached {
+		return elapsed, fmt.Errorf("engine at %d of %d after %s: %w",
+			engine.Position(), head, elapsed.Round(time.Millisecond), errors.Join(runErr, ctx.Err()))
+	}
+	if st := engine.Status(); st.Skipped > 0 {
+		return elapsed, fmt.Errorf("engine skipped %d events: %w", st.Skipped, st.LastErr)
+	}
+	return elapsed, nil
+}

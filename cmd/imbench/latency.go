@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// runLatency sends open-loop at cfg.rate messages/s in all, round-robin over
+// the pairs, for cfg.latencyFor, and reports the send-to-delivery latency:
+// from just before the sender writes the frame to the receiver reading the
+// push, both on this process's monotonic clock.
+func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, current *atomic.Pointer[phase]) error {
+	total := max(int(float64(cfg.rate)*cfg.latencyFor.Seconds()), 1)
+	ph := newPhase('l', len(pairs), (total+len(pairs)-1)/len(pairs), true)
+	current.Store(ph)
+	runCtx, cancel := context.WithTimeout(ctx, cfg.latencyFor+cfg.drain)
+	defer cancel()
+
+	interval := time.Second / time.Duration(cfg.rate)
+	server, self := startCPU(cfg.pid), startCPU("self")
+	var wg sync.WaitGroup
+	start := time.Now()
+	sent := 0
+	// Each send is due at a fixed offset from the start, whatever the
+	// earlier ones took: the load does not back off when the server is slow.
+	for ; sent < total && runCtx.Err() == nil; sent++ {
+		if d := time.Until(start.Add(time.Duration(sent) * interval)); d > 0 {
+			time.Sleep(d)
+		}
+		wg.Add(1)
+		go func(pair, seq int) {
+			defer wg.Done()
+			ph.send(runCtx, pairs[pair], pair, seq)
+		}(sent%len(pairs), sent/len(pairs))
+	}
+	pacedFor := time.Since(start)
+	serverUse, selfUse := server.use(), self.use()
+	wg.Wait()
+	missing := ph.awaitDeliveries(ctx, cfg.drain)
+
+	delivery, ack := ph.latencies()
+	if len(delivery) == 0 {
+		return fmt.Errorf("latency run: no message delivered (%d sent)", sent)
+	}
+	for _, q := range []struct {
+		key string
+		p   float64
+	}{{"latency_p50", 50}, {"latency_p90", 90}, {"latency_p99", 99}, {"latency_max", 100}} {
+		result(q.key, ms(percentile(delivery, q.p)), "ms")
+	}
+	result("latency_missing", float64(missing), "msgs")
+	result("latency_duplicates", float64(ph.duplicateN.Load()), "msgs")
+	detail("%d messages sent over %.1f s (%.0f/s) round-robin over %d pairs; %d delivered and acknowledged",
+		sent, pacedFor.Seconds(), float64(sent)/pacedFor.Seconds(), len(pairs), len(delivery))
+	detail("send to reply (acknowledged): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+		ms(percentile(ack, 50)), ms(percentile(ack, 99)), ms(percentile(ack, 100)))
+	reportCPU("latency_server_cpu", serverUse, selfUse, float64(sent)/pacedFor.Seconds())
+	reportProblems(ph)
+	return ctx.Err()
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

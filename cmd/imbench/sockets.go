@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+)
+
+// socketsConfig holds the flags of the sockets subcommand.
+type socketsConfig struct {
+	addr, dataDir, pid string
+	pairs              int
+	window             int // outstanding sends per sender
+	warmup, measure    time.Duration
+	maxMessages        int
+	rate               int // latency run: messages/s in all
+	latencyFor         time.Duration
+	drain              time.Duration // bound on waiting for replies and deliveries after a run
+	registerParallel   int
+}
+
+// runSockets registers 2×pairs members, befriends each pair, opens a socket
+// per member and runs the delivery throughput, then the latency, runs.
+func runSockets(ctx context.Context, args []string) error {
+	var cfg socketsConfig
+	fs := flag.NewFlagSet("sockets", flag.ContinueOnError)
+	fs.StringVar(&cfg.addr, "addr", "", "server address host:port (required)")
+	fs.StringVar(&cfg.dataDir, "data", "", "server data dir, for its SMS outbox (required)")
+	fs.StringVar(&cfg.pid, "pid", "", "server pid, to report its CPU use")
+	fs.IntVar(&cfg.pairs, "pairs", 50, "sender/receiver pairs")
+	fs.IntVar(&cfg.window, "window", 64, "throughput run: outstanding sends per sender")
+	fs.DurationVar(&cfg.warmup, "warmup", 2*time.Second, "throughput run: sending before the measured window")
+	fs.DurationVar(&cfg.measure, "measure", 10*time.Second, "throughput run: measured window")
+	fs.IntVar(&cfg.maxMessages, "max", 1_000_000, "throughput run: stop after this many messages in all")
+	fs.IntVar(&cfg.rate, "rate", 1000, "latency run: messages/s in all, spread over the pairs")
+	fs.DurationVar(&cfg.latencyFor, "latency-for", 10*time.Second, "latency run: duration")
+	fs.DurationVar(&cfg.drain, "drain", 20*time.Second, "bound on waiting for replies and deliveries after each run")
+	fs.IntVar(&cfg.registerParallel, "register-parallel", 4, "members registered at a time")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if cfg.addr == "" || cfg.dataDir == "" || cfg.pairs <= 0 || cfg.window <= 0 || cfg.rate <= 0 {
+		return errors.New("need -addr, -data, -pairs > 0, -window > 0 and -rate > 0")
+	}
+	srv := newServer(cfg.addr, cfg.dataDir)
+	if err := srv.waitReady(ctx, 20*time.Second); err != nil {
+		return err
+	}
+
+	setup := time.Now()
+	ms, cs, err := connectPairs(ctx, srv, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeAll(cs)
+	detail("setup: %d members registered and logged in, %d pairs befriended, %d sockets open in %.1f s",
+		len(ms), cfg.pairs, len(cs), time.Since(setup).Seconds())
+
+	pairs := make([]pairConn, cfg.pairs)
+	var current atomic.Pointer[phase]
+	rcv := &receiver{current: &current}
+	for i := range pairs {
+		pairs[i] = pairConn{sender: cs[2*i], to: ms[2*i+1].ID}
+		rcv.drain(cs[2*i], ms[2*i+1].ID)
+		rcv.drain(cs[2*i+1], ms[2*i].ID)
+	}
+
+	if err := runThroughput(ctx, cfg, pairs, &current); err != nil {
+		return err
+	}
+	if err := runLatency(ctx, cfg, pairs, &current); err != nil {
+		return err
+	}
+	current.Store(nil)
+	lost, dropped := 0, uint64(0)
+	for _, c := range cs {
+		if c.Err() != nil {
+			lost++
+		}
+		dropped += c.Dropped()
+	}
+	detail("sockets lost during the runs: %d; pushes dropped by the client: %d; error frames: %d",
+		lost, dropped, rcv.errors.Load())
+	if lost > 0 {
+		return fmt.Errorf("%d sockets ended during the runs", lost)
+	}
+	return nil
+}
+
+// connectPairs registers 2×pairs members, befriends each pair (members 2i
+// and 2i+1) and opens a socket per member, all within a bound of its own.
+func connectPairs(ctx context.Context, srv *server, cfg socketsConfig) ([]member, []*wsclient.Client, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	ms, err := registerMembers(ctx, srv, 2*cfg.pairs, 0, cfg.registerParallel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("register: %w", err)
+	}
+	if err := forEach(ctx, cfg.pairs, cfg.registerParallel, func(ctx context.Context, i int) error {
+		return srv.befriend(ctx, ms[2*i], ms[2*i+1])
+	}); err != nil {
+		return nil, nil, fmt.Errorf("befriend: %w", err)
+	}
+	// Heartbeats as the web client sends them keep receivers, which send
+	// nothing else, from the server's idle timeout.
+	cs, err := dialAll(ctx, srv, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
+	if err != nil {
+		return nil, nil, fmt.Errorf("dial: %w", err)
+	}
+	return ms, cs, nil
+}
+
+// reportProblems tells what went wrong in a run besides what it measures.
+func reportProblems(ph *phase) {
+	if ph.failedN.Load() > 0 || ph.rejectedN.Load() > 0 {
+		first := ""
+		if p := ph.firstProblem.Load(); p != nil {
+			first = "; first: " + *p
+		}
+		detail("sends failed: %d, refused: %d%s", ph.failedN.Load(), ph.rejectedN.Load(), first)
+	}
+}
+
+// reportCPU prints the server's CPU use as the figure key, and both
+// processes' use as a detail.
+func reportCPU(key string, server, self cpuUse, perSecond float64) {
+	s := "server CPU unknown"
+	if server.known {
+		result(key, server.cores, "cores")
+		s = fmt.Sprintf("server CPU %.2f cores", server.cores)
+		if perSecond > 0 {
+			s += fmt.Sprintf(" (%.0f µs per message)", server.cores*1e6/perSecond)
+		}
+	}
+	if self.known {
+		s += fmt.Sprintf(", load generator %.2f cores", self.cores)
+	}
+	detail("%s", s)
+}

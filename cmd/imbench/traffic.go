@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/tenant"
+)
+
+// traffic shapes the chat history fillTraffic writes.
+type traffic struct {
+	events   int
+	pairs    int
+	ackEvery int // one event in ackEvery is a read acknowledgement
+}
+
+// trafficMix counts what was written.
+type trafficMix struct{ sent, acks int64 }
+
+// fillBatch is the events per append while filling. Each pair appends from
+// a goroutine of its own and group commit merges them, so the log
+// interleaves the chats in runs of this length.
+const fillBatch = 16
+
+// texts are message contents of the lengths people type.
+var texts = []string{
+	"ok", "see you at 7", "on my way, 10 minutes", "did you get the file I sent this morning?",
+	"Thanks! That works for me, let's do Thursday then.", "haha",
+	"Can you check the numbers in the second table before the meeting? I think the totals are off.",
+	"good night", "I'll call you after lunch",
+}
+
+// fillTraffic appends t.events chat events between t.pairs friend pairs,
+// encoded as the commands encode them: mostly messages, both ways, and now
+// and then the receiver acknowledging the newest message.
+func fillTraffic(ctx context.Context, log *sqlitestore.Store, t traffic) (trafficMix, error) {
+	var mix struct{ sent, acks atomic.Int64 }
+	var nextMessage atomic.Uint64
+	errs := make([]error, t.pairs)
+	var wg sync.WaitGroup
+	for p := range t.pairs {
+		n := t.events / t.pairs
+		if p < t.events%t.pairs {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := conversation{
+				members: [2]string{memberID(2 * p), memberID(2*p + 1)},
+				rng:     rand.New(rand.NewPCG(uint64(p), 7)), nextMessage: &nextMessage,
+			}
+			sent, acks, err := c.write(ctx, log, n, t.ackEvery)
+			mix.sent.Add(sent)
+			mix.acks.Add(acks)
+			errs[p] = err
+		}()
+	}
+	wg.Wait()
+	return trafficMix{sent: mix.sent.Load(), acks: mix.acks.Load()}, errors.Join(errs...)
+}
+
+// memberID is the i-th synthetic member's 19-digit id.
+func memberID(i int) string { return strconv.FormatUint(7_000_000_000_000_000_000+uint64(i), 10) }
+
+// conversation writes one pair's chat.
+type conversation struct {
+	members     [2]string
+	rng         *rand.Rand
+	nextMessage *atomic.Uint64
+
+	lastID   string // newest message
+	lastFrom int    // and which member sent it
+}
+
+func (c *conversation) write(ctx context.Context, log *sqlitestore.Store, n, ackEvery int) (sent, acks int64, err error) {
+	stream := es.Stream(tenant.Default, es.CategoryChat, friend.PairID(c.members[0], c.members[1]))
+	batch := make([]es.EventData, 0, fillBatch)
+	for i := range n {
+		now := time.Now()
+		var ev es.Event
+		var actor, clientUUID string
+		if i%ackEvery == ackEvery-1 && c.lastID != "" {
+			reader := 1 - c.lastFrom
+			ev = &chat.ReadAcknowledged{Reader: c.members[reader], Peer: c.members[c.lastFrom],
+				ChatType: string(chat.Friend), MessageID: c.lastID, At: now.UnixMilli()}
+			actor = c.members[reader]
+			acks++
+		} else {
+			from := c.rng.IntN(2)
+			c.lastFrom = from
+			c.lastID = strconv.FormatUint(7_100_000_000_000_000_000+c.nextMessage.Add(1), 10)
+			clientUUID = uuid.NewString()
+			ev = &chat.MessageSent{MessageID: c.lastID, UUID: clientUUID, ChatType: string(chat.Friend),
+				From: c.members[from], To: c.members[1-from], MsgType: string(chat.Text),
+				Content: texts[c.rng.IntN(len(texts))], At: now.UnixMilli()}
+			actor = c.members[from]
+			sent++
+		}
+		data, err := json.Marshal(ev)
+		if err != nil {
+			return sent, acks, err
+		}
+		batch = append(batch, es.EventData{ID: uuid.NewString(), Type: ev.EventType(), Data: data, Metadata: es.Metadata{
+			Tenant: tenant.Default, Actor: actor, CorrelationID: uuid.NewString(), ClientUUID: clientUUID, Time: now.UTC(),
+		}})
+		if len(batch) == fillBatch || i == n-1 {
+			if _, err := log.Append(ctx, stream, es.Any, batch); err != nil {
+				return sent, acks, err
+			}
+			batch = batch[:0]
+		}
+	}
+	return sent, acks, nil
+}
