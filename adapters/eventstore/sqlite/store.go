@@ -27,6 +27,7 @@ const readConns = 4
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
+	ckpt    *checkpointer
 	writeDB *sql.DB
 	readDB  *sql.DB
 	reads   *readStatements
@@ -73,7 +74,15 @@ func Open(path string) (*Store, error) {
 		_ = writeDB.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
+	ckpt, err := startCheckpointer(path)
+	if err != nil {
+		_ = readDB.Close()
+		_ = w.close()
+		_ = writeDB.Close()
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+	}
 	s := &Store{
+		ckpt:     ckpt,
 		writeDB:  writeDB,
 		readDB:   readDB,
 		reads:    reads,
@@ -94,7 +103,7 @@ func (s *Store) Close() error {
 		close(s.closing)
 		<-s.stopped
 		s.hub.closeAll()
-		s.closeErr = errors.Join(s.reads.close(), s.readDB.Close(), s.writeDB.Close())
+		s.closeErr = errors.Join(s.ckpt.close(), s.reads.close(), s.readDB.Close(), s.writeDB.Close())
 	})
 	return s.closeErr
 }

@@ -78,11 +78,11 @@ func (w *writer) init(ctx context.Context) error {
 	if !strings.EqualFold(mode, "wal") {
 		return fmt.Errorf("enable WAL: journal mode is %q", mode)
 	}
-	// A large page cache keeps the id and stream indexes in memory; a
-	// larger WAL between checkpoints lets a checkpoint copy each index page
-	// once for many commits; the WAL file is cut back after a checkpoint.
+	// A large page cache keeps the id and stream indexes in memory. The
+	// writer never checkpoints: the checkpointer does, beside it. The WAL
+	// file is cut back after a checkpoint.
 	if _, err := w.conn.ExecContext(ctx, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "+
-		"PRAGMA wal_autocheckpoint = 10000; PRAGMA journal_size_limit = 67108864"); err != nil {
+		"PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864"); err != nil {
 		return fmt.Errorf("tune connection: %w", err)
 	}
 	return w.prepare(ctx)

@@ -23,6 +23,7 @@ type Store struct {
 	writer  *conn
 	w       writeStatements
 	readers *readers
+	ckpt    *checkpointer
 }
 
 var _ projections.ReadStore = (*Store)(nil)
@@ -37,9 +38,9 @@ var writerPragmas = []string{
 	"synchronous = NORMAL",
 	"temp_store = MEMORY",
 	"cache_size = -32000", // KiB
-	// Checkpointing every 64 MiB of WAL rather than 4 writes a page that
-	// many batches touch (the head of a busy chat) once, not once a batch.
-	"wal_autocheckpoint = 16384",
+	// The checkpointer copies the WAL back beside the writer, never in a
+	// commit.
+	"wal_autocheckpoint = 0",
 	"journal_size_limit = 67108864",
 }
 
@@ -86,6 +87,9 @@ func (s *Store) init() error {
 	if s.readers, err = openReaders(s.path, max(4, 2*runtime.GOMAXPROCS(0))); err != nil {
 		return fmt.Errorf("sqliteread: open readers of %s: %w", s.path, err)
 	}
+	if s.ckpt, err = startCheckpointer(s.path); err != nil {
+		return fmt.Errorf("sqliteread: open checkpointer of %s: %w", s.path, err)
+	}
 	return nil
 }
 
@@ -97,6 +101,9 @@ func (s *Store) Close() error {
 		return nil
 	}
 	var errs []error
+	if s.ckpt != nil {
+		errs = append(errs, s.ckpt.close())
+	}
 	if s.readers != nil {
 		errs = append(errs, s.readers.close())
 	}
