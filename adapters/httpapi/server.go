@@ -157,7 +157,7 @@ func (a *API) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if p, ok := c.Get(principalKey).(commands.Principal); ok {
 			fields = append(fields, zap.String("tenant", p.Tenant), zap.String("member", p.MemberID))
 		}
-		a.log.Debug("request", fields...)
+		a.log.Info("request", fields...)
 		return nil
 	}
 }

@@ -33,7 +33,10 @@ type testServer struct {
 	stop    func() error
 }
 
-func startServer(dataDir string) *testServer {
+func startServer(dataDir string) *testServer { return startLogged(dataDir, zap.NewNop()) }
+
+// startLogged starts the server logging to log.
+func startLogged(dataDir string, log *zap.Logger) *testServer {
 	cfg, err := loadConfig(nil, func(k string) string {
 		return map[string]string{"IM_HTTP_ADDR": "127.0.0.1:0", "IM_DATA_DIR": dataDir}[k]
 	})
@@ -41,7 +44,7 @@ func startServer(dataDir string) *testServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, zap.NewNop(), func(a string) { addr <- a }) }()
+	go func() { done <- run(ctx, cfg, log, func(a string) { addr <- a }) }()
 	var a string
 	select {
 	case a = <-addr:
