@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 
-	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/friend"
 )
@@ -50,7 +49,7 @@ func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFrie
 		if err != nil {
 			return Answered{}, err
 		}
-		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryFriendship, pair), st.expected(), events)
+		res, err := a.appendFriendship(ctx, p, pair, st.expected(), events)
 		if isConcurrency(err) && attempt < maxRetries {
 			continue
 		}

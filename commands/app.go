@@ -29,12 +29,11 @@ type App struct {
 	Deps
 	registry es.Registry
 
-	mu          sync.Mutex
-	friendships map[string]*cachedFriendship
+	friendships friendships
 	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
 // New returns the application over deps.
 func New(d Deps) *App {
-	return &App{Deps: d, registry: catalog.Registry(), friendships: map[string]*cachedFriendship{}}
+	return &App{Deps: d, registry: catalog.Registry()}
 }

@@ -69,16 +69,36 @@ func newWorld() *world {
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = w.engine.Run(ctx) }()
+	done := make(chan struct{}, 2)
+	go func() { defer func() { done <- struct{}{} }(); _ = w.engine.Run(ctx) }()
+	go func() { defer func() { done <- struct{}{} }(); _ = w.app.Follow(ctx, w.events) }()
 	DeferCleanup(func() {
 		cancel()
+		<-done
 		<-done
 		Expect(w.reads.Close()).To(Succeed())
 		Expect(w.events.Close()).To(Succeed())
 	})
 	Expect(w.app.EnsureTenant(context.Background(), "x0001", "Default")).To(Succeed())
 	return w
+}
+
+// node returns a second application over the same stores, as another
+// server node would be, following the log.
+func (w *world) node() *commands.App {
+	policy, err := authz.New()
+	Expect(err).NotTo(HaveOccurred())
+	app := commands.New(commands.Deps{
+		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
+		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
+		NewID: idgen.New(2).Next, NewUUID: uuid.NewString,
+		Now:   func() time.Time { return time.UnixMilli(w.clock.Load()) },
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = app.Follow(ctx, w.events) }()
+	DeferCleanup(func() { cancel(); <-done })
+	return app
 }
 
 func (w *world) advance(d time.Duration) { w.clock.Add(d.Milliseconds()) }

@@ -302,6 +302,19 @@ var _ = Describe("Messages", func() {
 		}
 	})
 
+	It("sees on one node the friendship another node made, through the followed log", func() {
+		other := w.node()
+		send := func(uuid string) error {
+			_, err := other.SendMessage(ctx, a, commands.SendMessage{UUID: uuid, ChatType: "Friend", To: b.MemberID, Content: "hi"})
+			return err
+		}
+		// The second node learns, and caches, that they are strangers.
+		expectFault(send("n1"), fault.Forbidden, fault.MsgNotFriend)
+		expectFault(send("n2"), fault.Forbidden, fault.MsgNotFriend)
+		w.befriend(a, b) // on the first node
+		Eventually(func() error { return send("n3") }).WithTimeout(2 * time.Second).Should(Succeed())
+	})
+
 	It("refuses read acknowledgements outside a friendship", func() {
 		c := w.member("carl0001")
 		_, err := w.app.AckRead(ctx, c, commands.AckRead{ChatType: "Friend", To: a.MemberID, MessageID: "1"})

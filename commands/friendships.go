@@ -2,48 +2,124 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"sync"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 )
 
-// cachedFriendship keeps a pair's state between commands; every use reads
-// the stream's tail after the cached revision, so other nodes' appends are
-// seen and the cache is never stale when a decision is made.
-type cachedFriendship struct {
-	state friend.Friendship
-	st    streamState
+// friendships caches the state of friend pairs for the commands that need
+// it on every message. An entry is evicted as soon as an event of its
+// stream commits (seen on the live log, from any node, or appended here),
+// and a loaded state is kept only if nothing was evicted while it loaded,
+// so a hit is never older than the last event the log has delivered. The
+// cache is used only while the log is followed.
+type friendships struct {
+	mu        sync.Mutex
+	following bool
+	evictions uint64
+	states    map[string]friendshipState
+}
+
+type friendshipState struct {
+	f  friend.Friendship
+	st streamState
+}
+
+// maxFriendships bounds the cache; past it, it starts afresh.
+const maxFriendships = 100_000
+
+func (c *friendships) get(stream string) (friendshipState, bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.states[stream]
+	if ok {
+		s.f = s.f.Clone()
+	}
+	return s, ok && c.following, c.evictions
+}
+
+func (c *friendships) put(stream string, s friendshipState, since uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.following || c.evictions != since {
+		return
+	}
+	if c.states == nil || len(c.states) >= maxFriendships {
+		c.states = map[string]friendshipState{}
+	}
+	s.f = s.f.Clone()
+	c.states[stream] = s
+}
+
+func (c *friendships) evict(stream string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evictions++
+	delete(c.states, stream)
+}
+
+func (c *friendships) follow(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.following = on
+	c.evictions++
+	c.states = nil
 }
 
 // friendship returns the current state of a pair and its revision.
 func (a *App) friendship(ctx context.Context, tenant, pairID string) (friend.Friendship, streamState, error) {
 	stream := es.Stream(tenant, es.CategoryFriendship, pairID)
-	a.mu.Lock()
-	c, ok := a.friendships[stream]
-	var cached cachedFriendship
-	if ok {
-		cached = *c
-		cached.state = c.state.Clone()
+	cached, hit, since := a.friendships.get(stream)
+	if hit {
+		return cached.f, cached.st, nil
 	}
-	a.mu.Unlock()
-
-	from := uint64(0)
-	if cached.st.exists {
-		from = cached.st.revision + 1
-	}
-	st, err := a.load(ctx, stream, from, cached.state.Apply)
+	var s friendshipState
+	st, err := a.loadAll(ctx, stream, s.f.Apply)
 	if err != nil {
 		return friend.Friendship{}, streamState{}, err
 	}
-	if st.exists {
-		cached.st = st
+	s.st = st
+	a.friendships.put(stream, s, since)
+	return s.f, s.st, nil
+}
+
+// appendFriendship appends decided events to a pair's stream and evicts the
+// pair, so that the next command reads what this one wrote.
+func (a *App) appendFriendship(ctx context.Context, p Principal, pairID string, expected es.ExpectedRevision, events []es.Event) (es.WriteResult, error) {
+	stream := es.Stream(p.Tenant, es.CategoryFriendship, pairID)
+	defer a.friendships.evict(stream)
+	return a.appendEvents(ctx, p, stream, expected, events)
+}
+
+// Follow keeps the caches of the commands current from the live log until
+// ctx ends; without it the commands read their state from the store each
+// time.
+func (a *App) Follow(ctx context.Context, log LiveLog) error {
+	head, err := log.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("commands: follow: %w", err)
 	}
-	a.mu.Lock()
-	if cur, ok := a.friendships[stream]; !ok || !cur.st.exists || cur.st.revision < cached.st.revision {
-		keep := cached
-		keep.state = cached.state.Clone()
-		a.friendships[stream] = &keep
+	sub, err := log.SubscribeAll(ctx, head)
+	if err != nil {
+		return fmt.Errorf("commands: follow: %w", err)
 	}
-	a.mu.Unlock()
-	return cached.state, cached.st, nil
+	defer sub.Close()
+	a.friendships.follow(true)
+	defer a.friendships.follow(false)
+	for {
+		recs, err := sub.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("commands: follow: %w", err)
+		}
+		for _, r := range recs {
+			if sn, err := es.ParseStream(r.Stream); err == nil && sn.Category == es.CategoryFriendship {
+				a.friendships.evict(r.Stream)
+			}
+		}
+	}
 }

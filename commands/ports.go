@@ -22,6 +22,12 @@ type EventStore interface {
 	ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error)
 }
 
+// LiveLog is the log as it grows, which keeps the commands' caches current.
+type LiveLog interface {
+	Head(ctx context.Context) (uint64, error)
+	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
+}
+
 // Authorizer answers whether a subject holding role in scope may act on an
 // object. The policy (casbin) is the single source of those answers.
 type Authorizer interface {

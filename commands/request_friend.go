@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 
-	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/friend"
 )
@@ -44,7 +43,7 @@ func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (
 		if err != nil || len(events) == 0 {
 			return Applied{ID: id}, err
 		}
-		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryFriendship, pair), st.expected(), events)
+		res, err := a.appendFriendship(ctx, p, pair, st.expected(), events)
 		if isConcurrency(err) && attempt < maxRetries {
 			continue
 		}

@@ -134,9 +134,14 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
 	failed := make(chan error, 3)
-	done := make(chan struct{}, 2)
+	done := make(chan struct{}, 3)
 	go func() {
-		project(workers, engine, log.Named("projections"))
+		restarting(workers, "projections", engine.Run, log.Named("projections"))
+		done <- struct{}{}
+	}()
+	go func() {
+		follow := func(ctx context.Context) error { return app.Follow(ctx, events) }
+		restarting(workers, "command caches", follow, log.Named("commands"))
 		done <- struct{}{}
 	}()
 	go func() {
@@ -176,7 +181,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		log.Warn("websocket shutdown", zap.Error(err))
 	}
 	stopWorkers()
-	for range 2 {
+	for range 3 {
 		select {
 		case <-done:
 		case <-shutdown.Done():
@@ -196,16 +201,16 @@ func timeOrderedUUID() string {
 	return id.String()
 }
 
-// project runs the projections until ctx ends, restarting them from their
-// checkpoints after a failure, with a growing pause.
-func project(ctx context.Context, engine *projections.Engine, log *zap.Logger) {
+// restarting runs a worker until ctx ends, restarting it after a failure
+// with a growing pause.
+func restarting(ctx context.Context, name string, run func(context.Context) error, log *zap.Logger) {
 	pause := 100 * time.Millisecond
 	for {
-		err := engine.Run(ctx)
+		err := run(ctx)
 		if ctx.Err() != nil {
 			return
 		}
-		log.Error("projections failed; restarting from checkpoints", zap.Error(err), zap.Duration("after", pause))
+		log.Error(name+" failed; restarting", zap.Error(err), zap.Duration("after", pause))
 		select {
 		case <-time.After(pause):
 		case <-ctx.Done():
