@@ -92,7 +92,7 @@ func (w *world) node() *commands.App {
 		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
 		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
 		NewID: idgen.New(2).Next, NewUUID: uuid.NewString,
-		Now:   func() time.Time { return time.UnixMilli(w.clock.Load()) },
+		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

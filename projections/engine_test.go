@@ -15,6 +15,7 @@ import (
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -80,6 +81,7 @@ var _ = Describe("The engine", func() {
 		e := engine(log, store, pub)
 		stop := run(e)
 		defer stop()
+		waitFor(e, appendEvent(log, "x0001.member-7", &member.SessionStarted{SessionID: "s0"})) // the engine runs
 		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "hi"))
 		waitFor(e, pos)
 		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
