@@ -25,6 +25,7 @@ type Gateway struct {
 
 	ctx    context.Context // parent of command contexts; cancelled when Shutdown gives up
 	cancel context.CancelFunc
+	jobs   chan func() // taken by idle command workers
 
 	mu       sync.RWMutex
 	members  map[memberKey][]*conn
@@ -38,14 +39,36 @@ type memberKey struct{ tenant, member string }
 // New returns a gateway; mount it on GET /message-ws and start Run.
 func New(cfg Config, auth Authenticator, cmds Commands, log *zap.Logger) *Gateway {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Gateway{
+	g := &Gateway{
 		cfg:     cfg.withDefaults(),
 		auth:    auth,
 		cmds:    cmds,
 		log:     log,
 		ctx:     ctx,
 		cancel:  cancel,
+		jobs:    make(chan func()),
 		members: make(map[memberKey][]*conn),
+	}
+	for range commandWorkers {
+		go g.work()
+	}
+	return g
+}
+
+// commandWorkers is how many long-lived goroutines run socket commands.
+const commandWorkers = 64
+
+// work runs commands until the gateway is shut down. A worker's stack grows
+// once to what JSON, AES and the commands need and then stays grown, where
+// a goroutine per command grew it anew every time.
+func (g *Gateway) work() {
+	for {
+		select {
+		case job := <-g.jobs:
+			job()
+		case <-g.ctx.Done():
+			return
+		}
 	}
 }
 
