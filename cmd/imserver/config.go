@@ -21,6 +21,7 @@ type config struct {
 	Bus            string // gochannel
 	AllowedOrigins []string
 	LogLevel       zapcore.Level
+	PprofAddr      string // profiling endpoints; off when empty
 }
 
 func loadConfig(args []string, getenv func(string) string) (config, error) {
@@ -38,10 +39,11 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: gochannel (IM_BUS)")
 	origins := fs.String("allowed-origins", env("IM_ALLOWED_ORIGINS", ""), "extra origins allowed to open the websocket, comma separated (IM_ALLOWED_ORIGINS); the server's own origin is always allowed")
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
+	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus}
+	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr}
 	var errs []error
 	if c.HTTPAddr == "" {
 		errs = append(errs, errors.New("IM_HTTP_ADDR is empty"))

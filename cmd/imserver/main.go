@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -151,6 +152,9 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		done <- struct{}{}
 	}()
 
+	if cfg.PprofAddr != "" {
+		go servePprof(cfg.PprofAddr, log)
+	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return err
@@ -217,6 +221,20 @@ func restarting(ctx context.Context, name string, run func(context.Context) erro
 			return
 		}
 		pause = min(2*pause, 10*time.Second)
+	}
+}
+
+// servePprof serves the runtime profiles on their own listener, apart from
+// the public API.
+func servePprof(addr string, log *zap.Logger) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: addr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("profiles served", zap.String("addr", addr))
+	if err := srv.ListenAndServe(); err != nil {
+		log.Warn("profiles not served", zap.Error(err))
 	}
 }
 
