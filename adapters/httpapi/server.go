@@ -157,7 +157,11 @@ func (a *API) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
 		if p, ok := c.Get(principalKey).(commands.Principal); ok {
 			fields = append(fields, zap.String("tenant", p.Tenant), zap.String("member", p.MemberID))
 		}
-		a.log.Info("request", fields...)
+		if p := c.Path(); p == "/healthz" || p == "/readyz" {
+			a.log.Debug("request", fields...) // probes would drown the rest
+		} else {
+			a.log.Info("request", fields...)
+		}
 		return nil
 	}
 }
