@@ -4,8 +4,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"go.uber.org/zap/zapcore"
@@ -14,11 +17,16 @@ import (
 // config is the server's validated configuration. Flags win over the
 // environment, which wins over defaults.
 type config struct {
-	HTTPAddr       string
-	DataDir        string
-	EventStore     string // sqlite:<path>
-	ReadStore      string // sqlite:<path>
-	Bus            string // gochannel
+	HTTPAddr string
+	DataDir  string
+	Events   backend // IM_EVENTSTORE: kindSQLite or kindESDB
+	Reads    backend // IM_READSTORE: kindSQLite or kindMongo
+	Deltas   backend // IM_BUS: kindGoChannel or kindNATS
+	// EventStore and ReadStore are the SQLite files of Events and Reads,
+	// empty when those are not SQLite; Bus is IM_BUS as given.
+	EventStore     string
+	ReadStore      string
+	Bus            string
 	AllowedOrigins []string
 	LogLevel       zapcore.Level
 	PprofAddr      string // profiling endpoints; off when empty
@@ -34,9 +42,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	fs := flag.NewFlagSet("imserver", flag.ContinueOnError)
 	addr := fs.String("http-addr", env("IM_HTTP_ADDR", ":8080"), "HTTP listen address (IM_HTTP_ADDR)")
 	dataDir := fs.String("data-dir", env("IM_DATA_DIR", "./data"), "data directory (IM_DATA_DIR)")
-	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: sqlite:<path> (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
-	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: sqlite:<path> (IM_READSTORE; default sqlite:<data dir>/read.db)")
-	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: gochannel (IM_BUS)")
+	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
+	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: "+readStoreSetting.forms+" (IM_READSTORE; default sqlite:<data dir>/read.db)")
+	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: "+busSetting.forms+" (IM_BUS)")
 	origins := fs.String("allowed-origins", env("IM_ALLOWED_ORIGINS", ""), "extra origins allowed to open the websocket, comma separated (IM_ALLOWED_ORIGINS); the server's own origin is always allowed")
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
@@ -45,22 +53,28 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr}
 	var errs []error
-	if c.HTTPAddr == "" {
-		errs = append(errs, errors.New("IM_HTTP_ADDR is empty"))
+	if err := checkListenAddr("IM_HTTP_ADDR", c.HTTPAddr); err != nil {
+		errs = append(errs, err)
+	}
+	if c.PprofAddr != "" {
+		if err := checkListenAddr("IM_PPROF_ADDR", c.PprofAddr); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.DataDir == "" {
 		errs = append(errs, errors.New("IM_DATA_DIR is empty"))
 	}
 	var err error
-	if c.EventStore, err = sqliteURL("IM_EVENTSTORE", *eventStore, filepath.Join(c.DataDir, "events.db")); err != nil {
+	if c.Events, err = eventStoreSetting.parse(*eventStore, "sqlite:"+filepath.Join(c.DataDir, "events.db")); err != nil {
 		errs = append(errs, err)
 	}
-	if c.ReadStore, err = sqliteURL("IM_READSTORE", *readStore, filepath.Join(c.DataDir, "read.db")); err != nil {
+	if c.Reads, err = readStoreSetting.parse(*readStore, "sqlite:"+filepath.Join(c.DataDir, "read.db")); err != nil {
 		errs = append(errs, err)
 	}
-	if c.Bus != "gochannel" {
-		errs = append(errs, fmt.Errorf("IM_BUS=%q: this build supports gochannel", c.Bus))
+	if c.Deltas, err = busSetting.parse(c.Bus, "gochannel"); err != nil {
+		errs = append(errs, err)
 	}
+	c.EventStore, c.ReadStore = c.Events.Path, c.Reads.Path
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.AllowedOrigins = append(c.AllowedOrigins, o)
@@ -72,16 +86,187 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	return c, errors.Join(errs...)
 }
 
-// sqliteURL resolves a store setting to a file path.
-func sqliteURL(name, v, def string) (string, error) {
+func checkListenAddr(name, addr string) error {
+	if addr == "" {
+		return fmt.Errorf("%s is empty", name)
+	}
+	if _, port, err := net.SplitHostPort(addr); err != nil || !validPort(port) {
+		return fmt.Errorf("%s=%q: want host:port or :port, e.g. :8080", name, addr)
+	}
+	return nil
+}
+
+// backendKind names the adapter a store or bus setting selects.
+type backendKind string
+
+const (
+	kindSQLite    backendKind = "sqlite"
+	kindESDB      backendKind = "esdb"
+	kindMongo     backendKind = "mongodb"
+	kindGoChannel backendKind = "gochannel"
+	kindNATS      backendKind = "nats"
+)
+
+// backend is a validated IM_EVENTSTORE, IM_READSTORE or IM_BUS value.
+type backend struct {
+	Kind  backendKind
+	Path  string   // the database file, for kindSQLite
+	URL   string   // the connection string as given, for the networked kinds
+	Hosts []string // host or host:port of each server in URL
+}
+
+// String is the setting without its user info, fit for logs.
+func (b backend) String() string {
+	switch b.Kind {
+	case kindSQLite:
+		return "sqlite:" + b.Path
+	case kindGoChannel:
+		return string(kindGoChannel)
+	}
+	return redact(b.URL)
+}
+
+// setting is what one variable accepts: its embedded kind, and the URL
+// schemes of the networked kind.
+type setting struct {
+	name    string
+	local   backendKind
+	schemes map[string]backendKind
+	forms   string // the accepted forms, for help and errors
+}
+
+var (
+	eventStoreSetting = setting{
+		name: "IM_EVENTSTORE", local: kindSQLite,
+		schemes: map[string]backendKind{"esdb": kindESDB, "esdb+discover": kindESDB},
+		forms:   "sqlite:<path>, esdb://host:port[?tls=false] or esdb+discover://host:port",
+	}
+	readStoreSetting = setting{
+		name: "IM_READSTORE", local: kindSQLite,
+		schemes: map[string]backendKind{"mongodb": kindMongo, "mongodb+srv": kindMongo},
+		forms:   "sqlite:<path>, mongodb://host:port/[?replicaSet=rs0] or mongodb+srv://host",
+	}
+	busSetting = setting{
+		name: "IM_BUS", local: kindGoChannel,
+		schemes: map[string]backendKind{"nats": kindNATS},
+		forms:   "gochannel or nats://host:port",
+	}
+)
+
+// parse validates v, or def when v is empty.
+func (s setting) parse(v, def string) (backend, error) {
 	if v == "" {
-		return def, nil
+		v = def
 	}
-	path, ok := strings.CutPrefix(v, "sqlite:")
-	if !ok || path == "" {
-		return "", fmt.Errorf("%s=%q: expected sqlite:<path>", name, v)
+	fail := func(format string, a ...any) (backend, error) {
+		return backend{}, fmt.Errorf("%s=%q: %s; want %s", s.name, redact(v), fmt.Sprintf(format, a...), s.forms)
 	}
-	return path, nil
+	switch {
+	case s.local == kindGoChannel && v == string(kindGoChannel):
+		return backend{Kind: kindGoChannel}, nil
+	case s.local == kindSQLite && strings.HasPrefix(v, "sqlite:"):
+		path := strings.TrimPrefix(v, "sqlite:")
+		if path == "" {
+			return fail("empty path")
+		}
+		if strings.HasPrefix(path, "//") {
+			return fail("sqlite takes a file path, not a URL: write sqlite:/abs/path or sqlite:rel/path")
+		}
+		return backend{Kind: kindSQLite, Path: path}, nil
+	}
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return fail("not a recognised value")
+	}
+	kind, ok := s.schemes[strings.ToLower(scheme)]
+	if !ok {
+		return fail("unknown scheme %q", scheme)
+	}
+	hosts, path, err := parseAuthority(rest)
+	if err != nil {
+		return fail("malformed URL: %v", err)
+	}
+	switch {
+	case strings.EqualFold(scheme, "mongodb+srv") && (len(hosts) != 1 || strings.Contains(hosts[0], ":")):
+		return fail("mongodb+srv takes one host name without a port")
+	case kind == kindNATS && len(hosts) != 1:
+		return fail("nats takes one server")
+	case kind != kindMongo && path != "" && path != "/":
+		return fail("unexpected path %q", path)
+	}
+	return backend{Kind: kind, URL: v, Hosts: hosts}, nil
+}
+
+// parseAuthority splits what follows "scheme://" into its servers and path.
+// net/url cannot be used: it rejects lists like "a:27017,b", which the
+// MongoDB and EventStoreDB drivers accept, and its errors quote passwords.
+func parseAuthority(rest string) (hosts []string, path string, err error) {
+	authority, tail := rest, ""
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		authority, tail = rest[:i], rest[i:]
+	}
+	if i := strings.LastIndex(authority, "@"); i >= 0 {
+		authority = authority[i+1:]
+	}
+	if authority == "" {
+		return nil, "", errors.New("no host")
+	}
+	for _, h := range strings.Split(authority, ",") {
+		if err := checkHost(h); err != nil {
+			return nil, "", err
+		}
+		hosts = append(hosts, h)
+	}
+	path, query, _ := strings.Cut(tail, "?")
+	if _, err := url.ParseQuery(query); err != nil {
+		return nil, "", fmt.Errorf("query: %w", err)
+	}
+	return hosts, path, nil
+}
+
+// checkHost accepts host, host:port, [ipv6] and [ipv6]:port.
+func checkHost(h string) error {
+	host := h
+	if strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]") {
+		host = h[1 : len(h)-1]
+	} else if strings.Contains(h, ":") {
+		var port string
+		var err error
+		if host, port, err = net.SplitHostPort(h); err != nil || !validPort(port) {
+			return fmt.Errorf("bad host:port %q", h)
+		}
+		host = strings.Trim(host, "[]")
+	}
+	if host == "" {
+		return fmt.Errorf("empty host in %q", h)
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._:%", r)) {
+			return fmt.Errorf("bad host %q", h)
+		}
+	}
+	return nil
+}
+
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 0 && n <= 65535
+}
+
+// redact hides the user info of a connection string.
+func redact(v string) string {
+	scheme, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return v
+	}
+	end := len(rest)
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		end = i
+	}
+	if i := strings.LastIndex(rest[:end], "@"); i >= 0 {
+		return scheme + "://xxxxx@" + rest[i+1:]
+	}
+	return v
 }
 
 // secret reads the server's signing secret, creating it on first start.

@@ -73,6 +73,9 @@ func newLogger(cfg config) (*zap.Logger, error) {
 // batch commits its checkpoints) and the event store drains its queue.
 // listening, when set, is told the address once the server accepts.
 func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr string)) error {
+	if err := adaptersBuilt(cfg); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -222,6 +225,25 @@ func restarting(ctx context.Context, name string, run func(context.Context) erro
 		}
 		pause = min(2*pause, 10*time.Second)
 	}
+}
+
+// adaptersBuilt refuses, before anything is opened, a profile naming a store
+// or bus this build has no adapter for.
+func adaptersBuilt(cfg config) error {
+	var errs []error
+	missing := func(name string, b backend, what string) {
+		errs = append(errs, fmt.Errorf("%s=%s: this build has no %s adapter yet", name, b, what))
+	}
+	if cfg.Events.Kind != kindSQLite {
+		missing("IM_EVENTSTORE", cfg.Events, "EventStoreDB")
+	}
+	if cfg.Reads.Kind != kindSQLite {
+		missing("IM_READSTORE", cfg.Reads, "MongoDB")
+	}
+	if cfg.Deltas.Kind != kindGoChannel {
+		missing("IM_BUS", cfg.Deltas, "NATS")
+	}
+	return errors.Join(errs...)
 }
 
 // servePprof serves the runtime profiles on their own listener, apart from

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
+)
+
+func envOf(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+var _ = Describe("The configuration", func() {
+	DescribeTable("accepts the store and bus settings",
+		func(args []string, env map[string]string, events, reads, deltas backend) {
+			c, err := loadConfig(args, envOf(env))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.Events).To(Equal(events))
+			Expect(c.Reads).To(Equal(reads))
+			Expect(c.Deltas).To(Equal(deltas))
+			Expect(c.EventStore).To(Equal(events.Path), "the SQLite file main.go opens")
+			Expect(c.ReadStore).To(Equal(reads.Path), "the SQLite file main.go opens")
+		},
+		Entry("embedded by default, under the data directory", nil, map[string]string{"IM_DATA_DIR": "/srv/im"},
+			backend{Kind: kindSQLite, Path: filepath.Join("/srv/im", "events.db")},
+			backend{Kind: kindSQLite, Path: filepath.Join("/srv/im", "read.db")},
+			backend{Kind: kindGoChannel}),
+		Entry("SQLite files given explicitly", nil, map[string]string{"IM_EVENTSTORE": "sqlite:/var/ev.db", "IM_READSTORE": "sqlite:rel/read.db", "IM_BUS": "gochannel"},
+			backend{Kind: kindSQLite, Path: "/var/ev.db"},
+			backend{Kind: kindSQLite, Path: "rel/read.db"},
+			backend{Kind: kindGoChannel}),
+		Entry("the production profile of compose.yaml", nil, map[string]string{
+			"IM_EVENTSTORE": "esdb://eventstore:2113?tls=false", "IM_READSTORE": "mongodb://mongo:27017/?replicaSet=rs0", "IM_BUS": "nats://nats:4222"},
+			backend{Kind: kindESDB, URL: "esdb://eventstore:2113?tls=false", Hosts: []string{"eventstore:2113"}},
+			backend{Kind: kindMongo, URL: "mongodb://mongo:27017/?replicaSet=rs0", Hosts: []string{"mongo:27017"}},
+			backend{Kind: kindNATS, URL: "nats://nats:4222", Hosts: []string{"nats:4222"}}),
+		Entry("clusters, credentials, SRV records and IPv6", nil, map[string]string{
+			"IM_EVENTSTORE": "esdb+discover://admin:changeit@a:2113,b:2113,[::1]:2113", "IM_READSTORE": "mongodb+srv://cluster0.example.net/chat?retryWrites=true", "IM_BUS": "nats://[fd00::4]:4222"},
+			backend{Kind: kindESDB, URL: "esdb+discover://admin:changeit@a:2113,b:2113,[::1]:2113", Hosts: []string{"a:2113", "b:2113", "[::1]:2113"}},
+			backend{Kind: kindMongo, URL: "mongodb+srv://cluster0.example.net/chat?retryWrites=true", Hosts: []string{"cluster0.example.net"}},
+			backend{Kind: kindNATS, URL: "nats://[fd00::4]:4222", Hosts: []string{"[fd00::4]:4222"}}),
+		Entry("host lists mixing hosts with and without ports", nil, map[string]string{"IM_READSTORE": "mongodb://u:p@a:27017,b/db?replicaSet=rs0"},
+			backend{Kind: kindSQLite, Path: filepath.Join("data", "events.db")},
+			backend{Kind: kindMongo, URL: "mongodb://u:p@a:27017,b/db?replicaSet=rs0", Hosts: []string{"a:27017", "b"}},
+			backend{Kind: kindGoChannel}),
+		Entry("flags over the environment", []string{"-eventstore", "esdb://flag:2113", "-bus", "nats://flag:4222"}, map[string]string{"IM_EVENTSTORE": "sqlite:env.db", "IM_BUS": "gochannel"},
+			backend{Kind: kindESDB, URL: "esdb://flag:2113", Hosts: []string{"flag:2113"}},
+			backend{Kind: kindSQLite, Path: filepath.Join("data", "read.db")},
+			backend{Kind: kindNATS, URL: "nats://flag:4222", Hosts: []string{"flag:4222"}}),
+	)
+
+	DescribeTable("refuses a mistake with a message naming it",
+		func(env map[string]string, says ...string) {
+			_, err := loadConfig(nil, envOf(env))
+			Expect(err).To(HaveOccurred())
+			matchers := []types.GomegaMatcher{}
+			for _, s := range says {
+				matchers = append(matchers, ContainSubstring(s))
+			}
+			Expect(err.Error()).To(SatisfyAll(matchers...))
+		},
+		Entry("an unknown scheme", map[string]string{"IM_EVENTSTORE": "postgres://db:5432"}, `IM_EVENTSTORE="postgres://db:5432": unknown scheme "postgres"`, "want sqlite:<path>, esdb://"),
+		Entry("a scheme of another variable", map[string]string{"IM_EVENTSTORE": "mongodb://mongo:27017"}, `unknown scheme "mongodb"`),
+		Entry("a bare path", map[string]string{"IM_READSTORE": "read.db"}, `IM_READSTORE="read.db": not a recognised value`, "mongodb://"),
+		Entry("an empty SQLite path", map[string]string{"IM_EVENTSTORE": "sqlite:"}, `IM_EVENTSTORE="sqlite:": empty path`),
+		Entry("a SQLite URL", map[string]string{"IM_READSTORE": "sqlite://read.db"}, "sqlite takes a file path, not a URL"),
+		Entry("no host", map[string]string{"IM_EVENTSTORE": "esdb://?tls=false"}, "malformed URL: no host"),
+		Entry("an empty host in a list", map[string]string{"IM_READSTORE": "mongodb://a,,b"}, `malformed URL: empty host in ""`),
+		Entry("a port that is not a number", map[string]string{"IM_EVENTSTORE": "esdb://eventstore:http"}, `malformed URL: bad host:port "eventstore:http"`),
+		Entry("a port out of range", map[string]string{"IM_BUS": "nats://nats:70000"}, `bad host:port "nats:70000"`),
+		Entry("a host with a space", map[string]string{"IM_BUS": "nats://my nats:4222"}, `bad host "my nats:4222"`),
+		Entry("a broken query", map[string]string{"IM_READSTORE": "mongodb://mongo/?replicaSet=%zz"}, "malformed URL: query"),
+		Entry("a path where none belongs", map[string]string{"IM_EVENTSTORE": "esdb://eventstore:2113/streams"}, `unexpected path "/streams"`),
+		Entry("mongodb+srv with a port", map[string]string{"IM_READSTORE": "mongodb+srv://cluster0.example.net:27017"}, "mongodb+srv takes one host name without a port"),
+		Entry("several NATS servers", map[string]string{"IM_BUS": "nats://a:4222,b:4222"}, "nats takes one server"),
+		Entry("an unknown bus", map[string]string{"IM_BUS": "kafka"}, `IM_BUS="kafka": not a recognised value; want gochannel or nats://host:port`),
+		Entry("a listen address without a port", map[string]string{"IM_HTTP_ADDR": "8080"}, `IM_HTTP_ADDR="8080": want host:port`),
+		Entry("a bad profiling address", map[string]string{"IM_PPROF_ADDR": "localhost"}, `IM_PPROF_ADDR="localhost"`),
+		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
+	)
+
+	It("reports every mistake at once", func() {
+		_, err := loadConfig(nil, envOf(map[string]string{
+			"IM_HTTP_ADDR": "nowhere", "IM_EVENTSTORE": "sqlite:", "IM_READSTORE": "redis://r", "IM_BUS": "nats://", "IM_LOG_LEVEL": "loud"}))
+		Expect(err).To(HaveOccurred())
+		for _, name := range []string{"IM_HTTP_ADDR=", "IM_EVENTSTORE=", "IM_READSTORE=", "IM_BUS=", "IM_LOG_LEVEL="} {
+			Expect(err.Error()).To(ContainSubstring(name))
+		}
+	})
+
+	It("never shows a password, in errors or in the value's String", func() {
+		_, err := loadConfig(nil, envOf(map[string]string{"IM_EVENTSTORE": "esdb://admin:s3cret@es:bad", "IM_READSTORE": "mongodb://alice:s3cret@@x:1/?a=%zz"}))
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).NotTo(ContainSubstring("s3cret"))
+
+		c, err := loadConfig(nil, envOf(map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:27017/?replicaSet=rs0"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.Reads.String()).To(Equal("mongodb://xxxxx@mongo:27017/?replicaSet=rs0"))
+		Expect(c.Events.String()).To(Equal("sqlite:" + filepath.Join("data", "events.db")))
+		Expect(c.Deltas.String()).To(Equal("gochannel"))
+	})
+})
