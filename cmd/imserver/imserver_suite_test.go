@@ -37,7 +37,15 @@ func startServer(dataDir string) *testServer { return startLogged(dataDir, zap.N
 
 // startLogged starts the server logging to log.
 func startLogged(dataDir string, log *zap.Logger) *testServer {
+	return startWith(dataDir, log, nil)
+}
+
+// startWith starts the server with more environment settings.
+func startWith(dataDir string, log *zap.Logger, env map[string]string) *testServer {
 	cfg, err := loadConfig(nil, func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
 		return map[string]string{"IM_HTTP_ADDR": "127.0.0.1:0", "IM_DATA_DIR": dataDir}[k]
 	})
 	Expect(err).NotTo(HaveOccurred())

@@ -22,6 +22,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/adapters/authz"
 	"github.com/eventchat/eventchat/adapters/bus"
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
@@ -31,6 +32,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/tenant"
 	"github.com/eventchat/eventchat/projections"
 	"github.com/eventchat/eventchat/ui"
@@ -83,9 +85,9 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
-	events, err := sqlitestore.Open(cfg.EventStore)
+	events, err := openEventStore(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("event store %s: %w", cfg.EventStore, err)
+		return fmt.Errorf("event store %s: %w", cfg.Events, err)
 	}
 	defer events.Close()
 	reads, err := sqliteread.Open(cfg.ReadStore)
@@ -227,15 +229,29 @@ func restarting(ctx context.Context, name string, run func(context.Context) erro
 	}
 }
 
+// eventStore is what the server needs of an event store adapter.
+type eventStore interface {
+	Append(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (es.WriteResult, error)
+	ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error)
+	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
+	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
+	Head(ctx context.Context) (uint64, error)
+	Close() error
+}
+
+func openEventStore(ctx context.Context, cfg config) (eventStore, error) {
+	if cfg.Events.Kind == kindESDB {
+		return esdb.Open(ctx, cfg.Events.URL)
+	}
+	return sqlitestore.Open(cfg.EventStore)
+}
+
 // adaptersBuilt refuses, before anything is opened, a profile naming a store
 // or bus this build has no adapter for.
 func adaptersBuilt(cfg config) error {
 	var errs []error
 	missing := func(name string, b backend, what string) {
 		errs = append(errs, fmt.Errorf("%s=%s: this build has no %s adapter yet", name, b, what))
-	}
-	if cfg.Events.Kind != kindSQLite {
-		missing("IM_EVENTSTORE", cfg.Events, "EventStoreDB")
 	}
 	if cfg.Reads.Kind != kindSQLite {
 		missing("IM_READSTORE", cfg.Reads, "MongoDB")

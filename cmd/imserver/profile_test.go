@@ -1,0 +1,37 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+)
+
+var _ = Describe("The EventStoreDB profile", func() {
+	It("serves members end to end through the adapter, the official client and gRPC (the esdbtest double)", func() {
+		dir := GinkgoT().TempDir()
+		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(double.Close)
+		s := startWith(filepath.Join(dir, "data"), zap.NewNop(), map[string]string{"IM_EVENTSTORE": double.ConnectionString()})
+
+		alice, bob := s.register("alice001"), s.register("bob00001")
+		s.befriend(alice, bob)
+		b := s.dial(bob)
+		first := s.send(alice, bob, "esdb-1", "hello over esdb")
+		Expect(s.send(alice, bob, "esdb-1", "hello over esdb")).To(Equal(first))
+		var m message
+		Expect(json.Unmarshal(next(b, 11).Data, &m)).To(Succeed())
+		Expect(m.ID).To(Equal(first.ID))
+
+		var history []message
+		s.ok("GET", fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&after=%d", alice.ID, first.Position), bob.Token, nil, &history)
+		Expect(history).To(HaveLen(1))
+		Expect(history[0].Content).To(Equal("hello over esdb"))
+	})
+})
