@@ -87,14 +87,17 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	events, err := openEventStore(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("event store %s: %w", cfg.Events, err)
+		return fmt.Errorf("IM_EVENTSTORE: %w", err)
 	}
 	defer events.Close()
 	reads, err := sqliteread.Open(cfg.ReadStore)
 	if err != nil {
-		return fmt.Errorf("read store %s: %w", cfg.ReadStore, err)
+		return fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	defer reads.Close()
+	if err := readsWithinLog(ctx, events, reads, cfg); err != nil {
+		return err
+	}
 	policy, err := authz.New()
 	if err != nil {
 		return err
@@ -244,6 +247,27 @@ func openEventStore(ctx context.Context, cfg config) (eventStore, error) {
 		return esdb.Open(ctx, cfg.Events.URL)
 	}
 	return sqlitestore.Open(cfg.EventStore)
+}
+
+// readsWithinLog refuses read models that have folded more of the log than
+// the log holds: the log was lost or replaced, and serving them would leave
+// every new event below their checkpoints unprojected.
+func readsWithinLog(ctx context.Context, events eventStore, reads projections.ReadStore, cfg config) error {
+	head, err := events.Head(ctx)
+	if err != nil {
+		return err
+	}
+	checkpoints, err := reads.Checkpoints(ctx)
+	if err != nil {
+		return err
+	}
+	for name, pos := range checkpoints {
+		if pos > head {
+			return fmt.Errorf("the read store %s has folded the log up to position %d (%s) but the event log %s ends at %d: "+
+				"restore the event log, or remove the read store to rebuild it from the log", cfg.Reads, pos, name, cfg.Events, head)
+		}
+	}
+	return nil
 }
 
 // adaptersBuilt refuses, before anything is opened, a profile naming a store

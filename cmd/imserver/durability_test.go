@@ -1,0 +1,268 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+)
+
+var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure, func() {
+	var bin string
+	BeforeAll(func() {
+		bin = buildServer(GinkgoT().TempDir())
+	})
+
+	// friends registers 2n members on p, two at a time (registering and
+	// logging in hash passwords), and befriends them in n pairs.
+	friends := func(p *process, n int) [][2]member {
+		GinkgoHelper()
+		pairs := make([][2]member, n)
+		var wg sync.WaitGroup
+		for side := range 2 {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for i := range pairs {
+					pairs[i][side] = p.register(fmt.Sprintf("dura%02d%c", i, 'a'+side))
+				}
+			}()
+		}
+		wg.Wait()
+		for _, pair := range pairs {
+			p.befriend(pair[0], pair[1])
+		}
+		return pairs
+	}
+
+	It("keeps every acknowledged send exactly once across a SIGKILL in the middle of 16 clients sending", func() {
+		dataDir := GinkgoT().TempDir()
+		p := startProcess(bin, dataDir)
+		pairs := friends(p, 8)
+
+		// Client i sends to its friend: even clients over REST, odd ones
+		// over the websocket. Each records what was acknowledged and the
+		// one send the kill cut short. Every 10th send, a websocket client
+		// also acknowledges reading up to the last message its friend's
+		// REST client had acknowledged, so that unread counts go down too.
+		type client struct {
+			from, to member
+			send     sender
+			socket   *wsclient.Client
+			last     atomic.Value // id of the last acknowledged send
+			acked    map[string]sendResult
+			cut      string
+			cutBy    error
+		}
+		var clients []*client
+		for _, pair := range pairs {
+			for _, way := range [][2]member{{pair[0], pair[1]}, {pair[1], pair[0]}} {
+				c := &client{from: way[0], to: way[1], acked: map[string]sendResult{}}
+				if len(clients)%2 == 0 {
+					c.send = restSender(p.base, c.from, c.to.ID)
+				} else {
+					c.send, c.socket = socketSender(p.base, c.from, c.to.ID)
+				}
+				clients = append(clients, c)
+			}
+		}
+		var acked atomic.Int64
+		var killed atomic.Bool
+		var wg sync.WaitGroup
+		for i, c := range clients {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for n := 0; ; n++ {
+					uuid := fmt.Sprintf("c%02d-%06d", i, n)
+					r, err := c.send(uuid, "message "+uuid)
+					if err == nil && c.socket != nil && n%10 == 9 {
+						if read, ok := clients[i-1].last.Load().(string); ok {
+							err = c.socket.Send(27, map[string]any{"chatType": "Friend", "from": c.from.ID, "to": c.to.ID, "messageId": read, "unreadCount": 0})
+						}
+					}
+					if err != nil {
+						c.cut = uuid
+						if !killed.Load() {
+							c.cutBy = err
+						}
+						return
+					}
+					c.acked[uuid] = r
+					c.last.Store(r.ID)
+					acked.Add(1)
+				}
+			}()
+		}
+		Eventually(acked.Load).WithTimeout(30 * time.Second).WithPolling(time.Millisecond).
+			Should(BeNumerically(">=", 400+rand.IntN(800)))
+		killed.Store(true)
+		p.kill()
+		wg.Wait()
+		total := acked.Load()
+		GinkgoWriter.Printf("%d sends acknowledged before SIGKILL\n", total)
+
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+
+		var last uint64
+		for _, c := range clients {
+			Expect(c.cutBy).NotTo(HaveOccurred(), "client %s failed before the kill", c.from.Account)
+			for uuid, r := range c.acked {
+				again := p.send(c.from, c.to, uuid, "message "+uuid)
+				Expect(again.ID).To(Equal(r.ID), "re-sent %s", uuid)
+				Expect(again.UUID).To(Equal(uuid))
+				Expect(again.ServerReceiveTime).To(Equal(r.ServerReceiveTime))
+				Expect(again.Position).To(Equal(r.Position))
+				last = max(last, r.Position)
+			}
+			// The send cut short may or may not have been stored; sent
+			// again, it is stored once either way.
+			last = max(last, p.send(c.from, c.to, c.cut, "message "+c.cut).Position)
+		}
+
+		read := 0
+		for _, pair := range pairs {
+			a, b := pair[0], pair[1]
+			chat := p.history(a, b.ID, last)
+			Expect(p.history(b, a.ID, last)).To(Equal(chat))
+			ids, uuids := map[string]int{}, map[string]int{}
+			unread := map[string]int{}
+			for _, m := range chat {
+				ids[m.ID]++
+				uuids[m.From+"/"+m.UUID]++
+				if m.MsgStatus == "Unread" {
+					unread[m.To]++
+				} else {
+					read++
+				}
+			}
+			for id, n := range ids {
+				Expect(n).To(Equal(1), "message %s is in history %d times", id, n)
+			}
+			for uuid, n := range uuids {
+				Expect(n).To(Equal(1), "uuid %s is in history %d times", uuid, n)
+			}
+			for _, c := range clients {
+				if c.from.ID != a.ID && c.from.ID != b.ID {
+					continue
+				}
+				for uuid, r := range c.acked {
+					Expect(ids).To(HaveKey(r.ID), "acknowledged send %s (%s) is lost", uuid, r.ID)
+					Expect(uuids).To(HaveKey(c.from.ID + "/" + uuid))
+				}
+				Expect(uuids).To(HaveKey(c.from.ID+"/"+c.cut), "the re-sent %s is missing", c.cut)
+			}
+			Expect(p.unreadCounts(a, last)[b.ID]).To(Equal(unread[a.ID]), "unread count of %s", a.Account)
+			Expect(p.unreadCounts(b, last)[a.ID]).To(Equal(unread[b.ID]), "unread count of %s", b.Account)
+		}
+		GinkgoWriter.Printf("%d messages read\n", read)
+		Expect(read).To(BeNumerically(">", 0), "no read acknowledgement took effect")
+		p.stop()
+	})
+
+	It("folds a backlog killed mid-batch into read models equal to a fresh rebuild", func() {
+		dataDir := GinkgoT().TempDir()
+		p := startProcess(bin, dataDir)
+		pairs := friends(p, 3)
+		p.stop()
+
+		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		appendBacklog(eventsPath, pairs, 2000)
+		// Without its read store the server folds the whole log again.
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			Expect(os.RemoveAll(readPath + suffix)).To(Succeed())
+		}
+
+		// Each restart resumes from the checkpoints the last one committed
+		// and is killed once it has committed a batch more, while /readyz
+		// still says it is behind: a kill between or inside later batches.
+		var killedAt []uint64
+		for len(killedAt) < 3 {
+			p = startProcess(bin, dataDir)
+			from := uint64(0)
+			if n := len(killedAt); n > 0 {
+				from = killedAt[n-1]
+			}
+			at, ok := p.killPast(from)
+			if !ok {
+				p.stop()
+				break
+			}
+			killedAt = append(killedAt, at)
+		}
+		GinkgoWriter.Printf("SIGKILLed while the projections were at %v\n", killedAt)
+		Expect(killedAt).NotTo(BeEmpty(), "never caught the projections behind: enlarge the backlog")
+
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		p.stop()
+
+		served := hashOfFile(readPath)
+		fresh := rebuild(eventsPath, filepath.Join(GinkgoT().TempDir(), "rebuilt.db"))
+		empty := hashOfFile(filepath.Join(GinkgoT().TempDir(), "empty.db"))
+		Expect(fresh).To(HaveLen(6))
+		for model, sum := range fresh {
+			Expect(sum).NotTo(Equal(empty[model]), "the log left read model %s empty", model)
+			Expect(served).To(HaveKeyWithValue(model, sum), "read model %s differs from a rebuild", model)
+		}
+	})
+
+	Describe("on a corrupt or foreign data directory", func() {
+		DescribeTable("exits non-zero naming the file and leaves it as it was",
+			func(file string, spoil func(path string)) {
+				dataDir := GinkgoT().TempDir()
+				path := filepath.Join(dataDir, file)
+				spoil(path)
+				before, err := os.ReadFile(path)
+				Expect(err).NotTo(HaveOccurred())
+
+				p, _ := launch(bin, dataDir)
+				Expect(p.exitCode()).NotTo(BeZero())
+				log := p.log()
+				Expect(log).NotTo(ContainSubstring("imserver listening"))
+				Expect(log).To(ContainSubstring(path))
+				after, err := os.ReadFile(path)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(after).To(Equal(before), "%s was changed", file)
+				GinkgoWriter.Println(strings.TrimSpace(log))
+			},
+			Entry("events.db of random bytes", "events.db", garbage),
+			Entry("events.db with a SQLite header over garbage", "events.db", corruptAfterHeader),
+			Entry("events.db of another application", "events.db", foreign),
+			Entry("events.db cut short", "events.db", cutShort),
+			Entry("read.db of random bytes", "read.db", garbage),
+			Entry("read.db with a SQLite header over garbage", "read.db", corruptAfterHeader),
+			Entry("read.db of another application", "read.db", foreign),
+		)
+
+		// With events.db gone and read.db kept, serving the stale read
+		// store would leave everything appended from then on unprojected,
+		// its checkpoints lying past the new log's head.
+		It("refuses a read store that has folded more than the event log holds", func() {
+			dataDir := GinkgoT().TempDir()
+			p := startProcess(bin, dataDir)
+			friends(p, 1)
+			p.stop()
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				Expect(os.RemoveAll(filepath.Join(dataDir, "events.db"+suffix))).To(Succeed())
+			}
+
+			p, _ = launch(bin, dataDir)
+			Expect(p.exitCode()).NotTo(BeZero())
+			Expect(p.log()).NotTo(ContainSubstring("imserver listening"))
+			Expect(p.log()).To(ContainSubstring(filepath.Join(dataDir, "read.db")))
+		})
+	})
+})
