@@ -1,15 +1,17 @@
 // Package bus carries projected deltas from the projectors to the real-time
-// gateways over watermill: GoChannel inside one process.
+// gateways over watermill: GoChannel inside one process, NATS JetStream
+// between processes.
 package bus
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 
 	"github.com/eventchat/eventchat/projections"
 )
@@ -17,44 +19,82 @@ import (
 // Topic carries every delta.
 const Topic = "deltas"
 
+// ErrClosed is returned by Publish and Deltas once Close was called.
+var ErrClosed = errors.New("bus: closed")
+
+// deltaBuffer is how many decoded deltas wait for a slow reader before the
+// bus stops taking batches for it.
+const deltaBuffer = 4096
+
+// source subscribes to the published batches: one message per batch, in
+// publish order, until ctx ends. Its channel may stay open after that;
+// stop releases the subscription.
+type source func(ctx context.Context) (batches <-chan *message.Message, stop func(), err error)
+
 // Bus publishes and delivers deltas. One watermill message carries the
-// deltas of one projected batch, so a batch costs one hand-over, and a
-// publish returns only once every subscriber took the message: without
-// that, GoChannel hands messages over from concurrent goroutines and a
-// chat's pushes could overtake each other.
+// deltas of one projected batch, so a batch costs one hand-over and the
+// deltas of a batch can never be interleaved with another batch's.
 type Bus struct {
-	pub message.Publisher
-	sub message.Subscriber
+	pub       message.Publisher
+	subscribe source
+	shutdown  func() error
+
+	mu     sync.Mutex
+	closed bool
+	done   chan struct{}
 }
 
-// NewGoChannel returns an in-process bus.
-func NewGoChannel() *Bus {
-	gc := gochannel.NewGoChannel(gochannel.Config{BlockPublishUntilSubscriberAck: true}, watermill.NopLogger{})
-	return &Bus{pub: gc, sub: gc}
+func newBus(pub message.Publisher, subscribe source, shutdown func() error) *Bus {
+	return &Bus{pub: pub, subscribe: subscribe, shutdown: shutdown, done: make(chan struct{})}
 }
 
-// Publish sends the deltas of one batch.
+// Publish sends the deltas of one batch. It returns ErrClosed after Close.
 func (b *Bus) Publish(ctx context.Context, deltas []projections.Delta) error {
+	if b.isClosed() {
+		return ErrClosed
+	}
 	payload, err := json.Marshal(deltas)
 	if err != nil {
 		return fmt.Errorf("bus: encode deltas: %w", err)
 	}
 	m := message.NewMessage(watermill.NewUUID(), payload)
 	m.SetContext(ctx)
-	return b.pub.Publish(Topic, m)
+	if err := b.pub.Publish(Topic, m); err != nil {
+		return fmt.Errorf("bus: publish: %w", err)
+	}
+	return nil
 }
 
 // Deltas delivers every delta published after the call, in order, until
-// ctx ends.
+// ctx ends or the bus closes; then the channel closes.
 func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
-	in, err := b.sub.Subscribe(ctx, Topic)
+	if b.isClosed() {
+		return nil, ErrClosed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	in, stop, err := b.subscribe(ctx)
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("bus: subscribe: %w", err)
 	}
-	out := make(chan projections.Delta, 4096)
+	out := make(chan projections.Delta, deltaBuffer)
 	go func() {
 		defer close(out)
-		for m := range in {
+		defer stop()
+		defer cancel()
+		for {
+			var m *message.Message
+			var ok bool
+			select {
+			case m, ok = <-in:
+			case <-ctx.Done():
+				return
+			case <-b.done:
+				return
+			}
+			if !ok {
+				return
+			}
 			var ds []projections.Delta
 			err := json.Unmarshal(m.Payload, &ds)
 			m.Ack()
@@ -66,6 +106,8 @@ func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 				case out <- d:
 				case <-ctx.Done():
 					return
+				case <-b.done:
+					return
 				}
 			}
 		}
@@ -73,5 +115,21 @@ func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 	return out, nil
 }
 
-// Close stops the bus.
-func (b *Bus) Close() error { return b.pub.Close() }
+// Close stops the bus and ends every Deltas channel. Closing twice is
+// harmless.
+func (b *Bus) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	close(b.done)
+	return b.shutdown()
+}
+
+func (b *Bus) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}

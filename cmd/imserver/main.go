@@ -107,6 +107,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	deltas := bus.NewGoChannel()
+	if cfg.Deltas.Kind == kindNATS {
+		if deltas, err = bus.NewNATS(cfg.Deltas.URL, log.Named("bus")); err != nil {
+			return fmt.Errorf("IM_BUS: %w", err)
+		}
+	}
 	defer deltas.Close()
 
 	ids := idgen.New(0)
@@ -279,9 +284,6 @@ func adaptersBuilt(cfg config) error {
 	}
 	if cfg.Reads.Kind != kindSQLite {
 		missing("IM_READSTORE", cfg.Reads, "MongoDB")
-	}
-	if cfg.Deltas.Kind != kindGoChannel {
-		missing("IM_BUS", cfg.Deltas, "NATS")
 	}
 	return errors.Join(errs...)
 }

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -11,6 +14,26 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 )
+
+var _ = Describe("The NATS profile", func() {
+	It("pushes deltas through NATS JetStream (an embedded nats-server)", func() {
+		dir := GinkgoT().TempDir()
+		ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: filepath.Join(dir, "js"), NoSigs: true})
+		Expect(err).NotTo(HaveOccurred())
+		ns.Start()
+		DeferCleanup(ns.Shutdown)
+		Expect(ns.ReadyForConnections(5 * time.Second)).To(BeTrue())
+		s := startWith(filepath.Join(dir, "data"), zap.NewNop(), map[string]string{"IM_BUS": ns.ClientURL()})
+
+		alice, bob := s.register("alice001"), s.register("bob00001")
+		s.befriend(alice, bob)
+		b := s.dial(bob)
+		sent := s.send(alice, bob, "nats-1", "hello over nats")
+		var m message
+		Expect(json.Unmarshal(next(b, 11).Data, &m)).To(Succeed())
+		Expect(m.ID).To(Equal(sent.ID))
+	})
+})
 
 var _ = Describe("The EventStoreDB profile", func() {
 	It("serves members end to end through the adapter, the official client and gRPC (the esdbtest double)", func() {
