@@ -27,6 +27,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
 	"github.com/eventchat/eventchat/adapters/password"
+	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/adapters/ws"
@@ -75,9 +76,6 @@ func newLogger(cfg config) (*zap.Logger, error) {
 // batch commits its checkpoints) and the event store drains its queue.
 // listening, when set, is told the address once the server accepts.
 func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr string)) error {
-	if err := adaptersBuilt(cfg); err != nil {
-		return err
-	}
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
@@ -90,11 +88,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return fmt.Errorf("IM_EVENTSTORE: %w", err)
 	}
 	defer events.Close()
-	reads, err := sqliteread.Open(cfg.ReadStore)
+	reads, closeReads, err := openReadStore(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("IM_READSTORE: %w", err)
 	}
-	defer reads.Close()
+	defer closeReads()
 	if err := readsWithinLog(ctx, events, reads, cfg); err != nil {
 		return err
 	}
@@ -247,6 +245,29 @@ type eventStore interface {
 	Close() error
 }
 
+// openReadStore opens the read models and returns how to close them.
+func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func(), error) {
+	if cfg.Reads.Kind == kindMongo {
+		s, err := mongoread.Open(ctx, cfg.Reads.URL, readDatabase)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, func() {
+			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = s.Close(c)
+		}, nil
+	}
+	s, err := sqliteread.Open(cfg.ReadStore)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, func() { _ = s.Close() }, nil
+}
+
+// readDatabase is the MongoDB database of the read models.
+const readDatabase = "eventchat"
+
 func openEventStore(ctx context.Context, cfg config) (eventStore, error) {
 	if cfg.Events.Kind == kindESDB {
 		return esdb.Open(ctx, cfg.Events.URL)
@@ -273,19 +294,6 @@ func readsWithinLog(ctx context.Context, events eventStore, reads projections.Re
 		}
 	}
 	return nil
-}
-
-// adaptersBuilt refuses, before anything is opened, a profile naming a store
-// or bus this build has no adapter for.
-func adaptersBuilt(cfg config) error {
-	var errs []error
-	missing := func(name string, b backend, what string) {
-		errs = append(errs, fmt.Errorf("%s=%s: this build has no %s adapter yet", name, b, what))
-	}
-	if cfg.Reads.Kind != kindSQLite {
-		missing("IM_READSTORE", cfg.Reads, "MongoDB")
-	}
-	return errors.Join(errs...)
 }
 
 // servePprof serves the runtime profiles on their own listener, apart from

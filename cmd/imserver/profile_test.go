@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -13,7 +14,31 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 )
+
+var _ = Describe("The MongoDB profile", func() {
+	It("serves members from read models in MongoDB (an embedded FerretDB)", func() {
+		dir := GinkgoT().TempDir()
+		ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(ferret.Stop)
+		s := startWith(filepath.Join(dir, "data"), zap.NewNop(), map[string]string{"IM_READSTORE": ferret.URI})
+
+		alice, bob := s.register("alice001"), s.register("bob00001")
+		s.befriend(alice, bob)
+		b := s.dial(bob)
+		sent := s.send(alice, bob, "mongo-1", "hello over mongo")
+		var m message
+		Expect(json.Unmarshal(next(b, 11).Data, &m)).To(Succeed())
+		Expect(m.ID).To(Equal(sent.ID))
+		var sessions []session
+		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", sent.Position), bob.Token, nil, &sessions)
+		Expect(sessions).To(HaveLen(1))
+		Expect(sessions[0].UnreadCount).To(Equal(1))
+		Expect(sessions[0].LastMessageContent).To(Equal("hello over mongo"))
+	})
+})
 
 var _ = Describe("The NATS profile", func() {
 	It("pushes deltas through NATS JetStream (an embedded nats-server)", func() {

@@ -1,0 +1,38 @@
+// Package mongoread is the MongoDB read store: every read model in one
+// database, one collection per model, indexes created at Open.
+//
+// MongoDB transactions need a replica set, which a single server or
+// FerretDB lacks, so Update does not use them. fn writes into an in-memory
+// buffer that the Tx reads through first (a batch reads its own writes);
+// when fn fails the buffer is dropped and nothing is written. At commit the
+// buffer is flushed as a redo journal:
+//
+//  1. the batch's writes go into the journal collection as entries;
+//  2. one marker document naming the batch is written (a single-document
+//     write, atomic in MongoDB): from here on the batch is committed;
+//  3. the writes are applied collection by collection, the checkpoints
+//     last: unordered bulk upserts keyed by document id on MongoDB, chunked
+//     deletes and inserts by id on FerretDB (see apply);
+//  4. the marker and the entries are deleted.
+//
+// Every journaled write sets absolute values (a document replaced whole, a
+// message inserted only when absent, a message's status set to Read), so
+// applying it twice is the same as applying it once. A crash before step 2
+// leaves the store as before the batch (stray entries are deleted at the
+// next Open) and the projectors replay the batch from their checkpoints. A
+// crash in step 3 or 4 leaves the marker: Open, and the next Update after a
+// failed flush, apply the journaled batch again before anything else, so
+// the read models and checkpoints end up exactly as if the batch had
+// committed at once.
+//
+// This matters for counters: a projector loads a session, adds to its
+// unread count and writes it back. Without the journal, a crash after the
+// sessions were written but before the checkpoints would let the replay
+// load the already incremented session and count the same messages twice;
+// with it, the replay never happens for a committed batch, and an
+// uncommitted batch wrote nothing.
+//
+// Queries are not isolated from a flush in progress: they may see some of a
+// batch's writes before the others, as with any non-transactional MongoDB
+// reader.
+package mongoread

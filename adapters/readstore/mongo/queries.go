@@ -1,0 +1,200 @@
+package mongoread
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// Page sizes of history and applies.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 200
+)
+
+func byID(id string) bson.D { return bson.D{{Key: "_id", Value: id}} }
+
+func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+	out := make(map[string]projections.Member, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var docs []memberDoc
+	if err := s.findAll(ctx, membersColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: members by id: %w", err)
+	}
+	for _, d := range docs {
+		out[d.ID] = d.member()
+	}
+	return out, nil
+}
+
+// FindMember finds the member of tenant whose account, else whose phone,
+// is keyword. An empty keyword finds nobody.
+func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (projections.Member, bool, error) {
+	if keyword == "" {
+		return projections.Member{}, false, nil
+	}
+	for _, field := range []string{"account", "phone"} {
+		var d memberDoc
+		found, err := s.findOne(ctx, membersColl, bson.D{{Key: "tenant", Value: tenant}, {Key: field, Value: keyword}}, &d)
+		if err != nil {
+			return projections.Member{}, false, fmt.Errorf("mongoread: find member: %w", err)
+		}
+		if found {
+			return d.member(), true, nil
+		}
+	}
+	return projections.Member{}, false, nil
+}
+
+func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, error) {
+	var d memberDoc
+	found, err := s.findOne(ctx, membersColl, byID(memberID), &d)
+	if err != nil {
+		return "", false, fmt.Errorf("mongoread: tenant of %s: %w", memberID, err)
+	}
+	return d.Tenant, found, nil
+}
+
+// Sessions lists member's sessions: pinned first (latest pinned first),
+// then by last message, newest first.
+func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Session, error) {
+	var docs []sessionDoc
+	sort := bson.D{{Key: "top", Value: -1}, {Key: "topTime", Value: -1}, {Key: "lastMessageTime", Value: -1}, {Key: "peer", Value: 1}}
+	if err := s.findAll(ctx, sessionsColl, bson.D{{Key: "member", Value: member}}, options.Find().SetSort(sort), &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: sessions of %s: %w", member, err)
+	}
+	out := make([]projections.Session, len(docs)) // empty, not nil: a list encodes as []
+	for i, d := range docs {
+		out[i] = d.session()
+	}
+	return out, nil
+}
+
+func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint64, bool, error) {
+	var d messageDoc
+	found, err := s.findOne(ctx, messagesColl, byID(messageID), &d)
+	if err != nil {
+		return "", 0, false, fmt.Errorf("mongoread: message seq of %s: %w", messageID, err)
+	}
+	return d.ChatID, uint64(d.Seq), found, nil
+}
+
+// HistoryPage returns the page in ascending sequence order. member will
+// filter messages hidden from it once a read model records such; today
+// every message of the chat is visible to it.
+func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
+	dir projections.PageDirection, size int) ([]projections.Message, error) {
+	if size <= 0 {
+		size = defaultPageSize
+	}
+	size = min(size, maxPageSize)
+	filter := bson.D{{Key: "chat", Value: chatID}}
+	order := -1
+	switch {
+	case anchor == nil:
+	case dir == projections.Down:
+		filter = append(filter, bson.E{Key: "seq", Value: bson.D{{Key: "$gt", Value: bound(*anchor)}}})
+		order = 1
+	default:
+		filter = append(filter, bson.E{Key: "seq", Value: bson.D{{Key: "$lt", Value: bound(*anchor)}}})
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: order}}).SetLimit(int64(size))
+	var docs []messageDoc
+	if err := s.findAll(ctx, messagesColl, filter, opts, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: history of %s: %w", chatID, err)
+	}
+	page := make([]projections.Message, len(docs)) // empty, not nil: a list encodes as []
+	for i, d := range docs {
+		page[i] = d.message()
+	}
+	if order < 0 {
+		slices.Reverse(page)
+	}
+	return page, nil
+}
+
+// storedMessageIDs tells which of ids are stored.
+func (s *Store) storedMessageIDs(ctx context.Context, ids []string) (map[string]bool, error) {
+	var docs []struct {
+		ID string `bson:"_id"`
+	}
+	filter := bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}
+	if err := s.findAll(ctx, messagesColl, filter, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}), &docs); err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(docs))
+	for _, d := range docs {
+		out[d.ID] = true
+	}
+	return out, nil
+}
+
+// Friends lists member's friends, oldest friendship first.
+func (s *Store) Friends(ctx context.Context, member string) ([]projections.Friend, error) {
+	var docs []friendDoc
+	opts := options.Find().SetSort(bson.D{{Key: "since", Value: 1}, {Key: "friend", Value: 1}})
+	if err := s.findAll(ctx, friendsColl, bson.D{{Key: "member", Value: member}}, opts, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: friends of %s: %w", member, err)
+	}
+	out := make([]projections.Friend, len(docs)) // empty, not nil: a list encodes as []
+	for i, d := range docs {
+		out[i] = d.friend()
+	}
+	return out, nil
+}
+
+// Applies returns page (from 1) of the requests member sent or received,
+// newest first, and how many there are in all.
+func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]projections.Apply, int, error) {
+	page = max(page, 1)
+	if size <= 0 {
+		size = defaultPageSize
+	}
+	size = min(size, maxPageSize)
+	filter := bson.D{{Key: "$or", Value: bson.A{bson.D{{Key: "from", Value: member}}, bson.D{{Key: "to", Value: member}}}}}
+	total, err := s.db.Collection(appliesColl).CountDocuments(ctx, filter)
+	if err != nil {
+		return nil, 0, fmt.Errorf("mongoread: count applies of %s: %w", member, err)
+	}
+	out := []projections.Apply{} // empty, not nil: a list encodes as []
+	skip := int64(page-1) * int64(size)
+	if skip >= total {
+		return out, int(total), nil
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}).
+		SetSkip(skip).SetLimit(int64(size))
+	var docs []applyDoc
+	if err := s.findAll(ctx, appliesColl, filter, opts, &docs); err != nil {
+		return nil, 0, fmt.Errorf("mongoread: applies of %s: %w", member, err)
+	}
+	for _, d := range docs {
+		out = append(out, d.apply())
+	}
+	return out, int(total), nil
+}
+
+// PairOfApply returns the friend pair an apply of tenant belongs to.
+func (s *Store) PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error) {
+	var d applyDoc
+	found, err := s.findOne(ctx, appliesColl, bson.D{{Key: "_id", Value: applyID}, {Key: "tenant", Value: tenant}}, &d)
+	if err != nil {
+		return "", false, fmt.Errorf("mongoread: pair of apply %s: %w", applyID, err)
+	}
+	return d.PairID, found, nil
+}
+
+func (s *Store) AuthSession(ctx context.Context, sessionID string) (projections.AuthSession, bool, error) {
+	var d authSessionDoc
+	found, err := s.findOne(ctx, authSessionsColl, byID(sessionID), &d)
+	if err != nil {
+		return projections.AuthSession{}, false, fmt.Errorf("mongoread: auth session: %w", err)
+	}
+	return d.authSession(), found, nil
+}

@@ -1,0 +1,73 @@
+package mongoread_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync/atomic"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
+	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
+	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var (
+	ferret    *ferrettest.Server
+	databases atomic.Int64
+)
+
+var _ = BeforeSuite(func() {
+	var err error
+	ferret, err = ferrettest.Start(GinkgoT().TempDir(), GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { Expect(ferret.Stop()).To(Succeed()) })
+})
+
+// factory opens a store on a new database of the server at *uri, skipping
+// the spec when *uri is empty; upserts forces the writes made for MongoDB.
+func factory(uri *string, skip string, upserts bool) readstoretest.Factory {
+	return func(string) (projections.ReadStore, func()) {
+		if *uri == "" {
+			Skip(skip)
+		}
+		ctx := context.Background()
+		name := fmt.Sprintf("eventchat_test_%d_%d", os.Getpid(), databases.Add(1))
+		s, err := mongoread.Open(ctx, *uri, name)
+		Expect(err).NotTo(HaveOccurred())
+		if upserts {
+			mongoread.UseUpserts(s)
+		}
+		return s, func() {
+			Expect(s.DropDatabase(ctx)).To(Succeed())
+			Expect(s.Close(ctx)).To(Succeed())
+		}
+	}
+}
+
+var (
+	ferretURI string
+	mongoURI  = os.Getenv("IM_TEST_MONGO")
+)
+
+var _ = BeforeEach(func() { ferretURI = ferret.URI })
+
+var _ = readstoretest.DescribeReadStore("FerretDB (embedded)", factory(&ferretURI, "", false))
+
+var _ = readstoretest.DescribeReadStore("FerretDB (embedded) with MongoDB's upserts", factory(&ferretURI, "", true))
+
+var _ = readstoretest.DescribeReadStore("MongoDB", factory(&mongoURI,
+	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB", false))
+
+var _ = Describe("Open", func() {
+	It("tells FerretDB from MongoDB", func() {
+		ctx := context.Background()
+		s, err := mongoread.Open(ctx, ferret.URI, fmt.Sprintf("eventchat_test_%d_open", os.Getpid()))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(s.Close(ctx)).To(Succeed()) })
+		Expect(mongoread.OnFerretDB(s)).To(BeTrue())
+	})
+})

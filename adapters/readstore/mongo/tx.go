@@ -1,0 +1,294 @@
+package mongoread
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// tx buffers the writes of one Update; its reads see the buffer over the
+// stored documents.
+type tx struct {
+	s           *Store
+	members     map[string]memberDoc
+	sessions    map[string]sessionDoc
+	applies     map[string]applyDoc
+	friends     map[string]friendDoc
+	auths       map[string]authSessionDoc
+	checkpoints map[string]int64
+	// newMessages are messages not stored before this batch, in insertion
+	// order; readMarks the ids of stored messages this batch marked Read.
+	newMessages map[string]*messageDoc
+	newOrder    []string
+	readMarks   map[string]bool
+	over        bool
+}
+
+var _ projections.Tx = (*tx)(nil)
+
+var errTxOver = errors.New("mongoread: transaction used after its Update returned")
+
+func newTx(s *Store) *tx {
+	return &tx{
+		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, applies: map[string]applyDoc{},
+		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
+		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
+	}
+}
+
+// check refuses work once the Update is over or its context done.
+func (t *tx) check(ctx context.Context) error {
+	if t.over {
+		return errTxOver
+	}
+	return ctx.Err()
+}
+
+// ops lists the buffered writes for the journal, the checkpoints last.
+func (t *tx) ops() ([]op, error) {
+	var ops []op
+	var errs []error
+	add := func(coll, kind string, doc any) {
+		raw, err := bson.Marshal(doc)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mongoread: encode %s document: %w", coll, err))
+			return
+		}
+		ops = append(ops, op{Coll: coll, Kind: kind, Doc: raw})
+	}
+	for _, d := range t.members {
+		add(membersColl, opReplace, d)
+	}
+	for _, d := range t.sessions {
+		add(sessionsColl, opReplace, d)
+	}
+	for _, d := range t.applies {
+		add(appliesColl, opReplace, d)
+	}
+	for _, d := range t.friends {
+		add(friendsColl, opReplace, d)
+	}
+	for _, d := range t.auths {
+		add(authSessionsColl, opReplace, d)
+	}
+	for _, id := range t.newOrder {
+		add(messagesColl, opInsert, t.newMessages[id])
+	}
+	for id := range t.readMarks {
+		add(messagesColl, opMarkRead, bson.D{{Key: "_id", Value: id}})
+	}
+	for p, pos := range t.checkpoints {
+		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})
+	}
+	return ops, errors.Join(errs...)
+}
+
+func (t *tx) SetCheckpoint(ctx context.Context, projector string, position uint64) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: set checkpoint %s: %w", projector, err)
+	}
+	t.checkpoints[projector] = int64(position)
+	return nil
+}
+
+func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: put members: %w", err)
+	}
+	for _, m := range ms {
+		t.members[m.ID] = toMemberDoc(m)
+	}
+	return nil
+}
+
+func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: put friends: %w", err)
+	}
+	for _, f := range fs {
+		d := toFriendDoc(f)
+		t.friends[d.ID] = d
+	}
+	return nil
+}
+
+func (t *tx) PutAuthSessions(ctx context.Context, ss []projections.AuthSession) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: put auth sessions: %w", err)
+	}
+	for _, s := range ss {
+		t.auths[s.ID] = toAuthSessionDoc(s)
+	}
+	return nil
+}
+
+func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: put applies: %w", err)
+	}
+	for _, a := range as {
+		t.applies[a.ID] = toApplyDoc(a)
+	}
+	return nil
+}
+
+func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply, bool, error) {
+	if err := t.check(ctx); err != nil {
+		return projections.Apply{}, false, fmt.Errorf("mongoread: get apply %s: %w", id, err)
+	}
+	if d, ok := t.applies[id]; ok {
+		if d.Tenant != tenant {
+			return projections.Apply{}, false, nil
+		}
+		return d.apply(), true, nil
+	}
+	var d applyDoc
+	found, err := t.s.findOne(ctx, appliesColl, bson.D{{Key: "_id", Value: id}, {Key: "tenant", Value: tenant}}, &d)
+	if err != nil {
+		return projections.Apply{}, false, fmt.Errorf("mongoread: get apply %s: %w", id, err)
+	}
+	return d.apply(), found, nil
+}
+
+func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: put sessions: %w", err)
+	}
+	for _, s := range ss {
+		d := toSessionDoc(s)
+		t.sessions[d.ID] = d
+	}
+	return nil
+}
+
+// GetSessions returns the sessions among keys, buffered ones first.
+func (t *tx) GetSessions(ctx context.Context, keys []projections.SessionKey) (map[projections.SessionKey]projections.Session, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: get sessions: %w", err)
+	}
+	out := make(map[projections.SessionKey]projections.Session, len(keys))
+	var stored []string
+	for _, k := range keys {
+		id := sessionDocID(k)
+		if d, ok := t.sessions[id]; ok {
+			out[k] = d.session()
+		} else {
+			stored = append(stored, id)
+		}
+	}
+	if len(stored) == 0 {
+		return out, nil
+	}
+	var docs []sessionDoc
+	if err := t.s.findAll(ctx, sessionsColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: stored}}}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: get sessions: %w", err)
+	}
+	for _, d := range docs {
+		out[d.session().Key()] = d.session()
+	}
+	return out, nil
+}
+
+// InsertMessages buffers the messages neither stored nor buffered yet.
+func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: insert messages: %w", err)
+	}
+	var ids []string
+	for _, m := range ms {
+		if _, ok := t.newMessages[m.ID]; !ok {
+			ids = append(ids, m.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	stored, err := t.s.storedMessageIDs(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("mongoread: insert messages: %w", err)
+	}
+	for _, m := range ms {
+		if _, ok := t.newMessages[m.ID]; ok || stored[m.ID] {
+			continue
+		}
+		d := toMessageDoc(m)
+		t.newMessages[m.ID] = &d
+		t.newOrder = append(t.newOrder, m.ID)
+	}
+	return nil
+}
+
+func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint64, bool, error) {
+	if err := t.check(ctx); err != nil {
+		return "", 0, false, fmt.Errorf("mongoread: look up message %s: %w", messageID, err)
+	}
+	if d, ok := t.newMessages[messageID]; ok {
+		return d.ChatID, uint64(d.Seq), true, nil
+	}
+	return t.s.MessageSeq(ctx, messageID)
+}
+
+// MarkRead returns the ids it changed in chat order.
+func (t *tx) MarkRead(ctx context.Context, chatID, reader string, upTo uint64) ([]string, error) {
+	unread, err := t.unread(ctx, chatID, reader, bound(upTo))
+	if err != nil {
+		return nil, fmt.Errorf("mongoread: mark read: %w", err)
+	}
+	ids := make([]string, len(unread))
+	for i, m := range unread {
+		ids[i] = m.ID
+		if d, ok := t.newMessages[m.ID]; ok {
+			d.Status = projections.StatusRead
+		} else {
+			t.readMarks[m.ID] = true
+		}
+	}
+	return ids, nil
+}
+
+func (t *tx) CountUnread(ctx context.Context, chatID, reader string) (int, error) {
+	unread, err := t.unread(ctx, chatID, reader, bound(1<<63))
+	if err != nil {
+		return 0, fmt.Errorf("mongoread: count unread: %w", err)
+	}
+	return len(unread), nil
+}
+
+// unreadMessage is what MarkRead needs of a message.
+type unreadMessage struct {
+	ID  string `bson:"_id"`
+	Seq int64  `bson:"seq"`
+}
+
+// unread lists the Unread messages of chatID to reader up to upTo, as this
+// batch sees them, in chat order.
+func (t *tx) unread(ctx context.Context, chatID, reader string, upTo int64) ([]unreadMessage, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, err
+	}
+	var stored []unreadMessage
+	filter := bson.D{
+		{Key: "chat", Value: chatID}, {Key: "to", Value: reader}, {Key: "status", Value: projections.StatusUnread},
+		{Key: "seq", Value: bson.D{{Key: "$lte", Value: upTo}}},
+	}
+	if err := t.s.findAll(ctx, messagesColl, filter, nil, &stored); err != nil {
+		return nil, err
+	}
+	out := slices.DeleteFunc(stored, func(m unreadMessage) bool { return t.readMarks[m.ID] })
+	for _, id := range t.newOrder {
+		d := t.newMessages[id]
+		if d.ChatID == chatID && d.To == reader && d.Status == projections.StatusUnread && d.Seq <= upTo {
+			out = append(out, unreadMessage{ID: d.ID, Seq: d.Seq})
+		}
+	}
+	slices.SortFunc(out, func(a, b unreadMessage) int {
+		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
