@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/tenant"
@@ -29,6 +27,8 @@ func runAppends(ctx context.Context, args []string) error {
 	window := fs.Duration("duration", 5*time.Second, "measured window")
 	maxEvents := fs.Int64("max", 2_000_000, "stop after this many events in all")
 	dirFlag := fs.String("dir", "", "directory for the store file (default: a temp dir, removed after)")
+	kind := fs.String("store", "sqlite", "event-store adapter: "+eventStoreKinds)
+	esdbConn := fs.String("esdb", "", "EventStoreDB connection string for -store esdb")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,11 +37,11 @@ func runAppends(ctx context.Context, args []string) error {
 		return err
 	}
 	defer cleanup()
-	store, err := sqlitestore.Open(filepath.Join(dir, "appends.db"))
+	store, suffix, closeStore, err := openEventStore(ctx, *kind, *esdbConn, dir)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer closeStore()
 
 	data, err := appendPayload()
 	if err != nil {
@@ -83,9 +83,9 @@ func runAppends(ctx context.Context, args []string) error {
 	}
 	secs := end.Sub(start).Seconds()
 	rate := float64(endN-startN) / secs
-	result("appends_per_s", rate, "events/s")
-	detail("%d appenders, one %d-byte event per durable append: %d events in a %.1f s window (%d in all)",
-		*appenders, len(data), endN-startN, secs, count.Load())
+	result("appends_per_s"+suffix, rate, "events/s")
+	detail("%s: %d appenders, one %d-byte event per durable append: %d events in a %.1f s window (%d in all)",
+		*kind, *appenders, len(data), endN-startN, secs, count.Load())
 	return nil
 }
 

@@ -26,12 +26,14 @@ type subcommand struct {
 }
 
 var subcommands = map[string]subcommand{
-	"appends":  {"durable event-store appends/s from concurrent appenders (in process)", runAppends},
-	"catchup":  {"projection catch-up events/s over a filled event store (in process)", runCatchup},
-	"sockets":  {"delivered messages/s, then send-to-delivery latency, against a server", runSockets},
-	"rss":      {"server RSS growth per 1,000 idle authenticated sockets", runRSS},
-	"fsync":    {"fsync latency of the temp dir's disk, the floor under durable appends", runFsync},
-	"freeport": {"print a free TCP port on 127.0.0.1", runFreePort},
+	"appends":   {"durable event-store appends/s from concurrent appenders (in process)", runAppends},
+	"catchup":   {"projection catch-up events/s over a filled event store (in process)", runCatchup},
+	"subscribe": {"$all subscription events/s, one subscriber from 0 to the head (in process)", runSubscribe},
+	"upserts":   {"read-store session upserts/s in batches with a checkpoint (in process)", runUpserts},
+	"sockets":   {"delivered messages/s, then send-to-delivery latency, against a server", runSockets},
+	"rss":       {"server RSS growth per 1,000 idle authenticated sockets", runRSS},
+	"fsync":     {"fsync latency of the temp dir's disk, the floor under durable appends", runFsync},
+	"freeport":  {"print a free TCP port on 127.0.0.1", runFreePort},
 }
 
 func main() {
