@@ -2,11 +2,8 @@ package commands_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -51,7 +48,7 @@ type world struct {
 
 func newWorld() *world {
 	dir := GinkgoT().TempDir()
-	w := &world{outbox: filepath.Join(dir, "sms-outbox.ndjson")}
+	w := &world{outbox: filepath.Join(dir, smsoutbox.FileName)}
 	w.clock.Store(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC).UnixMilli())
 	var err error
 	w.events, err = sqlitestore.Open(filepath.Join(dir, "events.db"))
@@ -114,17 +111,8 @@ func (w *world) settle() {
 
 // lastCode reads the newest code the outbox holds for phone.
 func (w *world) lastCode(phone string) string {
-	b, err := os.ReadFile(w.outbox)
+	code, err := smsoutbox.LastCode(w.outbox, phone)
 	Expect(err).NotTo(HaveOccurred())
-	code := ""
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var l struct{ Phone, Code string }
-		Expect(json.Unmarshal([]byte(line), &l)).To(Succeed())
-		if l.Phone == phone {
-			code = l.Code
-		}
-	}
-	Expect(code).NotTo(BeEmpty())
 	return code
 }
 

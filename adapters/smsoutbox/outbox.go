@@ -3,6 +3,7 @@
 package smsoutbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,4 +63,27 @@ func tail(phone string) string {
 		return phone
 	}
 	return "*" + phone[len(phone)-4:]
+}
+
+// FileName is the outbox's file in the server's data directory.
+const FileName = "sms-outbox.ndjson"
+
+// LastCode returns the newest code the outbox at path holds for phone, for
+// tests and load generators standing in for a member's phone.
+func LastCode(path, phone string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("sms outbox: %w", err)
+	}
+	code := ""
+	for _, raw := range bytes.Split(b, []byte("\n")) {
+		var l line
+		if json.Unmarshal(raw, &l) == nil && l.Phone == phone {
+			code = l.Code
+		}
+	}
+	if code == "" {
+		return "", fmt.Errorf("sms outbox: no code for %s", phone)
+	}
+	return code, nil
 }

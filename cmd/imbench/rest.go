@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
 )
 
 // server is a running imserver, reached over its public REST API.
@@ -138,21 +139,7 @@ func (s *server) login(ctx context.Context, account string) (member, error) {
 
 // smsCode finds the newest code sent to phone in the server's SMS outbox.
 func (s *server) smsCode(phone string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(s.dataDir, "sms-outbox.ndjson"))
-	if err != nil {
-		return "", fmt.Errorf("sms outbox: %w", err)
-	}
-	code := ""
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		var l struct{ Phone, Code string }
-		if json.Unmarshal(line, &l) == nil && l.Phone == phone {
-			code = l.Code
-		}
-	}
-	if code == "" {
-		return "", fmt.Errorf("sms outbox: no code for %s", phone)
-	}
-	return code, nil
+	return smsoutbox.LastCode(filepath.Join(s.dataDir, smsoutbox.FileName), phone)
 }
 
 // befriend has a ask b to be friends and b accept.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 	"go.uber.org/zap"
 
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
@@ -134,16 +134,8 @@ var phones atomic.Int64
 
 func (s *testServer) smsCode(phone string) string {
 	GinkgoHelper()
-	b, err := os.ReadFile(filepath.Join(s.dataDir, "sms-outbox.ndjson"))
+	code, err := smsoutbox.LastCode(filepath.Join(s.dataDir, smsoutbox.FileName), phone)
 	Expect(err).NotTo(HaveOccurred())
-	code := ""
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var l struct{ Phone, Code string }
-		Expect(json.Unmarshal([]byte(line), &l)).To(Succeed())
-		if l.Phone == phone {
-			code = l.Code
-		}
-	}
 	return code
 }
 

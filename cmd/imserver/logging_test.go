@@ -13,6 +13,8 @@ import (
 	. "github.com/onsi/gomega"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
 )
 
 type syncBuffer struct {
@@ -45,7 +47,7 @@ var _ = Describe("The server's log", func() {
 		r, err := s.dial(alice).Request(ctxWithin(5*time.Second), 11, map[string]string{"uuid": "ws", "chatType": "Friend", "to": bob.ID, "content": "socket secret 43"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.OK()).To(BeTrue())
-		outbox, err := os.ReadFile(filepath.Join(s.dataDir, "sms-outbox.ndjson"))
+		outbox, err := os.ReadFile(filepath.Join(s.dataDir, smsoutbox.FileName))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(s.stop()).To(Succeed())
 

@@ -14,6 +14,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -115,7 +116,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	ids := idgen.New(0)
 	app := commands.New(commands.Deps{
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
-		SMS:   smsoutbox.New(cfg.DataDir+"/sms-outbox.ndjson", log),
+		SMS:   smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID: ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
