@@ -55,14 +55,7 @@ func newWorld() *world {
 	Expect(err).NotTo(HaveOccurred())
 	w.reads, err = sqliteread.Open(filepath.Join(dir, "read.db"))
 	Expect(err).NotTo(HaveOccurred())
-	policy, err := authz.New()
-	Expect(err).NotTo(HaveOccurred())
-	w.app = commands.New(commands.Deps{
-		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
-		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
-		NewID: idgen.New(1).Next, NewUUID: uuid.NewString,
-		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
-	})
+	w.app = w.newApp(1)
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -80,17 +73,23 @@ func newWorld() *world {
 	return w
 }
 
+// newApp returns an application over the world's stores and clock; node
+// tells apart the ids of different nodes.
+func (w *world) newApp(node int64) *commands.App {
+	policy, err := authz.New()
+	Expect(err).NotTo(HaveOccurred())
+	return commands.New(commands.Deps{
+		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
+		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
+		NewID: idgen.New(node).Next, NewUUID: uuid.NewString,
+		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
+	})
+}
+
 // node returns a second application over the same stores, as another
 // server node would be, following the log.
 func (w *world) node() *commands.App {
-	policy, err := authz.New()
-	Expect(err).NotTo(HaveOccurred())
-	app := commands.New(commands.Deps{
-		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
-		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
-		NewID: idgen.New(2).Next, NewUUID: uuid.NewString,
-		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
-	})
+	app := w.newApp(2)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = app.Follow(ctx, w.events) }()

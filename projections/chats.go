@@ -117,14 +117,15 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 		Position: env.Position, ChatType: e.ChatType, From: e.From, To: e.To, GroupID: e.GroupID,
 		MsgType: e.MsgType, Content: e.Content, ServerReceiveTime: e.At, Status: StatusUnread,
 	}
+	incoming := SessionKey{Member: e.To, Peer: e.From}
 	b.pendingIndex[m.ID] = len(b.pending)
-	b.unreadPending[SessionKey{Member: e.To, Peer: e.From}] = append(b.unreadPending[SessionKey{Member: e.To, Peer: e.From}], len(b.pending))
+	b.unreadPending[incoming] = append(b.unreadPending[incoming], len(b.pending))
 	b.pending = append(b.pending, m)
 	preview := chat.Preview(e.MsgType, e.Content)
-	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, {Member: e.To, Peer: e.From}} {
+	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, incoming} {
 		s := b.session(env, k, e.ChatType)
 		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = e.MessageID, e.MsgType, preview, e.At
-		if k.Member == e.To {
+		if k == incoming {
 			s.UnreadCount++
 		}
 	}
