@@ -30,13 +30,13 @@ type friendshipState struct {
 // maxFriendships bounds the cache; past it, it starts afresh.
 const maxFriendships = 100_000
 
+// get returns a cached state, shared with the cache: callers only decide
+// with it (Ask, Answer, Friends) and never fold events into it, so a hit
+// costs no copy on the path of every message.
 func (c *friendships) get(stream string) (friendshipState, bool, uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s, ok := c.states[stream]
-	if ok {
-		s.f = s.f.Clone()
-	}
 	return s, ok && c.following, c.evictions
 }
 
