@@ -46,12 +46,18 @@ type Engine struct {
 	pub        Publisher
 	registry   es.Registry
 	projectors []Projector
+	election   *Election
+
+	// started is the head of the log when Run was first called.
+	started    uint64
+	hasStarted bool
 
 	mu       sync.Mutex
 	position uint64
 	advanced chan struct{}
 	skipped  uint64
 	lastErr  error
+	leader   string
 }
 
 // NewEngine returns an engine over projectors.
@@ -67,24 +73,45 @@ type decoded struct {
 	err  error
 }
 
-// Run projects until ctx ends or the log or store fails. Reading and
-// decoding the log runs ahead of folding, on its own goroutine.
+// Run projects until ctx ends or the log or store fails; with an election,
+// only while this engine holds the read store's lease (see Elect).
 func (e *Engine) Run(ctx context.Context) error {
+	if !e.hasStarted {
+		// Deltas go out for events after the first start only: a restart
+		// after a failure publishes what was appended in between.
+		head, err := e.log.Head(ctx)
+		if err != nil {
+			return fmt.Errorf("projections: head: %w", err)
+		}
+		e.started, e.hasStarted = head, true
+	}
+	if e.election == nil {
+		return e.project(ctx)
+	}
+	return e.elect(ctx)
+}
+
+// folded is the position every projector has folded, by their checkpoints.
+func (e *Engine) folded(checkpoints map[string]uint64) uint64 {
+	if len(e.projectors) == 0 {
+		return 0
+	}
+	pos := ^uint64(0)
+	for _, p := range e.projectors {
+		pos = min(pos, checkpoints[p.Name()])
+	}
+	return pos
+}
+
+// project folds the log from the checkpoints until ctx ends or the log or
+// store fails. Reading and decoding the log runs ahead of folding, on its
+// own goroutine.
+func (e *Engine) project(ctx context.Context) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
 	}
-	from := ^uint64(0)
-	for _, p := range e.projectors {
-		from = min(from, checkpoints[p.Name()])
-	}
-	if len(e.projectors) == 0 {
-		from = 0
-	}
-	started, err := e.log.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("projections: head: %w", err)
-	}
+	from := e.folded(checkpoints)
 	e.advance(from)
 	sub, err := e.log.SubscribeAll(ctx, from)
 	if err != nil {
@@ -115,7 +142,7 @@ func (e *Engine) Run(ctx context.Context) error {
 			}
 		}
 		if batch.last > 0 {
-			if err := e.fold(ctx, batch.envs, batch.last, checkpoints, started); err != nil {
+			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
 				e.setErr(err)
 				return err
 			}
@@ -171,7 +198,7 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 	return envs
 }
 
-func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64, started uint64) error {
+func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64) error {
 	var deltas []Delta
 	err := e.store.Update(ctx, func(tx Tx) error {
 		deltas = deltas[:0]
@@ -201,18 +228,19 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 		checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
 	}
 	e.advance(last)
-	e.publish(ctx, deltas, started)
+	e.publish(ctx, deltas)
 	return nil
 }
 
-// publish encodes and publishes the deltas of events appended after start.
-func (e *Engine) publish(ctx context.Context, deltas []Delta, started uint64) {
+// publish encodes and publishes the deltas of events appended after the
+// engine started.
+func (e *Engine) publish(ctx context.Context, deltas []Delta) {
 	if e.pub == nil {
 		return
 	}
 	live := deltas[:0]
 	for _, d := range deltas {
-		if d.Position <= started {
+		if d.Position <= e.started {
 			continue
 		}
 		if d.Data == nil {
@@ -272,13 +300,16 @@ type Status struct {
 	Position uint64
 	Skipped  uint64
 	LastErr  error
+	// Leader is the owner of the read store's lease as last seen, with an
+	// election ("" when none holds it or without an election).
+	Leader string
 }
 
 // Status returns the engine's status.
 func (e *Engine) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return Status{Position: e.position, Skipped: e.skipped, LastErr: e.lastErr}
+	return Status{Position: e.position, Skipped: e.skipped, LastErr: e.lastErr, Leader: e.leader}
 }
 
 // WaitFor blocks until every projector has folded position pos or ctx ends;

@@ -2,6 +2,8 @@ package projections
 
 import (
 	"context"
+	"errors"
+	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -25,11 +27,32 @@ type Publisher interface {
 // ReadStore holds the read models. Update runs fn in one transaction: the
 // writes of a batch and the projectors' checkpoints commit together or not
 // at all.
+//
+// Several server nodes may share one read store; its lease elects the one
+// whose engine writes. Update commits only while the lease is free or held
+// by the owner this store handle last took it for, and fails with
+// ErrLeaseLost otherwise: a node that paused past its lease's end never
+// writes over its successor.
 type ReadStore interface {
 	Update(ctx context.Context, fn func(tx Tx) error) error
 	Checkpoints(ctx context.Context) (map[string]uint64, error)
+	Leases
 	Queries
 }
+
+// Leases is the read store's one projection lease.
+type Leases interface {
+	// TakeLease gives the lease to owner until the time until when it is
+	// free, has ended at now, or is owner's already (a renewal), and returns
+	// who holds it afterwards. Taking the lease over first completes any
+	// write its previous holder left half done.
+	TakeLease(ctx context.Context, owner string, now, until time.Time) (holder string, err error)
+	// DropLease frees the lease if owner holds it.
+	DropLease(ctx context.Context, owner string) error
+}
+
+// ErrLeaseLost is returned by Update once another owner holds the lease.
+var ErrLeaseLost = errors.New("projections: another node holds the projection lease")
 
 // Tx is one read-store transaction.
 type Tx interface {

@@ -30,6 +30,9 @@ type config struct {
 	AllowedOrigins []string
 	LogLevel       zapcore.Level
 	PprofAddr      string // profiling endpoints; off when empty
+	// NodeName names this node in the projection lease of a shared read
+	// store (IM_NODE_NAME); see defaultNodeName.
+	NodeName string
 }
 
 func loadConfig(args []string, getenv func(string) string) (config, error) {
@@ -48,10 +51,14 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	origins := fs.String("allowed-origins", env("IM_ALLOWED_ORIGINS", ""), "extra origins allowed to open the websocket, comma separated (IM_ALLOWED_ORIGINS); the server's own origin is always allowed")
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
+	node := fs.String("node-name", env("IM_NODE_NAME", ""), "this node's name in the projection lease, unique among the nodes sharing a read store (IM_NODE_NAME; default: host, listen address and data dir)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr}
+	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr, NodeName: *node}
+	if c.NodeName == "" {
+		c.NodeName = defaultNodeName(c.HTTPAddr, c.DataDir)
+	}
 	var errs []error
 	if err := checkListenAddr("IM_HTTP_ADDR", c.HTTPAddr); err != nil {
 		errs = append(errs, err)
@@ -84,6 +91,21 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		errs = append(errs, fmt.Errorf("IM_LOG_LEVEL=%q: %w", *level, err))
 	}
 	return c, errors.Join(errs...)
+}
+
+// defaultNodeName is the host, the listen address as configured and the
+// data directory: a node restarted after a crash takes its projection lease
+// back at once instead of waiting for it to end, and nodes on one read
+// store differ in one of the three.
+func defaultNodeName(addr, dataDir string) string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown-host"
+	}
+	if abs, err := filepath.Abs(dataDir); err == nil {
+		dataDir = abs
+	}
+	return host + " " + addr + " " + dataDir
 }
 
 func checkListenAddr(name, addr string) error {

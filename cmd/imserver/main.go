@@ -125,6 +125,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {
 		return err
@@ -204,6 +205,23 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		}
 	}
 	return runErr
+}
+
+// leaderChanged logs who folds the log into the read store; a follower
+// whose deltas travel in process tells that its sockets get none.
+func leaderChanged(cfg config, log *zap.Logger) func(string) {
+	return func(leader string) {
+		switch {
+		case leader == "":
+		case leader == cfg.NodeName:
+			log.Info("this node runs the projections")
+		case cfg.Deltas.Kind != kindNATS:
+			log.Warn("another node runs the projections, and IM_BUS=gochannel carries deltas within one process: "+
+				"this node's websockets receive none; give every node the same IM_BUS=nats://...", zap.String("leader", leader))
+		default:
+			log.Info("another node runs the projections", zap.String("leader", leader))
+		}
+	}
 }
 
 // timeOrderedUUID makes version 7 UUIDs: event ids that grow with time keep

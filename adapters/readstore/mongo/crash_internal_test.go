@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -118,5 +119,26 @@ var _ = Describe("a crash during a commit", func() {
 		Expect(checkpoints).To(Equal(map[string]uint64{"chats.v1": 2}))
 		Expect(unread).To(Equal(2))
 		Expect(found).To(BeTrue())
+	})
+
+	It("leaves a holder's half-applied batch to the holder and completes it when the lease passes on", func() {
+		Expect(store.TakeLease(ctx, "node-a", time.Unix(0, 0), time.Unix(10, 0))).To(Equal("node-a"))
+		crash(true, 1)
+		second, err := Open(ctx, uri, name)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(second.Close(ctx)).To(Succeed()) })
+
+		err = second.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "chats.v1", 3) })
+		Expect(err).To(MatchError(projections.ErrLeaseLost))
+		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 1}))
+
+		Expect(second.TakeLease(ctx, "node-b", time.Unix(10, 0), time.Unix(20, 0))).To(Equal("node-b"))
+		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 2}))
+		_, _, found, err := second.MessageSeq(ctx, "m2")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(BeTrue())
+		n, err := store.db.Collection(journalColl).CountDocuments(ctx, map[string]any{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(BeZero())
 	})
 })

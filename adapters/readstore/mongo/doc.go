@@ -8,22 +8,25 @@
 // buffer is flushed as a redo journal:
 //
 //  1. the batch's writes go into the journal collection as entries;
-//  2. one marker document naming the batch is written (a single-document
-//     write, atomic in MongoDB): from here on the batch is committed;
+//  2. the batch is named in the projection lease's document, by a
+//     single-document update (atomic in MongoDB) that matches only while
+//     this handle's owner holds the lease: from here on the batch is
+//     committed; a node that lost the lease gets ErrLeaseLost instead;
 //  3. the writes are applied collection by collection, the checkpoints
 //     last: unordered bulk upserts keyed by document id on MongoDB, chunked
 //     deletes and inserts by id on FerretDB (see apply);
-//  4. the marker and the entries are deleted.
+//  4. the mark and the entries are deleted.
 //
 // Every journaled write sets absolute values (a document replaced whole, a
 // message inserted only when absent, a message's status set to Read), so
 // applying it twice is the same as applying it once. A crash before step 2
-// leaves the store as before the batch (stray entries are deleted at the
-// next Open) and the projectors replay the batch from their checkpoints. A
-// crash in step 3 or 4 leaves the marker: Open, and the next Update after a
-// failed flush, apply the journaled batch again before anything else, so
-// the read models and checkpoints end up exactly as if the batch had
-// committed at once.
+// leaves the store as before the batch (stray entries are deleted by the
+// next holder) and the projectors replay the batch from their checkpoints.
+// A crash in step 3 or 4 leaves the mark: the first Update of a handle, and
+// the next holder of the lease when it takes it, apply the journaled batch
+// again before anything else, so the read models and checkpoints end up
+// exactly as if the batch had committed at once. A handle never touches the
+// journal of a lease another owner holds.
 //
 // This matters for counters: a projector loads a session, adds to its
 // unread count and writes it back. Without the journal, a crash after the

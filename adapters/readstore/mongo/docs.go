@@ -17,7 +17,7 @@ const (
 	authSessionsColl = "auth_sessions"
 	checkpointsColl  = "checkpoints"
 	journalColl      = "journal"
-	journalMarkColl  = "journal_commit"
+	leaseColl        = "projection_lease"
 )
 
 type memberDoc struct {

@@ -34,13 +34,17 @@ type journalEntry struct {
 	Ops   []op   `bson:"ops"`
 }
 
-// journalMark names the committed batch; there is at most one.
-type journalMark struct {
+// leaseDoc is the projection lease and the journal's commit mark in one
+// document: a batch commits only while its writer holds the lease, and a
+// new holder finds the batch its predecessor committed but did not finish.
+type leaseDoc struct {
 	ID    string `bson:"_id"`
-	Batch string `bson:"batch"`
+	Owner string `bson:"owner"`           // "" when free
+	Until int64  `bson:"until"`           // Unix nanoseconds
+	Batch string `bson:"batch,omitempty"` // the committed batch not yet cleared
 }
 
-const markID = "committed"
+const leaseID = "projections"
 
 const (
 	// entryBytes keeps a journal entry well under MongoDB's 16 MiB document
@@ -69,7 +73,7 @@ func (s *Store) commit(ctx context.Context, ops []op) error {
 	if err := s.apply(ctx, ops); err != nil {
 		return err
 	}
-	return s.clearJournal(ctx)
+	return s.clearJournal(ctx, batch)
 }
 
 // writeJournal stores ops as the entries of a new batch and returns its id.
@@ -95,10 +99,17 @@ func (s *Store) writeJournal(ctx context.Context, ops []op) (string, error) {
 	return batch, nil
 }
 
-// markCommitted writes the mark that commits batch.
+// markCommitted writes the mark that commits batch, in the lease document
+// and only while this handle's lease owner holds it ("" for a free lease,
+// whose document it creates if need be).
 func (s *Store) markCommitted(ctx context.Context, batch string) error {
-	_, err := s.db.Collection(journalMarkColl).ReplaceOne(ctx, bson.D{{Key: "_id", Value: markID}},
-		journalMark{ID: markID, Batch: batch}, options.Replace().SetUpsert(true))
+	_, err := s.db.Collection(leaseColl).UpdateOne(ctx,
+		bson.D{{Key: "_id", Value: leaseID}, {Key: "owner", Value: s.owner()}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "batch", Value: batch}}}}, options.UpdateOne().SetUpsert(true))
+	if mongo.IsDuplicateKeyError(err) {
+		// No match, and the upsert met the document another owner holds.
+		return projections.ErrLeaseLost
+	}
 	if err != nil {
 		return fmt.Errorf("mongoread: commit batch: %w", err)
 	}
@@ -106,16 +117,20 @@ func (s *Store) markCommitted(ctx context.Context, batch string) error {
 }
 
 // recover applies the committed batch of the journal again, if any, and
-// drops the entries of batches never committed.
+// drops the entries of batches never committed; only as the lease's
+// holder, or when it is free: another holder's journal is its own.
 func (s *Store) recover(ctx context.Context) error {
-	var mark journalMark
-	found, err := s.findOne(ctx, journalMarkColl, bson.D{{Key: "_id", Value: markID}}, &mark)
+	var lease leaseDoc
+	found, err := s.findOne(ctx, leaseColl, bson.D{{Key: "_id", Value: leaseID}}, &lease)
 	if err != nil {
 		return fmt.Errorf("mongoread: read journal mark: %w", err)
 	}
-	if found {
+	if found && lease.Owner != s.owner() {
+		return projections.ErrLeaseLost
+	}
+	if lease.Batch != "" {
 		var entries []journalEntry
-		err := s.findAll(ctx, journalColl, bson.D{{Key: "batch", Value: mark.Batch}},
+		err := s.findAll(ctx, journalColl, bson.D{{Key: "batch", Value: lease.Batch}},
 			options.Find().SetSort(bson.D{{Key: "n", Value: 1}}), &entries)
 		if err != nil {
 			return fmt.Errorf("mongoread: read journal: %w", err)
@@ -128,15 +143,24 @@ func (s *Store) recover(ctx context.Context) error {
 			return err
 		}
 	}
-	return s.clearJournal(ctx)
-}
-
-func (s *Store) clearJournal(ctx context.Context) error {
-	if _, err := s.db.Collection(journalMarkColl).DeleteMany(ctx, bson.D{}); err != nil {
-		return fmt.Errorf("mongoread: clear journal mark: %w", err)
-	}
 	if _, err := s.db.Collection(journalColl).DeleteMany(ctx, bson.D{}); err != nil {
 		return fmt.Errorf("mongoread: clear journal: %w", err)
+	}
+	return s.clearJournal(ctx, lease.Batch)
+}
+
+// clearJournal removes batch's mark and entries.
+func (s *Store) clearJournal(ctx context.Context, batch string) error {
+	if batch != "" {
+		_, err := s.db.Collection(leaseColl).UpdateOne(ctx,
+			bson.D{{Key: "_id", Value: leaseID}, {Key: "batch", Value: batch}},
+			bson.D{{Key: "$unset", Value: bson.D{{Key: "batch", Value: ""}}}})
+		if err != nil {
+			return fmt.Errorf("mongoread: clear journal mark: %w", err)
+		}
+		if _, err := s.db.Collection(journalColl).DeleteMany(ctx, bson.D{{Key: "batch", Value: batch}}); err != nil {
+			return fmt.Errorf("mongoread: clear journal: %w", err)
+		}
 	}
 	s.unflushed = false
 	return nil

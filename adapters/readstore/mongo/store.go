@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -20,10 +21,16 @@ type Store struct {
 	client *mongo.Client
 	db     *mongo.Database
 	mu     sync.Mutex // serializes Update, recovery and Close
-	// unflushed is set while a committed batch may be only partly applied:
-	// the next Update applies the journal again first.
+	// unflushed is set while a committed batch may be only partly applied,
+	// by this handle or by a previous holder of the lease: the next Update
+	// applies the journal again first.
 	unflushed bool
-	closed    bool
+	closed    atomic.Bool
+	// leaseOwner is whom this handle last took the projection lease for
+	// ("" when it holds none): commits and recovery happen only while the
+	// lease's holder is the same.
+	leaseMu    sync.Mutex
+	leaseOwner string
 	// ferretDB is set when the server is FerretDB, which apply works around.
 	ferretDB bool
 }
@@ -57,14 +64,15 @@ var indexes = map[string][]bson.D{
 	},
 }
 
-// Open connects to the MongoDB server at uri, creates the indexes of the
-// read models in database and completes a batch a crash left half applied.
+// Open connects to the MongoDB server at uri and creates the indexes of the
+// read models in database. A batch a crash left half applied is completed
+// before the first Update, or when the lease is taken.
 func Open(ctx context.Context, uri, database string) (*Store, error) {
 	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		return nil, fmt.Errorf("mongoread: connect: %w", err)
 	}
-	s := &Store{client: client, db: client.Database(database)}
+	s := &Store{client: client, db: client.Database(database), unflushed: true}
 	if err := s.init(ctx); err != nil {
 		return nil, errors.Join(err, client.Disconnect(context.WithoutCancel(ctx)))
 	}
@@ -84,9 +92,6 @@ func (s *Store) init(ctx context.Context) error {
 		if err := s.ensureIndexes(ctx, coll, keys); err != nil {
 			return fmt.Errorf("mongoread: create indexes of %s: %w", coll, err)
 		}
-	}
-	if err := s.recover(ctx); err != nil {
-		return err
 	}
 	return nil
 }
@@ -129,10 +134,9 @@ func indexName(keys bson.D) string {
 func (s *Store) Close(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed.Swap(true) {
 		return nil
 	}
-	s.closed = true
 	if err := s.client.Disconnect(ctx); err != nil {
 		return fmt.Errorf("mongoread: close: %w", err)
 	}
@@ -146,7 +150,7 @@ func (s *Store) Close(ctx context.Context) error {
 func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed.Load() {
 		return errClosed
 	}
 	if err := ctx.Err(); err != nil {

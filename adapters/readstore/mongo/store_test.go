@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -18,6 +19,8 @@ import (
 var (
 	ferret    *ferrettest.Server
 	databases atomic.Int64
+	// databaseOf names the database of each spec's directory.
+	databaseOf sync.Map
 )
 
 var _ = BeforeSuite(func() {
@@ -30,13 +33,13 @@ var _ = BeforeSuite(func() {
 // factory opens a store on a new database of the server at *uri, skipping
 // the spec when *uri is empty; upserts forces the writes made for MongoDB.
 func factory(uri *string, skip string, upserts bool) readstoretest.Factory {
-	return func(string) (projections.ReadStore, func()) {
+	return func(dir string) (projections.ReadStore, func()) {
 		if *uri == "" {
 			Skip(skip)
 		}
 		ctx := context.Background()
-		name := fmt.Sprintf("eventchat_test_%d_%d", os.Getpid(), databases.Add(1))
-		s, err := mongoread.Open(ctx, *uri, name)
+		name, _ := databaseOf.LoadOrStore(dir, fmt.Sprintf("eventchat_test_%d_%d", os.Getpid(), databases.Add(1)))
+		s, err := mongoread.Open(ctx, *uri, name.(string))
 		Expect(err).NotTo(HaveOccurred())
 		if upserts {
 			mongoread.UseUpserts(s)

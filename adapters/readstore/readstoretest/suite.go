@@ -11,8 +11,10 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-// Factory opens an empty read store, keeping any file it needs in dir (a
-// new directory per spec), and returns it with a function that closes it.
+// Factory opens the read store kept in dir (a new directory per spec, so
+// the store starts empty) and returns it with a function that closes it.
+// Called again with the same dir, it opens another handle on the same
+// store, as a second server node would.
 type Factory func(dir string) (store projections.ReadStore, closeStore func())
 
 // DescribeReadStore declares the contract specs, each run against a new
@@ -22,13 +24,22 @@ type Factory func(dir string) (store projections.ReadStore, closeStore func())
 //	var _ = readstoretest.DescribeReadStore("sqlite", factory)
 func DescribeReadStore(name string, factory Factory) bool {
 	return Describe(name+" read store contract", func() {
-		var store projections.ReadStore
+		var (
+			store projections.ReadStore
+			dir   string
+		)
 		BeforeEach(func() {
 			var closeStore func()
-			store, closeStore = factory(GinkgoT().TempDir())
+			dir = GinkgoT().TempDir()
+			store, closeStore = factory(dir)
 			DeferCleanup(closeStore)
 		})
 		current := func() projections.ReadStore { return store }
+		another := func() projections.ReadStore {
+			s, closeStore := factory(dir)
+			DeferCleanup(closeStore)
+			return s
+		}
 
 		describeUpdate(current)
 		describeMembers(current)
@@ -38,6 +49,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeSessions(current)
 		describeApplies(current)
 		describeFriendsAndAuthSessions(current)
+		describeLease(current, another)
 	})
 }
 

@@ -16,7 +16,7 @@ const applicationID = 0x45435253
 
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log.
-const schemaVersion = 1
+const schemaVersion = 2
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -80,6 +80,11 @@ var schema = []string{
 	`CREATE TABLE checkpoints (
 		projector TEXT PRIMARY KEY, position INTEGER NOT NULL
 	) WITHOUT ROWID`,
+
+	// The projection lease: one row, owner '' when free.
+	`CREATE TABLE projection_lease (
+		id INTEGER PRIMARY KEY CHECK (id = 1), owner TEXT NOT NULL, until_ns INTEGER NOT NULL
+	)`,
 
 	`PRAGMA application_id = ` + strconv.Itoa(applicationID),
 	`PRAGMA user_version = ` + strconv.Itoa(schemaVersion),

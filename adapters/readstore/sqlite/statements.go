@@ -6,6 +6,8 @@ type writeStatements struct {
 
 	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *stmt
 
+	takeLease, leaseHolder, dropLease *stmt
+
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions batch
 }
 
@@ -23,6 +25,9 @@ func prepareWrites(c *conn) (writeStatements, error) {
 		&w.markRead:      markReadSQL,
 		&w.countUnread:   countUnreadSQL,
 		&w.getApply:      getApplySQL,
+		&w.takeLease:     takeLeaseSQL,
+		&w.leaseHolder:   leaseHolderSQL,
+		&w.dropLease:     dropLeaseSQL,
 	})
 	if err != nil {
 		return w, err

@@ -24,6 +24,10 @@ type Store struct {
 	w       writeStatements
 	readers *readers
 	ckpt    *checkpointer
+	// leaseOwner is whom this handle last took the projection lease for
+	// ("" when it holds none): Update commits only while the lease's
+	// holder is the same.
+	leaseOwner string
 }
 
 var _ projections.ReadStore = (*Store)(nil)
@@ -139,6 +143,13 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 			s.rollback()
 		}
 	}()
+	holder, err := s.leaseHolder()
+	if err != nil {
+		return fmt.Errorf("sqliteread: read the lease: %w", err)
+	}
+	if holder != s.leaseOwner {
+		return projections.ErrLeaseLost
+	}
 	if err := fn(t); err != nil {
 		return err
 	}

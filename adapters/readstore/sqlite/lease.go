@@ -1,0 +1,91 @@
+package sqliteread
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+const (
+	takeLeaseSQL = `INSERT INTO projection_lease (id, owner, until_ns) VALUES (1, ?1, ?2)
+		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, until_ns = excluded.until_ns
+		WHERE owner = excluded.owner OR owner = '' OR until_ns <= ?3`
+	leaseHolderSQL = `SELECT owner FROM projection_lease WHERE id = 1`
+	dropLeaseSQL   = `UPDATE projection_lease SET owner = '', until_ns = 0 WHERE id = 1 AND owner = ?`
+)
+
+// TakeLease gives the projection lease to owner until the time until when
+// it is free, has ended at now or is owner's; it returns the holder.
+func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	holder, err := s.inWrite(ctx, func() (string, error) {
+		st := s.w.takeLease
+		st.bindText(owner)
+		st.bindInt(until.UnixNano())
+		st.bindInt(now.UnixNano())
+		if err := st.exec(); err != nil {
+			return "", err
+		}
+		return s.leaseHolder()
+	})
+	if err != nil {
+		return "", fmt.Errorf("sqliteread: take the lease: %w", err)
+	}
+	s.leaseOwner = ""
+	if holder == owner {
+		s.leaseOwner = owner
+	}
+	return holder, nil
+}
+
+// DropLease frees the projection lease if owner holds it.
+func (s *Store) DropLease(ctx context.Context, owner string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, err := s.inWrite(ctx, func() (string, error) {
+		st := s.w.dropLease
+		st.bindText(owner)
+		return "", st.exec()
+	})
+	if err != nil {
+		return fmt.Errorf("sqliteread: drop the lease: %w", err)
+	}
+	if s.leaseOwner == owner {
+		s.leaseOwner = ""
+	}
+	return nil
+}
+
+// inWrite runs fn in a write transaction of its own; s.mu must be held.
+func (s *Store) inWrite(ctx context.Context, fn func() (string, error)) (string, error) {
+	if s.writer == nil {
+		return "", errClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	if err := s.w.begin.exec(); err != nil {
+		return "", err
+	}
+	out, err := fn()
+	if err == nil {
+		err = s.w.commit.exec()
+	}
+	if err != nil {
+		s.rollback()
+		return "", err
+	}
+	return out, nil
+}
+
+// leaseHolder reads who holds the lease ("" when nobody does) on the
+// writer connection.
+func (s *Store) leaseHolder() (string, error) {
+	st := s.w.leaseHolder
+	holder := ""
+	for st.next() {
+		holder = st.text(0)
+	}
+	return holder, st.done()
+}

@@ -1,0 +1,164 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Election lets the engines of several server nodes share one read store:
+// the engine holding the store's lease folds the log and publishes the
+// deltas; the others follow the checkpoints it commits, so that their
+// Position and WaitFor still tell what reads see.
+type Election struct {
+	// Owner names this engine in the lease: unique per process.
+	Owner string
+	// TTL is how long the lease lasts unless renewed: 15 s when zero. The
+	// holder renews it every TTL/5 and stops writing TTL/3 before it ends,
+	// which covers pauses and clocks of the nodes differing by less than
+	// that. A follower tries to take the lease every TTL/5.
+	TTL time.Duration
+	// Changed, when set, is told the holder each time it changes as seen by
+	// this engine ("" when nobody holds the lease).
+	Changed func(leader string)
+}
+
+const defaultLeaseTTL = 15 * time.Second
+
+// followPoll is how often a follower reads the leader's checkpoints.
+const followPoll = 50 * time.Millisecond
+
+func (el *Election) ttl() time.Duration {
+	if el.TTL <= 0 {
+		return defaultLeaseTTL
+	}
+	return el.TTL
+}
+
+// Elect makes Run take part in el: call it before Run.
+func (e *Engine) Elect(el Election) {
+	e.election = &el
+}
+
+// elect takes the lease and projects while holding it, or follows the
+// holder, until ctx ends or the log or store fails. It frees the lease on
+// its way out so that another node takes over at once.
+func (e *Engine) elect(ctx context.Context) error {
+	owner, ttl := e.election.Owner, e.election.ttl()
+	defer func() {
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl/5)
+		defer cancel()
+		_ = e.store.DropLease(c, owner)
+	}()
+	for {
+		now := time.Now()
+		holder, err := e.store.TakeLease(ctx, owner, now, now.Add(ttl))
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("projections: take the lease: %w", err)
+		}
+		e.setLeader(holder)
+		if holder == owner {
+			err = e.lead(ctx, now.Add(ttl))
+		} else {
+			err = e.follow(ctx, ttl/5)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil && !errors.Is(err, ErrLeaseLost) {
+			return err
+		}
+	}
+}
+
+// lead projects while the lease, held until the time until, is renewed.
+func (e *Engine) lead(ctx context.Context, until time.Time) error {
+	ctx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		e.keepLease(ctx, until, lost)
+	}()
+	err := e.project(ctx)
+	lost(nil)
+	<-kept
+	if errors.Is(context.Cause(ctx), ErrLeaseLost) {
+		return ErrLeaseLost
+	}
+	return err
+}
+
+// keepLease renews the lease until ctx ends; it cancels ctx with
+// ErrLeaseLost when another owner took the lease or when it could not be
+// renewed in time.
+func (e *Engine) keepLease(ctx context.Context, until time.Time, lost context.CancelCauseFunc) {
+	owner, ttl := e.election.Owner, e.election.ttl()
+	renew := time.NewTicker(ttl / 5)
+	defer renew.Stop()
+	for {
+		expire := time.NewTimer(time.Until(until.Add(-ttl / 3)))
+		select {
+		case <-ctx.Done():
+			expire.Stop()
+			return
+		case <-expire.C:
+			lost(ErrLeaseLost)
+			return
+		case <-renew.C:
+			expire.Stop()
+		}
+		now := time.Now()
+		holder, err := e.store.TakeLease(ctx, owner, now, now.Add(ttl))
+		switch {
+		case err != nil:
+			// Tried again at the next tick, until the lease ends.
+			e.setErr(fmt.Errorf("projections: renew the lease: %w", err))
+		case holder != owner:
+			e.setLeader(holder)
+			lost(ErrLeaseLost)
+			return
+		default:
+			until = now.Add(ttl)
+		}
+	}
+}
+
+// follow tracks the checkpoints the leader commits for the duration d.
+func (e *Engine) follow(ctx context.Context, d time.Duration) error {
+	end := time.NewTimer(d)
+	defer end.Stop()
+	poll := time.NewTicker(followPoll)
+	defer poll.Stop()
+	for {
+		checkpoints, err := e.store.Checkpoints(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("projections: checkpoints: %w", err)
+		}
+		e.advance(e.folded(checkpoints))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-end.C:
+			return nil
+		case <-poll.C:
+		}
+	}
+}
+
+func (e *Engine) setLeader(leader string) {
+	e.mu.Lock()
+	changed := e.leader != leader
+	e.leader = leader
+	e.mu.Unlock()
+	if changed && e.election.Changed != nil {
+		e.election.Changed(leader)
+	}
+}

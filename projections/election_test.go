@@ -1,0 +1,120 @@
+package projections_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// unrenewable is a read store whose lease cannot be renewed once broken
+// is set, as when a node loses its connection to the store.
+type unrenewable struct {
+	projections.ReadStore
+	broken atomic.Bool
+}
+
+func (u *unrenewable) TakeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
+	if u.broken.Load() {
+		return "", errors.New("connection lost")
+	}
+	return u.ReadStore.TakeLease(ctx, owner, now, until)
+}
+
+var _ = Describe("Engines of several nodes on one read store", func() {
+	const ttl = 600 * time.Millisecond
+	var (
+		log  *sqlitestore.Store
+		path string
+	)
+	BeforeEach(func() {
+		var err error
+		log, err = sqlitestore.Open(filepath.Join(GinkgoT().TempDir(), "events.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(log.Close)
+		path = filepath.Join(GinkgoT().TempDir(), "read.db")
+	})
+	// handle opens another handle on the shared read store, as a node does.
+	handle := func() *sqliteread.Store {
+		s, err := sqliteread.Open(path)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		return s
+	}
+	node := func(owner string, store projections.ReadStore, pub projections.Publisher) *projections.Engine {
+		e := engine(log, store, pub)
+		e.Elect(projections.Election{Owner: owner, TTL: ttl})
+		return e
+	}
+	waitFor := func(e *projections.Engine, pos uint64) {
+		GinkgoHelper()
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		Expect(e.WaitFor(c, pos)).To(BeTrue())
+	}
+	send := func(from, to int) (last uint64) {
+		for i := from; i < to; i++ {
+			last = appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
+		}
+		return last
+	}
+
+	It("let one of them fold and publish while the others follow its checkpoints, and hand over when it stops", func() {
+		pubA, pubB := &recorder{}, &recorder{}
+		a := node("node-a", handle(), pubA)
+		stopA := run(a)
+		Eventually(func() string { return a.Status().Leader }).Should(Equal("node-a"))
+		storeB := handle()
+		b := node("node-b", storeB, pubB)
+		stopB := run(b)
+		defer stopB()
+
+		last := send(0, 20)
+		waitFor(a, last)
+		waitFor(b, last)
+		Expect(b.Status().Leader).To(Equal("node-a"))
+		Eventually(pubA.count).Should(Equal(20))
+		Consistently(pubB.count, 100*time.Millisecond).Should(BeZero())
+
+		stopA()
+		Eventually(func() string { return b.Status().Leader }, 2*ttl).Should(Equal("node-b"))
+		last = send(20, 30)
+		waitFor(b, last)
+		Eventually(pubB.count).Should(Equal(10))
+		Expect(pubA.count()).To(Equal(20))
+		Expect(unread(storeB, "2")).To(Equal(30))
+	})
+
+	It("stop a leader that cannot renew its lease before it ends, and let another take over", func() {
+		storeA := &unrenewable{ReadStore: handle()}
+		a := node("node-a", storeA, nil)
+		runA, stopA := context.WithCancel(ctx)
+		defer stopA()
+		ranA := make(chan error, 1)
+		go func() { ranA <- a.Run(runA) }()
+		waitFor(a, send(0, 5))
+		storeB := handle()
+		b := node("node-b", storeB, nil)
+		stopB := run(b)
+		defer stopB()
+
+		storeA.broken.Store(true)
+		Eventually(func() string { return b.Status().Leader }, 3*ttl).Should(Equal("node-b"))
+		Expect(a.Status().LastErr).To(MatchError(ContainSubstring("renew the lease: connection lost")))
+		// Its next try to take the lease fails as well; the server restarts it.
+		Eventually(ranA).Should(Receive(MatchError(ContainSubstring("take the lease: connection lost"))))
+		last := send(5, 15)
+		waitFor(b, last)
+		Expect(unread(storeB, "2")).To(Equal(15))
+		Expect(a.Status().Position).To(BeNumerically("<", last))
+	})
+})
