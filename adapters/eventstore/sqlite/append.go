@@ -47,6 +47,8 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if err != nil {
 		return es.WriteResult{}, err
 	}
+	s.inflight.Add(1)
+	defer s.inflight.Add(-1)
 	req := &appendRequest{ctx: ctx, stream: stream, expected: expected, events: evs, reply: make(chan appendReply, 1)}
 	select {
 	case s.requests <- req:
@@ -59,7 +61,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	case r := <-req.reply:
 		return r.result, r.err
 	case <-s.stopped:
-		// The writer answers before it stops: a reply may be waiting.
+		// The syncer answers before it stops: a reply may be waiting.
 		select {
 		case r := <-req.reply:
 			return r.result, r.err

@@ -1,112 +1,111 @@
 package sqlitestore
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/es"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // commit decides and writes a batch in one transaction. It returns one reply
-// per request and the events committed, in position order.
+// per request and the events committed, in position order, or the error
+// that rolled the whole batch back.
 //
 // Event ids are first assumed new, as they nearly always are: UNIQUE(id)
 // refuses the insert otherwise, and the batch is then decided again with
 // every id looked up.
-func (w *writer) commit(batch []*appendRequest) ([]appendReply, []es.RecordedEvent) {
+func (w *writer) commit(batch []*appendRequest) ([]appendReply, []es.RecordedEvent, error) {
 	replies := make([]appendReply, len(batch))
-	rows, err := w.transact(batch, replies, false)
-	if isConstraint(err) {
+	recs, err := w.transact(batch, replies, false)
+	if sqlitec.HasCode(err, sqlitec.CodeConstraint) {
 		w.stale = true
-		rows, err = w.transact(batch, replies, true)
+		recs, err = w.transact(batch, replies, true)
 	}
 	if err != nil {
 		// The caches may hold what was rolled back.
 		w.stale = true
-		for i := range replies {
-			replies[i] = appendReply{err: fmt.Errorf("sqlitestore: append: %w", err)}
-		}
-		return replies, nil
+		return nil, nil, fmt.Errorf("sqlitestore: append: %w", err)
 	}
-	recs := make([]es.RecordedEvent, len(rows))
-	for i := range rows {
-		recs[i] = rows[i].rec
-	}
-	return replies, recs
+	return replies, recs, nil
 }
 
-func (w *writer) transact(batch []*appendRequest, replies []appendReply, lookUpAll bool) ([]storedRow, error) {
-	ctx := context.Background() // a batch, once started, is not abandoned
-	if _, err := w.stmts.begin.ExecContext(ctx); err != nil {
+func (w *writer) transact(batch []*appendRequest, replies []appendReply, lookUpAll bool) ([]es.RecordedEvent, error) {
+	if err := w.st.begin.Exec(); err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
-	rows, err := w.decideAndInsert(ctx, batch, replies, lookUpAll)
+	recs, err := w.decideAndInsert(batch, replies, lookUpAll)
 	if err == nil {
-		if _, err = w.stmts.commit.ExecContext(ctx); err != nil {
+		if err = w.st.commit.Exec(); err != nil {
 			err = fmt.Errorf("commit: %w", err)
 		}
 	}
 	if err != nil {
 		w.stale = true
-		_, _ = w.stmts.rollback.ExecContext(ctx) // fails when OR ROLLBACK already did it
+		w.conn.ResetAll()
+		if w.conn.InTransaction() { // OR ROLLBACK may have ended it already
+			_ = w.st.rollback.Exec() // nothing better to do: the batch fails anyway
+		}
 		return nil, err
 	}
-	return rows, nil
+	return recs, nil
 }
 
-func (w *writer) decideAndInsert(ctx context.Context, batch []*appendRequest, replies []appendReply, lookUpAll bool) ([]storedRow, error) {
-	if err := w.syncWithFile(ctx); err != nil {
+func (w *writer) decideAndInsert(batch []*appendRequest, replies []appendReply, lookUpAll bool) ([]es.RecordedEvent, error) {
+	if err := w.syncWithFile(); err != nil {
 		return nil, err
 	}
-	known := make(map[string]knownEvent)
+	clear(w.known)
 	if lookUpAll {
-		if err := w.lookUp(ctx, batch, known); err != nil {
+		if err := w.lookUp(batch); err != nil {
 			return nil, err
 		}
 	}
-	var rows []storedRow
+	events := 0
+	for _, r := range batch {
+		events += len(r.events)
+	}
+	// recs is handed to the subscribers: a new slice for every batch.
+	recs := make([]es.RecordedEvent, 0, events)
+	w.metas = w.metas[:0]
 	var err error
 	for i, r := range batch {
-		if rows, replies[i], err = w.decide(ctx, r, known, rows, lookUpAll); err != nil {
+		if recs, replies[i], err = w.decide(r, recs, lookUpAll); err != nil {
 			return nil, err
 		}
 	}
-	if err := w.insert(ctx, rows); err != nil {
+	if err := w.insert(recs); err != nil {
 		return nil, err
 	}
 	w.trimStreams()
-	return rows, nil
+	return recs, nil
 }
 
 // decide answers one request against the log plus the requests accepted
-// before it in the batch, and appends its rows when it is accepted. known
-// holds the ids of the batch found in the log (when looked up) and those of
-// the requests accepted so far.
-func (w *writer) decide(ctx context.Context, r *appendRequest, known map[string]knownEvent, rows []storedRow, lookedUp bool) ([]storedRow, appendReply, error) {
+// before it in the batch, and appends its events to recs when it is
+// accepted. w.known holds the ids of the batch found in the log (when looked
+// up) and those of the requests accepted so far.
+func (w *writer) decide(r *appendRequest, recs []es.RecordedEvent, lookedUp bool) ([]es.RecordedEvent, appendReply, error) {
 	if err := r.ctx.Err(); err != nil {
-		return rows, appendReply{err: err}, nil
+		return recs, appendReply{err: err}, nil
 	}
-	if reply, done := duplicateReply(r, known); done {
-		return rows, reply, nil
+	if reply, done := duplicateReply(r, w.known); done {
+		return recs, reply, nil
 	}
-	last, exists, err := w.streamRevision(ctx, r.stream)
+	last, exists, err := w.streamRevision(r.stream)
 	if err != nil {
-		return rows, appendReply{}, err
+		return recs, appendReply{}, err
 	}
 	if !r.expected.Check(last, exists) {
 		// A retried create-once append is a duplicate, not a conflict.
 		if !lookedUp {
-			if err := w.lookUp(ctx, []*appendRequest{r}, known); err != nil {
-				return rows, appendReply{}, err
+			if err := w.lookUp([]*appendRequest{r}); err != nil {
+				return recs, appendReply{}, err
 			}
-			if reply, done := duplicateReply(r, known); done {
-				return rows, reply, nil
+			if reply, done := duplicateReply(r, w.known); done {
+				return recs, reply, nil
 			}
 		}
-		return rows, appendReply{err: concurrencyError(r.stream, last, exists, r.expected)}, nil
+		return recs, appendReply{err: concurrencyError(r.stream, last, exists, r.expected)}, nil
 	}
 	next := uint64(0)
 	if exists {
@@ -114,18 +113,16 @@ func (w *writer) decide(ctx context.Context, r *appendRequest, known map[string]
 	}
 	for _, e := range r.events {
 		w.head++
-		rows = append(rows, storedRow{
-			rec: es.RecordedEvent{
-				ID: e.id, Stream: r.stream, Revision: next, Position: w.head,
-				Type: e.typ, Data: e.data, Metadata: e.meta,
-			},
-			metaJSON: e.metaJSON,
+		recs = append(recs, es.RecordedEvent{
+			ID: e.id, Stream: r.stream, Revision: next, Position: w.head,
+			Type: e.typ, Data: e.data, Metadata: e.meta,
 		})
-		known[e.id] = knownEvent{revision: next, position: w.head}
+		w.metas = append(w.metas, e.metaJSON)
+		w.known[e.id] = knownEvent{revision: next, position: w.head}
 		next++
 	}
 	w.streams[r.stream] = next - 1
-	return rows, appendReply{result: es.WriteResult{NextRevision: next - 1, Position: w.head}}, nil
+	return recs, appendReply{result: es.WriteResult{NextRevision: next - 1, Position: w.head}}, nil
 }
 
 // duplicateReply applies the idempotency rule, which comes before the
@@ -162,11 +159,4 @@ func concurrencyError(stream string, last uint64, exists bool, expected es.Expec
 		want = fmt.Sprintf("revision %d", rev)
 	}
 	return fmt.Errorf("%w: stream %s %s, expected %s", es.ErrConcurrency, stream, state, want)
-}
-
-// isConstraint reports a UNIQUE violation: an id already in the log, or rows
-// written by another connection that the caches did not know of.
-func isConstraint(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }

@@ -1,76 +1,47 @@
 package sqlitestore
 
-import (
-	"context"
-	"database/sql"
-	"encoding/json"
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // streamRevision returns the last revision of stream and whether it has
 // events, from the cache or else from the file.
-func (w *writer) streamRevision(ctx context.Context, stream string) (uint64, bool, error) {
+func (w *writer) streamRevision(stream string) (uint64, bool, error) {
 	if rev, ok := w.streams[stream]; ok {
 		return rev, true, nil
 	}
+	st := w.st.streamRevision
+	st.BindText(stream)
 	var rev int64
-	err := w.stmts.streamRevision.QueryRowContext(ctx, stream).Scan(&rev)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return 0, false, nil
-	case err != nil:
+	found := st.Next()
+	if found {
+		rev = st.Int(0)
+	}
+	if err := st.Done(); err != nil {
 		return 0, false, fmt.Errorf("read revision of %s: %w", stream, err)
+	}
+	if !found {
+		return 0, false, nil
 	}
 	w.streams[stream] = uint64(rev)
 	return uint64(rev), true, nil
 }
 
-// lookUp adds to known the ids of requests already in the log.
-func (w *writer) lookUp(ctx context.Context, requests []*appendRequest, known map[string]knownEvent) error {
-	var ids []string
+// lookUp adds to w.known the ids of requests already in the log; ids known
+// already are not looked up again.
+func (w *writer) lookUp(requests []*appendRequest) error {
+	st := w.st.knownID
 	for _, r := range requests {
 		for _, e := range r.events {
-			ids = append(ids, e.id)
-		}
-	}
-	for start := 0; start < len(ids); start += idsPerLookup {
-		if err := w.lookupIDs(ctx, ids[start:min(start+idsPerLookup, len(ids))], known); err != nil {
-			return err
+			if _, ok := w.known[e.id]; ok {
+				continue
+			}
+			bindEventID(st, e.id)
+			if st.Next() {
+				w.known[e.id] = knownEvent{revision: uint64(st.Int(0)), position: uint64(st.Int(1))}
+			}
+			if err := st.Done(); err != nil {
+				return fmt.Errorf("look up event ids: %w", err)
+			}
 		}
 	}
 	return nil
-}
-
-func (w *writer) lookupIDs(ctx context.Context, ids []string, known map[string]knownEvent) error {
-	list, err := jsonStrings(ids)
-	if err != nil {
-		return err
-	}
-	rows, err := w.stmts.knownIDs.QueryContext(ctx, list)
-	if err != nil {
-		return fmt.Errorf("look up event ids: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var rev, pos int64
-		if err := rows.Scan(&id, &rev, &pos); err != nil {
-			return fmt.Errorf("look up event ids: %w", err)
-		}
-		known[id] = knownEvent{revision: uint64(rev), position: uint64(pos)}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("look up event ids: %w", err)
-	}
-	return nil
-}
-
-// jsonStrings encodes ids as a JSON array, the one parameter json_each reads.
-func jsonStrings(ids []string) (string, error) {
-	b, err := json.Marshal(ids)
-	if err != nil {
-		return "", fmt.Errorf("encode ids: %w", err)
-	}
-	return string(b), nil
 }

@@ -30,11 +30,15 @@ func prepareReads(ctx context.Context, db *sql.DB) (*readStatements, error) {
 		st, err = db.PrepareContext(ctx, query)
 		return st
 	}
+	// Every read stops at the durable head, a bound parameter: past it are
+	// commits whose fsync is under way.
 	r := &readStatements{
-		forwards:  p("SELECT " + eventColumns + " FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?"),
-		backwards: p("SELECT " + eventColumns + " FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?"),
-		all:       p("SELECT " + eventColumns + " FROM events WHERE position > ? ORDER BY position LIMIT ?"),
-		head:      p("SELECT COALESCE(MAX(position), 0) FROM events"),
+		forwards: p("SELECT " + eventColumns + " FROM events " +
+			"WHERE stream = ? AND revision >= ? AND position <= ? ORDER BY revision LIMIT ?"),
+		backwards: p("SELECT " + eventColumns + " FROM events " +
+			"WHERE stream = ? AND revision <= ? AND position <= ? ORDER BY revision DESC LIMIT ?"),
+		all:  p("SELECT " + eventColumns + " FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?"),
+		head: p("SELECT COALESCE(MAX(position), 0) FROM events WHERE position <= ?"),
 	}
 	if err != nil {
 		_ = r.close()
@@ -72,7 +76,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, dir es.Direction,
 	if dir == es.Forwards && from > math.MaxInt64 {
 		return []es.RecordedEvent{}, nil
 	}
-	evs, err := query(ctx, st, stream, clampInt64(from), readMax(max))
+	evs, err := query(ctx, st, stream, clampInt64(from), s.durableBound(), readMax(max))
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: read %s: %w", stream, err)
 	}
@@ -88,7 +92,7 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 	if after >= math.MaxInt64 {
 		return []es.RecordedEvent{}, nil
 	}
-	evs, err := query(ctx, s.reads.all, int64(after), readMax(max))
+	evs, err := query(ctx, s.reads.all, int64(after), s.durableBound(), readMax(max))
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: read all after %d: %w", after, err)
 	}
@@ -101,11 +105,14 @@ func (s *Store) Head(ctx context.Context) (uint64, error) {
 		return 0, ErrClosed
 	}
 	var head int64
-	if err := s.reads.head.QueryRowContext(ctx).Scan(&head); err != nil {
+	if err := s.reads.head.QueryRowContext(ctx, s.durableBound()).Scan(&head); err != nil {
 		return 0, fmt.Errorf("sqlitestore: read head: %w", err)
 	}
 	return uint64(head), nil
 }
+
+// durableBound is the durable head as a query bound.
+func (s *Store) durableBound() int64 { return clampInt64(s.durable.Load()) }
 
 func readMax(max int) int {
 	if max <= 0 {
@@ -145,10 +152,15 @@ func scanEvent(rows *sql.Rows) (es.RecordedEvent, error) {
 	var (
 		e             es.RecordedEvent
 		position, rev int64
+		id            any
 		meta          sql.RawBytes
 	)
-	if err := rows.Scan(&position, &e.ID, &e.Stream, &rev, &e.Type, &e.Data, &meta); err != nil {
+	if err := rows.Scan(&position, &id, &e.Stream, &rev, &e.Type, &e.Data, &meta); err != nil {
 		return es.RecordedEvent{}, err
+	}
+	var ok bool
+	if e.ID, ok = eventIDFrom(id); !ok {
+		return es.RecordedEvent{}, fmt.Errorf("event at %d: id stored as %T", position, id)
 	}
 	if err := json.Unmarshal(meta, &e.Metadata); err != nil {
 		return es.RecordedEvent{}, fmt.Errorf("event at %d: decode metadata: %w", position, err)

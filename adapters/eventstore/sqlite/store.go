@@ -1,7 +1,9 @@
 // Package sqlitestore is the embedded event store: one SQLite file in WAL
 // mode. Appends are group-committed by a single writer goroutine (one fsync
-// for many concurrent appends), reads use a separate read-only pool, and
-// live subscriptions are pushed by the writer right after each commit.
+// for many concurrent appends) through the SQLite C API (sqlitec); the
+// fsync of a batch runs on a syncer goroutine while the writer commits the
+// next batch. Reads use a separate read-only pool and see only durable
+// events; live subscriptions are pushed right after each fsync.
 //
 // One process owns a store file at a time; another process appending to the
 // same file is detected and tolerated, not supported.
@@ -14,6 +16,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -27,15 +31,21 @@ const readConns = 4
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	ckpt    *checkpointer
-	writeDB *sql.DB
-	readDB  *sql.DB
-	reads   *readStatements
-	hub     *hub
+	w      *writer
+	ckpt   *checkpointer
+	readDB *sql.DB
+	reads  *readStatements
+	hub    *hub
 
-	requests chan *appendRequest
-	closing  chan struct{} // closed by Close: the writer drains and stops
-	stopped  chan struct{} // closed by the writer once it has stopped
+	requests    chan *appendRequest
+	inflight    atomic.Int64 // appends between queueing and returning
+	gatherTimer *time.Timer  // the writer's
+	committed   chan committedBatch
+	syncing     atomic.Int64  // appends committed, waiting for their fsync
+	durable     atomic.Uint64 // the last position known durable: reads stop there
+	failed      failed
+	closing     chan struct{} // closed by Close: the writer drains and stops
+	stopped     chan struct{} // closed by the syncer once both have stopped
 
 	closeOnce sync.Once
 	closeErr  error
@@ -49,20 +59,13 @@ func Open(path string) (*Store, error) {
 		return nil, errors.New("sqlitestore: open: empty path")
 	}
 	ctx := context.Background()
-	writeDB, err := sql.Open("sqlite", dsn(path, "busy_timeout(5000)", "synchronous(FULL)"))
+	w, err := openWriter(path)
 	if err != nil {
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
-	}
-	writeDB.SetMaxOpenConns(1)
-	w, err := openWriter(ctx, writeDB)
-	if err != nil {
-		_ = writeDB.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	readDB, err := sql.Open("sqlite", dsn(path, "busy_timeout(5000)", "query_only(1)"))
 	if err != nil {
 		_ = w.close()
-		_ = writeDB.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	readDB.SetMaxOpenConns(readConns)
@@ -71,39 +74,50 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		_ = readDB.Close()
 		_ = w.close()
-		_ = writeDB.Close()
+		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
+	}
+	head, err := w.durableHead()
+	if err != nil {
+		_ = reads.close()
+		_ = readDB.Close()
+		_ = w.close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	ckpt, err := startCheckpointer(path)
 	if err != nil {
+		_ = reads.close()
 		_ = readDB.Close()
 		_ = w.close()
-		_ = writeDB.Close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	s := &Store{
-		ckpt:     ckpt,
-		writeDB:  writeDB,
-		readDB:   readDB,
-		reads:    reads,
-		hub:      newHub(),
-		requests: make(chan *appendRequest, maxBatchRequests),
-		closing:  make(chan struct{}),
-		stopped:  make(chan struct{}),
+		w:           w,
+		ckpt:        ckpt,
+		readDB:      readDB,
+		reads:       reads,
+		hub:         newHub(),
+		requests:    make(chan *appendRequest, maxBatchRequests),
+		gatherTimer: time.NewTimer(time.Hour),
+		committed:   make(chan committedBatch, maxSyncing),
+		closing:     make(chan struct{}),
+		stopped:     make(chan struct{}),
 	}
+	s.gatherTimer.Stop()
+	s.durable.Store(head)
 	go s.runWriter(w)
+	go s.runSyncer(w)
 	return s, nil
 }
 
-// Close waits for the appends already queued to commit, ends every
-// subscription and closes the file. Appends still waiting to be queued fail
-// with ErrClosed.
+// Close waits for the appends already queued to commit and be durable, ends
+// every subscription and closes the file. Appends still waiting to be queued
+// fail with ErrClosed.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		<-s.stopped
 		s.hub.closeAll()
-		s.closeErr = errors.Join(s.ckpt.close(), s.reads.close(), s.readDB.Close(), s.writeDB.Close())
+		s.closeErr = errors.Join(s.ckpt.close(), s.reads.close(), s.readDB.Close(), s.w.close())
 	})
 	return s.closeErr
 }

@@ -1,31 +1,37 @@
 package sqlitestore
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
-// insertSizes are the row counts of the prepared multi-row INSERTs, largest
-// first; a batch is written with as few statements as these allow.
-var insertSizes = []int{32, 8, 1}
+// maxInsertRows is the row count of the largest multi-row INSERT; smaller
+// powers of two cover the rest of a batch.
+const maxInsertRows = 32
 
 // maxCachedStreams bounds the stream-revision cache; past it, arbitrary
 // entries are dropped and reloaded from the file when next needed.
 const maxCachedStreams = 1 << 16
 
-// idsPerLookup bounds the ids looked up by one query.
-const idsPerLookup = 512
+// writerPragmas tune the writer connection, which sqlitec runs with
+// synchronous = FULL and its fsync deferred to the syncer. The page cache
+// is small: SQLite scans all of it at every commit that split a page (a
+// page renumbered through the lock-byte page number leaves its cache thinking
+// it holds pages past the end of the file), and past a few hundred
+// thousand events the random leaves of the id index miss any cache anyway.
+// The writer never checkpoints on its own: the checkpointer does, beside
+// it. The WAL file is cut back to journal_size_limit when it starts over.
+const writerPragmas = "PRAGMA cache_size = -8192; PRAGMA temp_store = MEMORY; " +
+	"PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864"
 
 // writer owns the single read-write connection. Only the writer goroutine
 // touches it.
 type writer struct {
-	conn  *sql.Conn
-	stmts writeStatements
+	conn *sqlitec.Conn
+	st   writeStatements
 
 	// head and streams mirror the file, so that requests are decided in Go
 	// and one failing request does not fail the rest of its batch.
@@ -33,20 +39,18 @@ type writer struct {
 	streams     map[string]uint64 // last revision of streams known to exist
 	dataVersion int64
 	stale       bool // reload head and forget streams before the next batch
+
+	// known and metas are reused from batch to batch.
+	known map[string]knownEvent
+	metas []string // encoded metadata of the events decided, by index
 }
 
 type writeStatements struct {
-	begin, commit, rollback *sql.Stmt
-	dataVersion, head       *sql.Stmt
-	streamRevision          *sql.Stmt
-	knownIDs                *sql.Stmt
-	insert                  map[int]*sql.Stmt // by row count
-}
-
-// storedRow is an event decided for this batch.
-type storedRow struct {
-	rec      es.RecordedEvent
-	metaJSON string
+	begin, commit, rollback *sqlitec.Stmt
+	dataVersion, head       *sqlitec.Stmt
+	streamRevision, knownID *sqlitec.Stmt
+	checkpoint              *sqlitec.Stmt
+	insert                  sqlitec.Batch
 }
 
 // knownEvent is where an event id already sits in the log.
@@ -54,63 +58,61 @@ type knownEvent struct {
 	revision, position uint64
 }
 
-func openWriter(ctx context.Context, db *sql.DB) (*writer, error) {
-	conn, err := db.Conn(ctx)
+func openWriter(path string) (*writer, error) {
+	conn, err := sqlitec.OpenWAL(path, sqlitec.DeferredSyncWAL)
 	if err != nil {
 		return nil, classifyOpenError(err)
 	}
-	w := &writer{conn: conn, streams: make(map[string]uint64), stale: true, dataVersion: -1}
-	if err := w.init(ctx); err != nil {
-		_ = w.close()
-		return nil, err
+	w := &writer{
+		conn: conn, streams: make(map[string]uint64), stale: true, dataVersion: -1,
+		known: make(map[string]knownEvent),
+	}
+	if err := w.init(); err != nil {
+		return nil, errors.Join(err, conn.Close())
 	}
 	return w, nil
 }
 
-func (w *writer) init(ctx context.Context) error {
-	if err := prepareSchema(ctx, w.conn); err != nil {
+func (w *writer) init() error {
+	// page_size applies to a new, empty file only.
+	if err := w.conn.Exec(fmt.Sprintf("PRAGMA busy_timeout = 5000; PRAGMA page_size = %d", pageSize)); err != nil {
+		return classifyOpenError(err)
+	}
+	if err := prepareSchema(w.conn); err != nil {
 		return err
 	}
 	var mode string
-	if err := w.conn.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+	if err := w.conn.QueryRow("PRAGMA journal_mode = WAL", func(s *sqlitec.Stmt) { mode = s.Text(0) }); err != nil {
 		return fmt.Errorf("enable WAL: %w", err)
 	}
-	if !strings.EqualFold(mode, "wal") {
+	if mode != "wal" {
 		return fmt.Errorf("enable WAL: journal mode is %q", mode)
 	}
-	// A large page cache keeps the id and stream indexes in memory. The
-	// writer never checkpoints: the checkpointer does, beside it. The WAL
-	// file is cut back after a checkpoint.
-	if _, err := w.conn.ExecContext(ctx, "PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; "+
-		"PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864"); err != nil {
+	if err := w.conn.Exec(writerPragmas); err != nil {
 		return fmt.Errorf("tune connection: %w", err)
 	}
-	return w.prepare(ctx)
+	return w.prepare()
 }
 
-func (w *writer) prepare(ctx context.Context) error {
-	var err error
-	p := func(query string) *sql.Stmt {
-		if err != nil {
-			return nil
-		}
-		var st *sql.Stmt
-		st, err = w.conn.PrepareContext(ctx, query)
-		return st
-	}
-	w.stmts = writeStatements{
-		begin:          p("BEGIN IMMEDIATE"),
-		commit:         p("COMMIT"),
-		rollback:       p("ROLLBACK"),
-		dataVersion:    p("PRAGMA data_version"),
-		head:           p("SELECT COALESCE(MAX(position), 0) FROM events"),
-		streamRevision: p("SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1"),
-		knownIDs:       p("SELECT id, revision, position FROM events WHERE id IN (SELECT value FROM json_each(?))"),
-		insert:         make(map[int]*sql.Stmt, len(insertSizes)),
-	}
-	for _, n := range insertSizes {
-		w.stmts.insert[n] = p("INSERT OR ROLLBACK INTO events (position, id, stream, revision, type, data, metadata) VALUES " +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", n), ", "))
+func (w *writer) prepare() error {
+	st := &w.st
+	err := w.conn.PrepareAll(map[**sqlitec.Stmt]string{
+		&st.begin:          "BEGIN IMMEDIATE",
+		&st.commit:         "COMMIT",
+		&st.rollback:       "ROLLBACK",
+		&st.dataVersion:    "PRAGMA data_version",
+		&st.head:           "SELECT COALESCE(MAX(position), 0) FROM events",
+		&st.streamRevision: "SELECT revision FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1",
+		&st.knownID:        "SELECT revision, position FROM events WHERE id = ?",
+		&st.checkpoint:     "PRAGMA wal_checkpoint(PASSIVE)",
+	})
+	if err == nil {
+		// OR ROLLBACK: a refused row ends the transaction at once, so the
+		// statement needs no journal of its own to undo its earlier rows.
+		st.insert, err = w.conn.PrepareBatch(maxInsertRows, func(rows int) string {
+			return "INSERT OR ROLLBACK INTO events (position, id, stream, revision, type, data, metadata) VALUES " +
+				sqlitec.Tuples(rows, 7)
+		})
 	}
 	if err != nil {
 		return fmt.Errorf("prepare statements: %w", err)
@@ -118,37 +120,20 @@ func (w *writer) prepare(ctx context.Context) error {
 	return nil
 }
 
-func (w *writer) close() error {
-	var errs []error
-	for _, st := range w.stmts.all() {
-		if st != nil {
-			errs = append(errs, st.Close())
-		}
-	}
-	errs = append(errs, w.conn.Close())
-	return errors.Join(errs...)
-}
-
-func (s writeStatements) all() []*sql.Stmt {
-	out := []*sql.Stmt{s.begin, s.commit, s.rollback, s.dataVersion, s.head, s.streamRevision, s.knownIDs}
-	for _, st := range s.insert {
-		out = append(out, st)
-	}
-	return out
-}
+func (w *writer) close() error { return w.conn.Close() }
 
 // syncWithFile reloads the caches when asked to or when another connection
 // has written to the file since the last batch.
-func (w *writer) syncWithFile(ctx context.Context) error {
-	var version int64
-	if err := w.stmts.dataVersion.QueryRowContext(ctx).Scan(&version); err != nil {
+func (w *writer) syncWithFile() error {
+	version, err := w.queryInt(w.st.dataVersion)
+	if err != nil {
 		return fmt.Errorf("read data version: %w", err)
 	}
 	if !w.stale && version == w.dataVersion {
 		return nil
 	}
-	var head int64
-	if err := w.stmts.head.QueryRowContext(ctx).Scan(&head); err != nil {
+	head, err := w.queryInt(w.st.head)
+	if err != nil {
 		return fmt.Errorf("read head: %w", err)
 	}
 	w.head, w.dataVersion, w.stale = uint64(head), version, false
@@ -156,26 +141,57 @@ func (w *writer) syncWithFile(ctx context.Context) error {
 	return nil
 }
 
-func (w *writer) insert(ctx context.Context, rows []storedRow) error {
-	for len(rows) > 0 {
-		n := insertSizes[len(insertSizes)-1]
-		for _, size := range insertSizes {
-			if size <= len(rows) {
-				n = size
-				break
-			}
+// durableHead makes what the file holds durable, as a previous process may
+// have left commits not yet synced, and returns its last position.
+func (w *writer) durableHead() (uint64, error) {
+	head, err := w.queryInt(w.st.head) // opens the WAL file
+	if err != nil {
+		return 0, fmt.Errorf("read head: %w", err)
+	}
+	if err := w.conn.SyncWAL(); err != nil {
+		return 0, fmt.Errorf("sync: %w", err)
+	}
+	return uint64(head), nil
+}
+
+// queryInt runs a statement that returns one integer.
+func (w *writer) queryInt(st *sqlitec.Stmt) (int64, error) {
+	var v int64
+	if st.Next() {
+		v = st.Int(0)
+	}
+	return v, st.Done()
+}
+
+// insert writes the events decided, in chunks of prepared sizes.
+func (w *writer) insert(recs []es.RecordedEvent) error {
+	err := w.st.insert.Chunks(len(recs), func(st *sqlitec.Stmt, from, to int) error {
+		for i := from; i < to; i++ {
+			r := &recs[i]
+			st.BindInt(int64(r.Position))
+			bindEventID(st, r.ID)
+			st.BindText(r.Stream)
+			st.BindInt(int64(r.Revision))
+			st.BindText(r.Type)
+			st.BindBlob(r.Data)
+			st.BindText(w.metas[i])
 		}
-		args := make([]any, 0, 7*n)
-		for _, r := range rows[:n] {
-			args = append(args, int64(r.rec.Position), r.rec.ID, r.rec.Stream, int64(r.rec.Revision),
-				r.rec.Type, r.rec.Data, r.metaJSON)
-		}
-		if _, err := w.stmts.insert[n].ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("insert events: %w", err)
-		}
-		rows = rows[n:]
+		return st.Exec()
+	})
+	if err != nil {
+		return fmt.Errorf("insert events: %w", err)
 	}
 	return nil
+}
+
+// finishCheckpoint copies to the database the last frames the checkpointer
+// left behind, so that the next commit starts the WAL over. A checkpoint
+// must only copy a synced WAL, and this connection defers its syncs: it
+// syncs first. A failure only leaves the WAL growing a little longer.
+func (w *writer) finishCheckpoint() {
+	if w.conn.SyncWAL() == nil {
+		_, _, _ = walCheckpoint(w.st.checkpoint)
+	}
 }
 
 // trimStreams keeps the stream cache bounded.

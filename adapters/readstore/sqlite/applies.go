@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var appliesTable = table{
@@ -30,11 +32,11 @@ const (
 )
 
 // applyAt reads the apply in the current row of st.
-func applyAt(st *stmt) projections.Apply {
+func applyAt(st *sqlitec.Stmt) projections.Apply {
 	return projections.Apply{
-		ID: st.text(0), Tenant: st.text(1), PairID: st.text(2), From: st.text(3), To: st.text(4),
-		Remark: st.text(5), Content: st.text(6), Status: st.text(7), ReadFlag: st.text(8),
-		CreatedAt: st.int(9), UpdatedAt: st.int(10),
+		ID: st.Text(0), Tenant: st.Text(1), PairID: st.Text(2), From: st.Text(3), To: st.Text(4),
+		Remark: st.Text(5), Content: st.Text(6), Status: st.Text(7), ReadFlag: st.Text(8),
+		CreatedAt: st.Int(9), UpdatedAt: st.Int(10),
 	}
 }
 
@@ -44,12 +46,12 @@ func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply
 	found := false
 	if err == nil {
 		st := t.st.getApply
-		st.bindText(id)
-		st.bindText(tenant)
-		if found = st.next(); found {
+		st.BindText(id)
+		st.BindText(tenant)
+		if found = st.Next(); found {
 			a = applyAt(st)
 		}
-		err = st.done()
+		err = st.Done()
 	}
 	if err != nil {
 		return projections.Apply{}, false, fmt.Errorf("sqliteread: get apply %s: %w", id, err)
@@ -60,22 +62,22 @@ func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply
 func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.putApplies.chunks(len(as), func(st *stmt, from, to int) error {
+		err = t.st.putApplies.Chunks(len(as), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				a := &as[i]
-				st.bindText(a.ID)
-				st.bindText(a.Tenant)
-				st.bindText(a.PairID)
-				st.bindText(a.From)
-				st.bindText(a.To)
-				st.bindText(a.Remark)
-				st.bindText(a.Content)
-				st.bindText(a.Status)
-				st.bindText(a.ReadFlag)
-				st.bindInt(a.CreatedAt)
-				st.bindInt(a.UpdatedAt)
+				st.BindText(a.ID)
+				st.BindText(a.Tenant)
+				st.BindText(a.PairID)
+				st.BindText(a.From)
+				st.BindText(a.To)
+				st.BindText(a.Remark)
+				st.BindText(a.Content)
+				st.BindText(a.Status)
+				st.BindText(a.ReadFlag)
+				st.BindInt(a.CreatedAt)
+				st.BindInt(a.UpdatedAt)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -96,28 +98,28 @@ func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]p
 	out := []projections.Apply{} // empty, not nil: a list encodes as []
 	var total int64
 	err := s.readers.run(ctx, func(r *readStatements) error {
-		if err := r.begin.exec(); err != nil {
+		if err := r.begin.Exec(); err != nil {
 			return err
 		}
 		count := r.countApplies
-		count.bindText(member)
-		count.bindText(member)
-		if count.next() {
-			total = count.int(0)
+		count.BindText(member)
+		count.BindText(member)
+		if count.Next() {
+			total = count.Int(0)
 		}
-		err := count.done()
+		err := count.Done()
 		if err == nil && int64(skip) < total {
 			list := r.applies
-			list.bindText(member)
-			list.bindText(member)
-			for i := 0; len(out) < size && list.next(); i++ {
+			list.BindText(member)
+			list.BindText(member)
+			for i := 0; len(out) < size && list.Next(); i++ {
 				if i >= skip {
 					out = append(out, applyAt(list))
 				}
 			}
-			err = list.done()
+			err = list.Done()
 		}
-		return errors.Join(err, r.commit.exec())
+		return errors.Join(err, r.commit.Exec())
 	})
 	if err != nil {
 		return nil, 0, fmt.Errorf("sqliteread: applies of %s: %w", member, err)
@@ -131,12 +133,12 @@ func (s *Store) PairOfApply(ctx context.Context, tenant, applyID string) (string
 	found := false
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.pairOfApply
-		st.bindText(applyID)
-		st.bindText(tenant)
-		if found = st.next(); found {
-			pair = st.text(0)
+		st.BindText(applyID)
+		st.BindText(tenant)
+		if found = st.Next(); found {
+			pair = st.Text(0)
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return "", false, fmt.Errorf("sqliteread: pair of apply %s: %w", applyID, err)

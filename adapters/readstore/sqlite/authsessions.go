@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var authSessionsTable = table{
@@ -18,17 +20,17 @@ var authSessionSQL = `SELECT ` + authSessionsTable.selectColumns("a") + ` FROM a
 func (t *tx) PutAuthSessions(ctx context.Context, ss []projections.AuthSession) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.putAuthSessions.chunks(len(ss), func(st *stmt, from, to int) error {
+		err = t.st.putAuthSessions.Chunks(len(ss), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				s := &ss[i]
-				st.bindText(s.ID)
-				st.bindText(s.Tenant)
-				st.bindText(s.Member)
-				st.bindBool(s.Active)
-				st.bindInt(s.StartedAt)
-				st.bindInt(s.EndedAt)
+				st.BindText(s.ID)
+				st.BindText(s.Tenant)
+				st.BindText(s.Member)
+				st.BindBool(s.Active)
+				st.BindInt(s.StartedAt)
+				st.BindInt(s.EndedAt)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -42,14 +44,14 @@ func (s *Store) AuthSession(ctx context.Context, sessionID string) (projections.
 	found := false
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.authSession
-		st.bindText(sessionID)
-		if found = st.next(); found {
+		st.BindText(sessionID)
+		if found = st.Next(); found {
 			a = projections.AuthSession{
-				ID: st.text(0), Tenant: st.text(1), Member: st.text(2), Active: st.int(3) != 0,
-				StartedAt: st.int(4), EndedAt: st.int(5),
+				ID: st.Text(0), Tenant: st.Text(1), Member: st.Text(2), Active: st.Int(3) != 0,
+				StartedAt: st.Int(4), EndedAt: st.Int(5),
 			}
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return projections.AuthSession{}, false, fmt.Errorf("sqliteread: auth session: %w", err)

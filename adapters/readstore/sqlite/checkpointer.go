@@ -3,6 +3,8 @@ package sqliteread
 import (
 	"errors"
 	"time"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // checkpointEvery is how often the WAL is copied back into the database.
@@ -13,18 +15,18 @@ const checkpointEvery = time.Second
 // (wal_autocheckpoint is 0): a checkpoint inside a projection commit held
 // back every delta behind it for tens of milliseconds.
 type checkpointer struct {
-	conn *conn
+	conn *sqlitec.Conn
 	stop chan struct{}
 	done chan struct{}
 }
 
 func startCheckpointer(path string) (*checkpointer, error) {
-	c, err := openConn(path)
+	c, err := sqlitec.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.exec("PRAGMA busy_timeout = 5000"); err != nil {
-		return nil, errors.Join(err, c.close())
+	if err := c.Exec("PRAGMA busy_timeout = 5000"); err != nil {
+		return nil, errors.Join(err, c.Close())
 	}
 	k := &checkpointer{conn: c, stop: make(chan struct{}), done: make(chan struct{})}
 	go k.run()
@@ -42,7 +44,7 @@ func (k *checkpointer) run() {
 		case <-t.C:
 			// PASSIVE never blocks the writer or readers; what it cannot
 			// copy now is copied by a later round.
-			_ = k.conn.exec("PRAGMA wal_checkpoint(PASSIVE)")
+			_ = k.conn.Exec("PRAGMA wal_checkpoint(PASSIVE)")
 		}
 	}
 }
@@ -50,5 +52,5 @@ func (k *checkpointer) run() {
 func (k *checkpointer) close() error {
 	close(k.stop)
 	<-k.done
-	return k.conn.close()
+	return k.conn.Close()
 }

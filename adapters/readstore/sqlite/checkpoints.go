@@ -15,9 +15,9 @@ func (t *tx) SetCheckpoint(ctx context.Context, projector string, position uint6
 	err := t.check(ctx)
 	if err == nil {
 		st := t.st.setCheckpoint
-		st.bindText(projector)
-		st.bindInt(int64(position))
-		err = st.exec()
+		st.BindText(projector)
+		st.BindInt(int64(position))
+		err = st.Exec()
 	}
 	if err != nil {
 		return fmt.Errorf("sqliteread: set checkpoint %s: %w", projector, err)
@@ -30,10 +30,10 @@ func (s *Store) Checkpoints(ctx context.Context) (map[string]uint64, error) {
 	out := map[string]uint64{}
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.checkpoints
-		for st.next() {
-			out[st.text(0)] = uint64(st.int(1))
+		for st.Next() {
+			out[st.Text(0)] = uint64(st.Int(1))
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: read checkpoints: %w", err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var friendsTable = table{
@@ -19,17 +21,17 @@ var friendsSQL = `SELECT ` + friendsTable.selectColumns("f") + ` FROM friends f 
 func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.putFriends.chunks(len(fs), func(st *stmt, from, to int) error {
+		err = t.st.putFriends.Chunks(len(fs), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				f := &fs[i]
-				st.bindText(f.Member)
-				st.bindText(f.FriendID)
-				st.bindText(f.Tenant)
-				st.bindText(f.ChatID)
-				st.bindText(f.Remark)
-				st.bindInt(f.Since)
+				st.BindText(f.Member)
+				st.BindText(f.FriendID)
+				st.BindText(f.Tenant)
+				st.BindText(f.ChatID)
+				st.BindText(f.Remark)
+				st.BindInt(f.Since)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -43,14 +45,14 @@ func (s *Store) Friends(ctx context.Context, member string) ([]projections.Frien
 	out := []projections.Friend{} // empty, not nil: a list encodes as []
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.friends
-		st.bindText(member)
-		for st.next() {
+		st.BindText(member)
+		for st.Next() {
 			out = append(out, projections.Friend{
-				Member: st.text(0), FriendID: st.text(1), Tenant: st.text(2), ChatID: st.text(3),
-				Remark: st.text(4), Since: st.int(5),
+				Member: st.Text(0), FriendID: st.Text(1), Tenant: st.Text(2), ChatID: st.Text(3),
+				Remark: st.Text(4), Since: st.Int(5),
 			})
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: friends of %s: %w", member, err)

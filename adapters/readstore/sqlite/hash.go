@@ -11,7 +11,7 @@ import (
 	"math"
 	"strings"
 
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // hashedModels are the read models Hash covers, each read in the order of
@@ -39,11 +39,11 @@ func (s *Store) Hash(ctx context.Context) (map[string]string, error) {
 	if closed {
 		return nil, errClosed
 	}
-	c, err := openConn(s.path)
+	c, err := sqlitec.Open(s.path)
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: hash %s: %w", s.path, err)
 	}
-	defer c.close()
+	defer c.Close()
 	out, err := hashModels(ctx, c)
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: hash %s: %w", s.path, err)
@@ -51,19 +51,19 @@ func (s *Store) Hash(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
-func hashModels(ctx context.Context, c *conn) (out map[string]string, err error) {
-	if err := c.exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000; BEGIN`); err != nil {
+func hashModels(ctx context.Context, c *sqlitec.Conn) (out map[string]string, err error) {
+	if err := c.Exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000; BEGIN`); err != nil {
 		return nil, err
 	}
-	defer func() { err = errors.Join(err, c.exec(`COMMIT`)) }()
+	defer func() { err = errors.Join(err, c.Exec(`COMMIT`)) }()
 	out = make(map[string]string, len(hashedModels))
 	for _, m := range hashedModels {
-		st, err := c.prepare(`SELECT * FROM ` + m.table + ` ORDER BY ` + m.order)
+		st, err := c.Prepare(`SELECT * FROM ` + m.table + ` ORDER BY ` + m.order)
 		if err != nil {
 			return nil, err
 		}
 		sum, err := hashRows(ctx, st)
-		st.finalize()
+		st.Finalize()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", m.name, err)
 		}
@@ -74,40 +74,40 @@ func hashModels(ctx context.Context, c *conn) (out map[string]string, err error)
 
 // hashRows hashes every row of st: each value with its type and, for text
 // and blobs, its length, so that no two different rows encode alike.
-func hashRows(ctx context.Context, st *stmt) (string, error) {
+func hashRows(ctx context.Context, st *sqlitec.Stmt) (string, error) {
 	h := sha256.New()
-	cols := sqlite3.Xsqlite3_column_count(st.c.tls, st.p)
+	cols := st.ColumnCount()
 	var rows int64
-	for st.next() {
+	for st.Next() {
 		if rows++; rows%4096 == 0 && ctx.Err() != nil {
-			st.done()
+			st.Done()
 			return "", ctx.Err()
 		}
 		for i := range cols {
 			hashValue(h, st, i)
 		}
 	}
-	if err := st.done(); err != nil {
+	if err := st.Done(); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-func hashValue(h hash.Hash, st *stmt, i int32) {
+func hashValue(h hash.Hash, st *sqlitec.Stmt, i int) {
 	var b [9]byte
-	switch t := sqlite3.Xsqlite3_column_type(st.c.tls, st.p, i); t {
-	case sqlite3.SQLITE_INTEGER:
+	switch st.ColumnType(i) {
+	case sqlitec.Integer:
 		b[0] = 'i'
-		binary.BigEndian.PutUint64(b[1:], uint64(st.int(i)))
+		binary.BigEndian.PutUint64(b[1:], uint64(st.Int(i)))
 		h.Write(b[:])
-	case sqlite3.SQLITE_FLOAT:
+	case sqlitec.Float:
 		b[0] = 'f'
-		binary.BigEndian.PutUint64(b[1:], math.Float64bits(sqlite3.Xsqlite3_column_double(st.c.tls, st.p, i)))
+		binary.BigEndian.PutUint64(b[1:], math.Float64bits(st.Float(i)))
 		h.Write(b[:])
-	case sqlite3.SQLITE_NULL:
+	case sqlitec.Null:
 		h.Write([]byte{'n'})
 	default: // text and blobs: the store writes text only
-		v := st.text(i)
+		v := st.Text(i)
 		b[0] = 't'
 		binary.BigEndian.PutUint64(b[1:], uint64(len(v)))
 		h.Write(b[:])

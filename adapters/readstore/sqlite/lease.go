@@ -21,10 +21,10 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 	defer s.mu.Unlock()
 	holder, err := s.inWrite(ctx, func() (string, error) {
 		st := s.w.takeLease
-		st.bindText(owner)
-		st.bindInt(until.UnixNano())
-		st.bindInt(now.UnixNano())
-		if err := st.exec(); err != nil {
+		st.BindText(owner)
+		st.BindInt(until.UnixNano())
+		st.BindInt(now.UnixNano())
+		if err := st.Exec(); err != nil {
 			return "", err
 		}
 		return s.leaseHolder()
@@ -45,8 +45,8 @@ func (s *Store) DropLease(ctx context.Context, owner string) error {
 	defer s.mu.Unlock()
 	_, err := s.inWrite(ctx, func() (string, error) {
 		st := s.w.dropLease
-		st.bindText(owner)
-		return "", st.exec()
+		st.BindText(owner)
+		return "", st.Exec()
 	})
 	if err != nil {
 		return fmt.Errorf("sqliteread: drop the lease: %w", err)
@@ -65,12 +65,12 @@ func (s *Store) inWrite(ctx context.Context, fn func() (string, error)) (string,
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if err := s.w.begin.exec(); err != nil {
+	if err := s.w.begin.Exec(); err != nil {
 		return "", err
 	}
 	out, err := fn()
 	if err == nil {
-		err = s.w.commit.exec()
+		err = s.w.commit.Exec()
 	}
 	if err != nil {
 		s.rollback()
@@ -84,8 +84,8 @@ func (s *Store) inWrite(ctx context.Context, fn func() (string, error)) (string,
 func (s *Store) leaseHolder() (string, error) {
 	st := s.w.leaseHolder
 	holder := ""
-	for st.next() {
-		holder = st.text(0)
+	for st.Next() {
+		holder = st.Text(0)
 	}
-	return holder, st.done()
+	return holder, st.Done()
 }

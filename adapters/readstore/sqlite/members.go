@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var membersTable = table{
@@ -28,29 +30,29 @@ var (
 )
 
 // memberAt reads the member in the current row of st.
-func memberAt(st *stmt) projections.Member {
+func memberAt(st *sqlitec.Stmt) projections.Member {
 	return projections.Member{
-		ID: st.text(0), Tenant: st.text(1), Account: st.text(2), Phone: st.text(3), Name: st.text(4),
-		HeadURL: st.text(5), Level: st.text(6), RegisteredAt: st.int(7),
+		ID: st.Text(0), Tenant: st.Text(1), Account: st.Text(2), Phone: st.Text(3), Name: st.Text(4),
+		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7),
 	}
 }
 
 func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.putMembers.chunks(len(ms), func(st *stmt, from, to int) error {
+		err = t.st.putMembers.Chunks(len(ms), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				m := &ms[i]
-				st.bindText(m.ID)
-				st.bindText(m.Tenant)
-				st.bindText(m.Account)
-				st.bindText(m.Phone)
-				st.bindText(m.Name)
-				st.bindText(m.HeadURL)
-				st.bindText(m.Level)
-				st.bindInt(m.RegisteredAt)
+				st.BindText(m.ID)
+				st.BindText(m.Tenant)
+				st.BindText(m.Account)
+				st.BindText(m.Phone)
+				st.BindText(m.Name)
+				st.BindText(m.HeadURL)
+				st.BindText(m.Level)
+				st.BindInt(m.RegisteredAt)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -69,12 +71,12 @@ func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]proje
 	if err == nil {
 		err = s.readers.run(ctx, func(r *readStatements) error {
 			st := r.membersByID
-			st.bindTextBytes(list)
-			for st.next() {
+			st.BindTextBytes(list)
+			for st.Next() {
 				m := memberAt(st)
 				out[m.ID] = m
 			}
-			return st.done()
+			return st.Done()
 		})
 	}
 	if err != nil {
@@ -93,14 +95,14 @@ func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (project
 	found := false
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.findMember
-		st.bindText(tenant)
-		st.bindText(keyword)
-		st.bindText(tenant)
-		st.bindText(keyword)
-		if found = st.next(); found {
+		st.BindText(tenant)
+		st.BindText(keyword)
+		st.BindText(tenant)
+		st.BindText(keyword)
+		if found = st.Next(); found {
 			m = memberAt(st)
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return projections.Member{}, false, fmt.Errorf("sqliteread: find member: %w", err)
@@ -113,11 +115,11 @@ func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, er
 	found := false
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.tenantOf
-		st.bindText(memberID)
-		if found = st.next(); found {
-			tenant = st.text(0)
+		st.BindText(memberID)
+		if found = st.Next(); found {
+			tenant = st.Text(0)
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return "", false, fmt.Errorf("sqliteread: tenant of %s: %w", memberID, err)

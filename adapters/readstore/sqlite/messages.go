@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var messagesTable = table{
@@ -35,11 +37,11 @@ const (
 )
 
 // messageAt reads the message in the current row of st.
-func messageAt(st *stmt) (projections.Message, error) {
+func messageAt(st *sqlitec.Stmt) (projections.Message, error) {
 	m := projections.Message{
-		ID: st.text(0), ChatID: st.text(1), Seq: uint64(st.int(2)), To: st.text(3), Status: st.text(4), Content: st.text(5),
+		ID: st.Text(0), ChatID: st.Text(1), Seq: uint64(st.Int(2)), To: st.Text(3), Status: st.Text(4), Content: st.Text(5),
 	}
-	if err := decodeDoc(st.text(6), &m); err != nil {
+	if err := decodeDoc(st.Text(6), &m); err != nil {
 		return m, fmt.Errorf("message %s: %w", m.ID, err)
 	}
 	return m, nil
@@ -48,19 +50,19 @@ func messageAt(st *stmt) (projections.Message, error) {
 func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.insertMessages.chunks(len(ms), func(st *stmt, from, to int) error {
+		err = t.st.insertMessages.Chunks(len(ms), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				m := &ms[i]
-				st.bindText(m.ID)
-				st.bindText(m.ChatID)
-				st.bindInt(int64(m.Seq))
-				st.bindText(m.To)
-				st.bindText(m.Status)
-				st.bindText(m.Content)
+				st.BindText(m.ID)
+				st.BindText(m.ChatID)
+				st.BindInt(int64(m.Seq))
+				st.BindText(m.To)
+				st.BindText(m.Status)
+				st.BindText(m.Content)
 				t.doc = appendDoc(t.doc[:0], m)
-				st.bindTextBytes(t.doc)
+				st.BindTextBytes(t.doc)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -74,14 +76,14 @@ func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint6
 		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
 	}
 	st := t.st.lookupMessage
-	st.bindText(messageID)
+	st.BindText(messageID)
 	var chatID string
 	var seq int64
-	found := st.next()
+	found := st.Next()
 	if found {
-		chatID, seq = st.text(0), st.int(1)
+		chatID, seq = st.Text(0), st.Int(1)
 	}
-	if err := st.done(); err != nil {
+	if err := st.Done(); err != nil {
 		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
 	}
 	return chatID, uint64(seq), found, nil
@@ -93,11 +95,11 @@ func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint6
 	found := false
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.messageSeq
-		st.bindText(messageID)
-		if found = st.next(); found {
-			chatID, seq = st.text(0), st.int(1)
+		st.BindText(messageID)
+		if found = st.Next(); found {
+			chatID, seq = st.Text(0), st.Int(1)
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return "", 0, false, fmt.Errorf("sqliteread: message seq of %s: %w", messageID, err)
@@ -120,25 +122,25 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 		st := r.historyNewest
 		switch {
 		case anchor == nil:
-			st.bindText(chatID)
+			st.BindText(chatID)
 		case dir == projections.Down:
 			st = r.historyAfter
-			st.bindText(chatID)
-			st.bindInt(bound(*anchor))
+			st.BindText(chatID)
+			st.BindInt(bound(*anchor))
 		default:
 			st = r.historyBefore
-			st.bindText(chatID)
-			st.bindInt(bound(*anchor))
+			st.BindText(chatID)
+			st.BindInt(bound(*anchor))
 		}
-		for len(page) < size && st.next() {
+		for len(page) < size && st.Next() {
 			m, err := messageAt(st)
 			if err != nil {
-				st.done()
+				st.Done()
 				return err
 			}
 			page = append(page, m)
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: history of %s: %w", chatID, err)

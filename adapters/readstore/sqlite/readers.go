@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // readers is a pool of read connections, each with the query statements
@@ -16,7 +18,7 @@ type readers struct {
 }
 
 type reader struct {
-	c  *conn
+	c  *sqlitec.Conn
 	st readStatements
 }
 
@@ -34,16 +36,16 @@ func openReaders(path string, n int) (*readers, error) {
 }
 
 func openReader(path string) (*reader, error) {
-	c, err := openConn(path)
+	c, err := sqlitec.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000`); err != nil {
-		return nil, errors.Join(err, c.close())
+	if err := c.Exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000`); err != nil {
+		return nil, errors.Join(err, c.Close())
 	}
 	st, err := prepareReads(c)
 	if err != nil {
-		return nil, errors.Join(err, c.close())
+		return nil, errors.Join(err, c.Close())
 	}
 	return &reader{c: c, st: st}, nil
 }
@@ -67,7 +69,7 @@ func (p *readers) close() error {
 	var errs []error
 	for range p.all {
 		r := <-p.free
-		errs = append(errs, r.c.close())
+		errs = append(errs, r.c.Close())
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close readers: %w", err)

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // The unread messages of a chat to a reader, from its floor up to a
@@ -38,39 +40,39 @@ func (t *tx) markRead(ctx context.Context, chatID, reader string, upTo int64) ([
 	if err := t.check(ctx); err != nil {
 		return nil, err
 	}
-	unread := func(st *stmt) {
-		st.bindText(chatID)
-		st.bindText(reader)
-		st.bindText(projections.StatusUnread)
-		st.bindText(chatID)
-		st.bindText(reader)
-		st.bindInt(math.MinInt64)
-		st.bindInt(upTo)
+	unread := func(st *sqlitec.Stmt) {
+		st.BindText(chatID)
+		st.BindText(reader)
+		st.BindText(projections.StatusUnread)
+		st.BindText(chatID)
+		st.BindText(reader)
+		st.BindInt(math.MinInt64)
+		st.BindInt(upTo)
 	}
 	var ids []string
 	list := t.st.unreadIDs
 	unread(list)
-	for list.next() {
-		ids = append(ids, list.text(0))
+	for list.Next() {
+		ids = append(ids, list.Text(0))
 	}
-	if err := list.done(); err != nil {
+	if err := list.Done(); err != nil {
 		return nil, err
 	}
 	if len(ids) > 0 {
 		mark := t.st.markRead
-		mark.bindText(projections.StatusRead)
+		mark.BindText(projections.StatusRead)
 		unread(mark)
-		if err := mark.exec(); err != nil {
+		if err := mark.Exec(); err != nil {
 			return nil, err
 		}
 	}
 	// Every message to reader up to upTo is Read now, changed or not:
 	// later calls start after it.
 	floor := t.st.raiseFloor
-	floor.bindText(chatID)
-	floor.bindText(reader)
-	floor.bindInt(upTo + min(1, math.MaxInt64-upTo))
-	if err := floor.exec(); err != nil {
+	floor.BindText(chatID)
+	floor.BindText(reader)
+	floor.BindInt(upTo + min(1, math.MaxInt64-upTo))
+	if err := floor.Exec(); err != nil {
 		return nil, err
 	}
 	return ids, nil
@@ -81,16 +83,16 @@ func (t *tx) CountUnread(ctx context.Context, chatID, reader string) (int, error
 	var n int64
 	if err == nil {
 		st := t.st.countUnread
-		st.bindText(chatID)
-		st.bindText(reader)
-		st.bindText(projections.StatusUnread)
-		st.bindText(chatID)
-		st.bindText(reader)
-		st.bindInt(math.MinInt64)
-		if st.next() {
-			n = st.int(0)
+		st.BindText(chatID)
+		st.BindText(reader)
+		st.BindText(projections.StatusUnread)
+		st.BindText(chatID)
+		st.BindText(reader)
+		st.BindInt(math.MinInt64)
+		if st.Next() {
+			n = st.Int(0)
 		}
-		err = st.done()
+		err = st.Done()
 	}
 	if err != nil {
 		return 0, fmt.Errorf("sqliteread: count unread: %w", err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // applicationID marks a SQLite file as an eventchat read store ("ECRS").
@@ -120,13 +122,13 @@ func checkFile(path string) error {
 
 // ensureSchema creates the schema in an empty database, or checks that the
 // database is a read store of this version.
-func ensureSchema(c *conn, path string) (err error) {
-	if err := c.exec(`BEGIN IMMEDIATE`); err != nil {
+func ensureSchema(c *sqlitec.Conn, path string) (err error) {
+	if err := c.Exec(`BEGIN IMMEDIATE`); err != nil {
 		return fmt.Errorf("sqliteread: begin schema check of %s: %w", path, err)
 	}
 	defer func() {
 		if err != nil {
-			err = errors.Join(err, c.exec(`ROLLBACK`))
+			err = errors.Join(err, c.Exec(`ROLLBACK`))
 		}
 	}()
 	var appID, version, objects int64
@@ -135,13 +137,13 @@ func ensureSchema(c *conn, path string) (err error) {
 		`PRAGMA user_version`:                &version,
 		`SELECT count(*) FROM sqlite_schema`: &objects,
 	} {
-		if err := c.queryRow(query, func(s *stmt) { *dst = s.int(0) }); err != nil {
+		if err := c.QueryRow(query, func(s *sqlitec.Stmt) { *dst = s.Int(0) }); err != nil {
 			return fmt.Errorf("sqliteread: read %s: %s: %w", path, query, err)
 		}
 	}
 	switch {
 	case appID == applicationID && version == schemaVersion:
-		return c.exec(`COMMIT`)
+		return c.Exec(`COMMIT`)
 	case appID == applicationID:
 		return fmt.Errorf("sqliteread: %s has read-store schema version %d, this build needs %d: "+
 			"rebuild the projections (delete the file and let them replay the event log)", path, version, schemaVersion)
@@ -149,11 +151,11 @@ func ensureSchema(c *conn, path string) (err error) {
 		return fmt.Errorf("sqliteread: %s is a SQLite database but not an eventchat read store", path)
 	}
 	for _, stmt := range schema {
-		if err := c.exec(stmt); err != nil {
+		if err := c.Exec(stmt); err != nil {
 			return fmt.Errorf("sqliteread: create schema in %s: %w", path, err)
 		}
 	}
-	if err := c.exec(`COMMIT`); err != nil {
+	if err := c.Exec(`COMMIT`); err != nil {
 		return fmt.Errorf("sqliteread: commit schema of %s: %w", path, err)
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 var sessionsTable = table{
@@ -26,17 +28,17 @@ var (
 func getSessionsSQL(rows int) string {
 	var b strings.Builder
 	b.WriteString(`SELECT ` + sessionColumns + ` FROM (VALUES `)
-	writeTuples(&b, rows, 2)
+	b.WriteString(sqlitec.Tuples(rows, 2))
 	b.WriteString(`) AS k JOIN sessions s ON s.member = k.column1 AND s.peer = k.column2`)
 	return b.String()
 }
 
 // sessionAt reads the session in the current row of st.
-func sessionAt(st *stmt) projections.Session {
+func sessionAt(st *sqlitec.Stmt) projections.Session {
 	return projections.Session{
-		Member: st.text(0), Peer: st.text(1), Tenant: st.text(2), ChatType: st.text(3), ChatID: st.text(4),
-		LastMessageID: st.text(5), LastMessageType: st.text(6), LastMessageContent: st.text(7),
-		LastMessageTime: st.int(8), UnreadCount: int(st.int(9)), Top: st.int(10) != 0, TopTime: st.int(11),
+		Member: st.Text(0), Peer: st.Text(1), Tenant: st.Text(2), ChatType: st.Text(3), ChatID: st.Text(4),
+		LastMessageID: st.Text(5), LastMessageType: st.Text(6), LastMessageContent: st.Text(7),
+		LastMessageTime: st.Int(8), UnreadCount: int(st.Int(9)), Top: st.Int(10) != 0, TopTime: st.Int(11),
 	}
 }
 
@@ -45,16 +47,16 @@ func (t *tx) GetSessions(ctx context.Context, keys []projections.SessionKey) (ma
 	out := make(map[projections.SessionKey]projections.Session, len(keys))
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.getSessions.chunks(len(keys), func(st *stmt, from, to int) error {
+		err = t.st.getSessions.Chunks(len(keys), func(st *sqlitec.Stmt, from, to int) error {
 			for _, k := range keys[from:to] {
-				st.bindText(k.Member)
-				st.bindText(k.Peer)
+				st.BindText(k.Member)
+				st.BindText(k.Peer)
 			}
-			for st.next() {
+			for st.Next() {
 				s := sessionAt(st)
 				out[s.Key()] = s
 			}
-			return st.done()
+			return st.Done()
 		})
 	}
 	if err != nil {
@@ -66,23 +68,23 @@ func (t *tx) GetSessions(ctx context.Context, keys []projections.SessionKey) (ma
 func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 	err := t.check(ctx)
 	if err == nil {
-		err = t.st.putSessions.chunks(len(ss), func(st *stmt, from, to int) error {
+		err = t.st.putSessions.Chunks(len(ss), func(st *sqlitec.Stmt, from, to int) error {
 			for i := from; i < to; i++ {
 				s := &ss[i]
-				st.bindText(s.Member)
-				st.bindText(s.Peer)
-				st.bindText(s.Tenant)
-				st.bindText(s.ChatType)
-				st.bindText(s.ChatID)
-				st.bindText(s.LastMessageID)
-				st.bindText(s.LastMessageType)
-				st.bindText(s.LastMessageContent)
-				st.bindInt(s.LastMessageTime)
-				st.bindInt(int64(s.UnreadCount))
-				st.bindBool(s.Top)
-				st.bindInt(s.TopTime)
+				st.BindText(s.Member)
+				st.BindText(s.Peer)
+				st.BindText(s.Tenant)
+				st.BindText(s.ChatType)
+				st.BindText(s.ChatID)
+				st.BindText(s.LastMessageID)
+				st.BindText(s.LastMessageType)
+				st.BindText(s.LastMessageContent)
+				st.BindInt(s.LastMessageTime)
+				st.BindInt(int64(s.UnreadCount))
+				st.BindBool(s.Top)
+				st.BindInt(s.TopTime)
 			}
-			return st.exec()
+			return st.Exec()
 		})
 	}
 	if err != nil {
@@ -97,11 +99,11 @@ func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Sess
 	out := []projections.Session{} // empty, not nil: a list encodes as []
 	err := s.readers.run(ctx, func(r *readStatements) error {
 		st := r.sessions
-		st.bindText(member)
-		for st.next() {
+		st.BindText(member)
+		for st.Next() {
 			out = append(out, sessionAt(st))
 		}
-		return st.done()
+		return st.Done()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: sessions of %s: %w", member, err)

@@ -1,20 +1,22 @@
 package sqliteread
 
+import "github.com/eventchat/eventchat/adapters/sqlitec"
+
 // writeStatements run on the writer connection, inside Update.
 type writeStatements struct {
-	begin, commit, rollback *stmt
+	begin, commit, rollback *sqlitec.Stmt
 
-	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *stmt
+	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *sqlitec.Stmt
 
-	takeLease, leaseHolder, dropLease *stmt
+	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
-	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions batch
+	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
-func prepareWrites(c *conn) (writeStatements, error) {
+func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 	var w writeStatements
-	err := prepareAll(c, map[**stmt]string{
+	err := c.PrepareAll(map[**sqlitec.Stmt]string{
 		&w.begin:         `BEGIN IMMEDIATE`,
 		&w.commit:        `COMMIT`,
 		&w.rollback:      `ROLLBACK`,
@@ -32,7 +34,7 @@ func prepareWrites(c *conn) (writeStatements, error) {
 	if err != nil {
 		return w, err
 	}
-	for dst, build := range map[*batch]func(int) string{
+	for dst, build := range map[*sqlitec.Batch]func(int) string{
 		&w.putMembers:      membersTable.upsert,
 		&w.insertMessages:  messagesTable.insertIgnore,
 		&w.getSessions:     getSessionsSQL,
@@ -41,7 +43,7 @@ func prepareWrites(c *conn) (writeStatements, error) {
 		&w.putFriends:      friendsTable.upsert,
 		&w.putAuthSessions: authSessionsTable.upsert,
 	} {
-		b, err := prepareBatch(c, build)
+		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
 			return w, err
 		}
@@ -53,15 +55,15 @@ func prepareWrites(c *conn) (writeStatements, error) {
 // readStatements are the queries of one read connection; begin and commit
 // hold a snapshot across queries.
 type readStatements struct {
-	begin, commit *stmt
+	begin, commit *sqlitec.Stmt
 
 	checkpoints, membersByID, findMember, tenantOf, sessions, historyNewest, historyBefore, historyAfter,
-	messageSeq, friends, applies, countApplies, pairOfApply, authSession *stmt
+	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 }
 
-func prepareReads(c *conn) (readStatements, error) {
+func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 	var r readStatements
-	err := prepareAll(c, map[**stmt]string{
+	err := c.PrepareAll(map[**sqlitec.Stmt]string{
 		&r.begin:         `BEGIN`,
 		&r.commit:        `COMMIT`,
 		&r.checkpoints:   checkpointsSQL,
@@ -80,15 +82,4 @@ func prepareReads(c *conn) (readStatements, error) {
 		&r.authSession:   authSessionSQL,
 	})
 	return r, err
-}
-
-func prepareAll(c *conn, queries map[**stmt]string) error {
-	for dst, query := range queries {
-		st, err := c.prepare(query)
-		if err != nil {
-			return err
-		}
-		*dst = st
-	}
-	return nil
 }

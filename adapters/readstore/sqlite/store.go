@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // Store is the SQLite read store. Update calls run one at a time on the
@@ -20,7 +22,7 @@ import (
 type Store struct {
 	path    string
 	mu      sync.Mutex // serializes Update and guards writer
-	writer  *conn
+	writer  *sqlitec.Conn
 	w       writeStatements
 	readers *readers
 	ckpt    *checkpointer
@@ -59,7 +61,7 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: abs}
-	if s.writer, err = openConn(abs); err != nil {
+	if s.writer, err = sqlitec.Open(abs); err != nil {
 		return nil, fmt.Errorf("sqliteread: open %s: %w", abs, err)
 	}
 	if err := s.init(); err != nil {
@@ -75,13 +77,13 @@ func (s *Store) init() error {
 	// journal_mode is set only now, so that a foreign database is never
 	// converted to WAL; the mode persists in the file for every connection.
 	var mode string
-	if err := s.writer.queryRow(`PRAGMA journal_mode = WAL`, func(st *stmt) { mode = st.text(0) }); err != nil {
+	if err := s.writer.QueryRow(`PRAGMA journal_mode = WAL`, func(st *sqlitec.Stmt) { mode = st.Text(0) }); err != nil {
 		return fmt.Errorf("sqliteread: enable WAL on %s: %w", s.path, err)
 	}
 	if mode != "wal" {
 		return fmt.Errorf("sqliteread: %s: journal mode is %q, want wal", s.path, mode)
 	}
-	if err := s.writer.exec("PRAGMA " + strings.Join(writerPragmas, "; PRAGMA ")); err != nil {
+	if err := s.writer.Exec("PRAGMA " + strings.Join(writerPragmas, "; PRAGMA ")); err != nil {
 		return fmt.Errorf("sqliteread: configure %s: %w", s.path, err)
 	}
 	var err error
@@ -111,7 +113,7 @@ func (s *Store) Close() error {
 	if s.readers != nil {
 		errs = append(errs, s.readers.close())
 	}
-	errs = append(errs, s.writer.close())
+	errs = append(errs, s.writer.Close())
 	s.writer = nil
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqliteread: close %s: %w", s.path, err)
@@ -132,7 +134,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqliteread: update: %w", err)
 	}
-	if err := s.w.begin.exec(); err != nil {
+	if err := s.w.begin.Exec(); err != nil {
 		return fmt.Errorf("sqliteread: begin update: %w", err)
 	}
 	t := &tx{c: s.writer, st: &s.w}
@@ -156,7 +158,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqliteread: update: %w", err)
 	}
-	if err := s.w.commit.exec(); err != nil {
+	if err := s.w.commit.Exec(); err != nil {
 		return fmt.Errorf("sqliteread: commit update: %w", err)
 	}
 	committed = true
@@ -166,8 +168,8 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 // rollback ends the open transaction, if a failed statement has not
 // already ended it, and resets statements a panic may have left running.
 func (s *Store) rollback() {
-	s.writer.resetAll()
-	if s.writer.inTransaction() {
-		_ = s.w.rollback.exec() // nothing better to do: the batch fails anyway
+	s.writer.ResetAll()
+	if s.writer.InTransaction() {
+		_ = s.w.rollback.Exec() // nothing better to do: the batch fails anyway
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"math"
 
 	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
 // tx is one Update: every write goes through the writer connection.
 type tx struct {
-	c    *conn
+	c    *sqlitec.Conn
 	st   *writeStatements
 	doc  []byte // reused to encode message docs
 	over bool   // Update has returned
