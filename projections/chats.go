@@ -32,6 +32,16 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 			b.sent(env, e)
 		case *chat.ReadAcknowledged:
 			err = b.read(ctx, env, e)
+		case *chat.MessageEdited:
+			err = b.edited(ctx, env, e)
+		case *chat.MessageRecalled:
+			err = b.recalled(ctx, env, e)
+		case *chat.MessagesDeleted:
+			err = b.deleted(ctx, env, e)
+		case *chat.MessagesHidden:
+			err = b.hidden(ctx, env, e)
+		case *chat.ChatCleared:
+			err = b.cleared(ctx, env, e)
 		}
 		if err != nil {
 			return nil, err
@@ -82,6 +92,10 @@ func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
 			add(SessionKey{Member: e.To, Peer: e.From})
 		case *chat.ReadAcknowledged:
 			add(SessionKey{Member: e.Reader, Peer: e.Peer})
+		case *chat.MessagesHidden:
+			add(SessionKey{Member: e.Member, Peer: e.Peer})
+		case *chat.ChatCleared:
+			add(SessionKey{Member: e.Member, Peer: e.Peer})
 		}
 	}
 	if len(keys) == 0 {
@@ -116,6 +130,8 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 		ID: e.MessageID, UUID: e.UUID, Tenant: env.Tenant, ChatID: env.Stream.ID, Seq: env.Revision,
 		Position: env.Position, ChatType: e.ChatType, From: e.From, To: e.To, GroupID: e.GroupID,
 		MsgType: e.MsgType, Content: e.Content, ServerReceiveTime: e.At, Status: StatusUnread,
+		ParentMessageID: e.Parent, ForwardBatchID: e.ForwardBatchID, ForwardBatch: e.ForwardBatch,
+		ForwardFrom: e.ForwardFrom, ForwardType: e.ForwardType,
 	}
 	incoming := SessionKey{Member: e.To, Peer: e.From}
 	b.pendingIndex[m.ID] = len(b.pending)
@@ -183,11 +199,19 @@ func (b *chatBatch) seqOf(ctx context.Context, chatID, messageID string) (uint64
 	return seq, ok && stored == chatID, err
 }
 
+// flush inserts the pending messages, so that the store holds every
+// message seen so far.
 func (b *chatBatch) flush(ctx context.Context) error {
 	if len(b.pending) == 0 {
 		return nil
 	}
-	return b.tx.InsertMessages(ctx, b.pending)
+	if err := b.tx.InsertMessages(ctx, b.pending); err != nil {
+		return err
+	}
+	b.pending = b.pending[:0]
+	clear(b.pendingIndex)
+	clear(b.unreadPending)
+	return nil
 }
 
 type readAck struct {
@@ -198,11 +222,14 @@ type readAck struct {
 	MessageIDs []string `json:"messageIds"`
 }
 
-// MarshalJSON adds createTime, the name the client gives the receive time.
+// MarshalJSON adds createTime, the name the client gives the receive time,
+// and the edited and recalled flags.
 func (m Message) MarshalJSON() ([]byte, error) {
 	type plain Message
 	return json.Marshal(struct {
 		plain
 		CreateTime int64 `json:"createTime"`
-	}{plain(m), m.ServerReceiveTime})
+		Edited     bool  `json:"edited,omitempty"`
+		Recalled   bool  `json:"recalled,omitempty"`
+	}{plain(m), m.ServerReceiveTime, m.EditTime != 0, m.RecallTime != 0})
 }

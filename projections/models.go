@@ -1,6 +1,9 @@
 package projections
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Member is the directory entry of a member.
 type Member struct {
@@ -30,6 +33,22 @@ type Message struct {
 	Content           string `json:"content"`
 	ServerReceiveTime int64  `json:"serverReceiveTime"`
 	Status            string `json:"msgStatus"` // Unread | Read
+
+	ParentMessageID string   `json:"parentMessageId,omitempty"`
+	EditTime        int64    `json:"editTime,omitempty"`   // of the last edit
+	RecallTime      int64    `json:"recallTime,omitempty"` // content is "" once recalled
+	ForwardBatchID  string   `json:"forwardBatchId,omitempty"`
+	ForwardBatch    []string `json:"-"` // every id of the forwarded batch
+	ForwardFrom     string   `json:"forwardFrom,omitempty"`
+	ForwardType     string   `json:"forwardType,omitempty"`
+	Deleted         bool     `json:"-"` // for everyone
+	HiddenFor       []string `json:"-"` // members who deleted it for themselves
+}
+
+// VisibleTo reports whether member sees m in its history, given member's
+// clear floor of m's chat (see Tx.SetClearFloor).
+func (m *Message) VisibleTo(member string, floor uint64) bool {
+	return !m.Deleted && m.Seq >= floor && !slices.Contains(m.HiddenFor, member)
 }
 
 // Message states in history.
@@ -120,6 +139,7 @@ const (
 	CmdApplyRefresh   = 26
 	CmdReadAckIn      = 27
 	CmdReadAck        = 28
+	CmdClearFriend    = 30
 	CmdSessionEnd     = 31
 	CmdOnline         = 33
 	CmdEdit           = 34

@@ -70,6 +70,16 @@ type Tx interface {
 	MarkRead(ctx context.Context, chatID, reader string, upTo uint64) ([]string, error)
 	// CountUnread counts messages of chatID to reader still Unread.
 	CountUnread(ctx context.Context, chatID, reader string) (int, error)
+	// GetMessages returns the stored messages among ids, by id.
+	GetMessages(ctx context.Context, ids []string) (map[string]Message, error)
+	// UpdateMessages replaces stored messages by new states of them: their
+	// id, chat and sequence are unchanged.
+	UpdateMessages(ctx context.Context, ms []Message) error
+	// SetClearFloor hides from member every message of chatID with a
+	// sequence below seq; a floor never goes down.
+	SetClearFloor(ctx context.Context, member, chatID string, seq uint64) error
+	// LastVisible returns the newest message of chatID that member sees.
+	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
 
 	GetSessions(ctx context.Context, keys []SessionKey) (map[SessionKey]Session, error)
 	PutSessions(ctx context.Context, ss []Session) error
@@ -93,6 +103,9 @@ type Queries interface {
 	// after (Down) the anchor's sequence.
 	HistoryPage(ctx context.Context, chatID, member string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
 	MessageSeq(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
+	// VisibleMessages returns the messages among ids that member sees, in
+	// the order of ids.
+	VisibleMessages(ctx context.Context, member string, ids []string) ([]Message, error)
 	Friends(ctx context.Context, member string) ([]Friend, error)
 	// Applies pages the requests member sent or received, newest first.
 	Applies(ctx context.Context, member string, page, size int) ([]Apply, int, error)

@@ -47,11 +47,18 @@ const (
 	VideoCall    MsgType = "VideoCall"
 )
 
-// ParseSendableType accepts the types a member may send directly. Only Text
-// is sendable so far; the others arrive with their own rules.
+// sendable are the types a member may send directly; contact cards,
+// forwards, calls and system lines have calls of their own.
+var sendable = map[MsgType]bool{Text: true, AtText: true, Reply: true}
+
+// ParseSendableType accepts the types a member may send directly; no type
+// means Text.
 func ParseSendableType(s string) (MsgType, error) {
-	if s == "" || MsgType(s) == Text {
+	if s == "" {
 		return Text, nil
+	}
+	if sendable[MsgType(s)] {
+		return MsgType(s), nil
 	}
 	return "", fault.New(fault.Invalid, fault.MsgMsgTypeUnsupported)
 }
@@ -69,6 +76,7 @@ type Outgoing struct {
 	To       string // friend member id for Friend chats
 	MsgType  MsgType
 	Content  string
+	Parent   string // the message a Reply answers
 }
 
 // Validate checks the message on its own, before any state is consulted.
@@ -82,9 +90,18 @@ func (o Outgoing) Validate() error {
 		return fault.New(fault.Invalid, fault.MsgGroupNotSupported)
 	case o.To == "":
 		return fault.New(fault.Invalid, fault.MsgFriendMissing)
-	case strings.TrimSpace(o.Content) == "":
+	case o.MsgType == Reply && o.Parent == "":
+		return fault.New(fault.Invalid, fault.MsgParentMissing)
+	}
+	return checkContent(o.Content)
+}
+
+// checkContent checks the text of a message.
+func checkContent(content string) error {
+	switch {
+	case strings.TrimSpace(content) == "":
 		return fault.New(fault.Invalid, fault.MsgContentEmpty)
-	case len(o.Content) > MaxContentBytes:
+	case len(content) > MaxContentBytes:
 		return fault.New(fault.TooLarge, fault.MsgContentTooLong)
 	}
 	return nil
@@ -101,6 +118,7 @@ func Send(messageID string, o Outgoing, now time.Time) es.Event {
 		To:        o.To,
 		MsgType:   string(o.MsgType),
 		Content:   o.Content,
+		Parent:    o.Parent,
 		At:        now.UnixMilli(),
 	}
 }

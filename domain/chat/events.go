@@ -6,6 +6,11 @@ import "github.com/eventchat/eventchat/domain/es"
 const (
 	TypeMessageSent      = "MessageSent"
 	TypeReadAcknowledged = "ReadAcknowledged"
+	TypeMessageEdited    = "MessageEdited"
+	TypeMessageRecalled  = "MessageRecalled"
+	TypeMessagesDeleted  = "MessagesDeleted"
+	TypeMessagesHidden   = "MessagesHidden"
+	TypeChatCleared      = "ChatCleared"
 )
 
 // MessageSent records a message in its chat's stream; the stream revision is
@@ -20,6 +25,57 @@ type MessageSent struct {
 	MsgType   string `json:"msgType"`
 	Content   string `json:"content"`
 	At        int64  `json:"at"` // server receive time, ms
+
+	Parent string `json:"parent,omitempty"` // the message a Reply answers
+	// A Forward: the batch it was forwarded in (the id of its first message
+	// and every id), the original sender and the original type.
+	ForwardBatchID string   `json:"forwardBatchId,omitempty"`
+	ForwardBatch   []string `json:"forwardBatch,omitempty"`
+	ForwardFrom    string   `json:"forwardFrom,omitempty"`
+	ForwardType    string   `json:"forwardType,omitempty"`
+}
+
+// MessageEdited replaces a message's content; in the chat's stream.
+type MessageEdited struct {
+	MessageID string `json:"messageId"`
+	Editor    string `json:"editor"`
+	Content   string `json:"content"`
+	At        int64  `json:"at"`
+}
+
+// MessageRecalled withdraws a message: both members see that it was
+// recalled, not what it said; in the chat's stream.
+type MessageRecalled struct {
+	MessageID string `json:"messageId"`
+	By        string `json:"by"`
+	At        int64  `json:"at"`
+}
+
+// MessagesDeleted removes messages for everyone; in the chat's stream.
+type MessagesDeleted struct {
+	MessageIDs []string `json:"messageIds"`
+	By         string   `json:"by"`
+	At         int64    `json:"at"`
+}
+
+// MessagesHidden removes messages of one chat for Member only; in the
+// member's inbox stream.
+type MessagesHidden struct {
+	Member     string   `json:"member"`
+	Peer       string   `json:"peer"` // the friend, or the group
+	ChatType   string   `json:"chatType"`
+	MessageIDs []string `json:"messageIds"`
+	At         int64    `json:"at"`
+}
+
+// ChatCleared removes, for Member only, every message of a chat up to the
+// chat's sequence UpToSeq; in the member's inbox stream.
+type ChatCleared struct {
+	Member   string `json:"member"`
+	Peer     string `json:"peer"`
+	ChatType string `json:"chatType"`
+	UpToSeq  uint64 `json:"upToSeq"`
+	At       int64  `json:"at"`
 }
 
 // ReadAcknowledged records that Reader has read the chat up to MessageID.
@@ -33,11 +89,21 @@ type ReadAcknowledged struct {
 
 func (*MessageSent) EventType() string      { return TypeMessageSent }
 func (*ReadAcknowledged) EventType() string { return TypeReadAcknowledged }
+func (*MessageEdited) EventType() string    { return TypeMessageEdited }
+func (*MessageRecalled) EventType() string  { return TypeMessageRecalled }
+func (*MessagesDeleted) EventType() string  { return TypeMessagesDeleted }
+func (*MessagesHidden) EventType() string   { return TypeMessagesHidden }
+func (*ChatCleared) EventType() string      { return TypeChatCleared }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{
 		func() es.Event { return &MessageSent{} },
 		func() es.Event { return &ReadAcknowledged{} },
+		func() es.Event { return &MessageEdited{} },
+		func() es.Event { return &MessageRecalled{} },
+		func() es.Event { return &MessagesDeleted{} },
+		func() es.Event { return &MessagesHidden{} },
+		func() es.Event { return &ChatCleared{} },
 	}
 }

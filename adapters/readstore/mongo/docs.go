@@ -15,6 +15,7 @@ const (
 	appliesColl      = "applies"
 	friendsColl      = "friends"
 	authSessionsColl = "auth_sessions"
+	clearFloorsColl  = "clear_floors"
 	checkpointsColl  = "checkpoints"
 	journalColl      = "journal"
 	leaseColl        = "projection_lease"
@@ -53,6 +54,16 @@ type messageDoc struct {
 	Content           string `bson:"content"`
 	ServerReceiveTime int64  `bson:"time"`
 	Status            string `bson:"status"`
+
+	ParentMessageID string   `bson:"parent,omitempty"`
+	EditTime        int64    `bson:"editTime,omitempty"`
+	RecallTime      int64    `bson:"recallTime,omitempty"`
+	ForwardBatchID  string   `bson:"fwdBatchId,omitempty"`
+	ForwardBatch    []string `bson:"fwdBatch,omitempty"`
+	ForwardFrom     string   `bson:"fwdFrom,omitempty"`
+	ForwardType     string   `bson:"fwdType,omitempty"`
+	Deleted         bool     `bson:"deleted,omitempty"`
+	HiddenFor       []string `bson:"hiddenFor,omitempty"`
 }
 
 func toMessageDoc(m projections.Message) messageDoc {
@@ -60,6 +71,9 @@ func toMessageDoc(m projections.Message) messageDoc {
 		ID: m.ID, UUID: m.UUID, Tenant: m.Tenant, ChatID: m.ChatID, Seq: int64(m.Seq), Position: int64(m.Position),
 		ChatType: m.ChatType, From: m.From, To: m.To, GroupID: m.GroupID, MsgType: m.MsgType, Content: m.Content,
 		ServerReceiveTime: m.ServerReceiveTime, Status: m.Status,
+		ParentMessageID: m.ParentMessageID, EditTime: m.EditTime, RecallTime: m.RecallTime,
+		ForwardBatchID: m.ForwardBatchID, ForwardBatch: m.ForwardBatch, ForwardFrom: m.ForwardFrom,
+		ForwardType: m.ForwardType, Deleted: m.Deleted, HiddenFor: m.HiddenFor,
 	}
 }
 
@@ -68,6 +82,9 @@ func (d messageDoc) message() projections.Message {
 		ID: d.ID, UUID: d.UUID, Tenant: d.Tenant, ChatID: d.ChatID, Seq: uint64(d.Seq), Position: uint64(d.Position),
 		ChatType: d.ChatType, From: d.From, To: d.To, GroupID: d.GroupID, MsgType: d.MsgType, Content: d.Content,
 		ServerReceiveTime: d.ServerReceiveTime, Status: d.Status,
+		ParentMessageID: d.ParentMessageID, EditTime: d.EditTime, RecallTime: d.RecallTime,
+		ForwardBatchID: d.ForwardBatchID, ForwardBatch: d.ForwardBatch, ForwardFrom: d.ForwardFrom,
+		ForwardType: d.ForwardType, Deleted: d.Deleted, HiddenFor: d.HiddenFor,
 	}
 }
 
@@ -80,6 +97,14 @@ func bound(u uint64) int64 {
 
 // pairID joins two strings into one unambiguous document id.
 func pairID(a, b string) string { return strconv.Itoa(len(a)) + ":" + a + "|" + b }
+
+// clearFloorDoc: no message of Chat up to Seq is shown to Member.
+type clearFloorDoc struct {
+	ID     string `bson:"_id"` // pairID(member, chat)
+	Member string `bson:"member"`
+	Chat   string `bson:"chat"`
+	Seq    int64  `bson:"seq"`
+}
 
 type sessionDoc struct {
 	ID                 string `bson:"_id"`

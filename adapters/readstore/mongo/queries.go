@@ -86,28 +86,31 @@ func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint6
 	return d.ChatID, uint64(d.Seq), found, nil
 }
 
-// HistoryPage returns the page in ascending sequence order. member will
-// filter messages hidden from it once a read model records such; today
-// every message of the chat is visible to it.
+// HistoryPage returns the page in ascending sequence order, of the
+// messages member sees.
 func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
 	dir projections.PageDirection, size int) ([]projections.Message, error) {
 	if size <= 0 {
 		size = defaultPageSize
 	}
 	size = min(size, maxPageSize)
-	filter := bson.D{{Key: "chat", Value: chatID}}
+	floor, err := s.clearFloor(ctx, member, chatID)
+	if err != nil {
+		return nil, fmt.Errorf("mongoread: history of %s: %w", chatID, err)
+	}
+	seq := bson.D{{Key: "$gte", Value: bound(floor)}}
 	order := -1
 	switch {
 	case anchor == nil:
 	case dir == projections.Down:
-		filter = append(filter, bson.E{Key: "seq", Value: bson.D{{Key: "$gt", Value: bound(*anchor)}}})
+		seq = append(seq, bson.E{Key: "$gt", Value: bound(*anchor)})
 		order = 1
 	default:
-		filter = append(filter, bson.E{Key: "seq", Value: bson.D{{Key: "$lt", Value: bound(*anchor)}}})
+		seq = append(seq, bson.E{Key: "$lt", Value: bound(*anchor)})
 	}
 	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: order}}).SetLimit(int64(size))
 	var docs []messageDoc
-	if err := s.findAll(ctx, messagesColl, filter, opts, &docs); err != nil {
+	if err := s.findAll(ctx, messagesColl, visibleFilter(chatID, member, seq), opts, &docs); err != nil {
 		return nil, fmt.Errorf("mongoread: history of %s: %w", chatID, err)
 	}
 	page := make([]projections.Message, len(docs)) // empty, not nil: a list encodes as []
@@ -118,6 +121,56 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 		slices.Reverse(page)
 	}
 	return page, nil
+}
+
+// visibleFilter selects the messages of chatID member sees, with seq as
+// the condition on their sequence.
+func visibleFilter(chatID, member string, seq bson.D) bson.D {
+	return bson.D{
+		{Key: "chat", Value: chatID}, {Key: "seq", Value: seq},
+		{Key: "deleted", Value: bson.D{{Key: "$ne", Value: true}}},
+		{Key: "hiddenFor", Value: bson.D{{Key: "$ne", Value: member}}},
+	}
+}
+
+// clearFloor is member's stored clear floor of chatID, 0 when none.
+func (s *Store) clearFloor(ctx context.Context, member, chatID string) (uint64, error) {
+	var d clearFloorDoc
+	if _, err := s.findOne(ctx, clearFloorsColl, byID(pairID(member, chatID)), &d); err != nil {
+		return 0, err
+	}
+	return uint64(d.Seq), nil
+}
+
+func (s *Store) VisibleMessages(ctx context.Context, member string, ids []string) ([]projections.Message, error) {
+	var docs []messageDoc
+	if err := s.findAll(ctx, messagesColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: messages for %s: %w", member, err)
+	}
+	found := make(map[string]projections.Message, len(docs))
+	for _, d := range docs {
+		found[d.ID] = d.message()
+	}
+	floors := map[string]uint64{}
+	out := []projections.Message{}
+	for _, id := range ids {
+		m, ok := found[id]
+		if !ok {
+			continue
+		}
+		floor, known := floors[m.ChatID]
+		if !known {
+			var err error
+			if floor, err = s.clearFloor(ctx, member, m.ChatID); err != nil {
+				return nil, fmt.Errorf("mongoread: messages for %s: %w", member, err)
+			}
+			floors[m.ChatID] = floor
+		}
+		if m.VisibleTo(member, floor) {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // storedMessageIDs tells which of ids are stored.

@@ -27,7 +27,11 @@ type tx struct {
 	newMessages map[string]*messageDoc
 	newOrder    []string
 	readMarks   map[string]bool
-	over        bool
+	// updated are new states of stored messages; floors the clear floors
+	// set, by pairID(member, chat).
+	updated map[string]*messageDoc
+	floors  map[string]clearFloorDoc
+	over    bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -39,6 +43,7 @@ func newTx(s *Store) *tx {
 		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, applies: map[string]applyDoc{},
 		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
+		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{},
 	}
 }
 
@@ -80,8 +85,14 @@ func (t *tx) ops() ([]op, error) {
 	for _, id := range t.newOrder {
 		add(messagesColl, opInsert, t.newMessages[id])
 	}
+	for _, d := range t.updated {
+		add(messagesColl, opReplace, d)
+	}
 	for id := range t.readMarks {
 		add(messagesColl, opMarkRead, bson.D{{Key: "_id", Value: id}})
+	}
+	for _, d := range t.floors {
+		add(clearFloorsColl, opReplace, d)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})
@@ -280,7 +291,10 @@ func (t *tx) unread(ctx context.Context, chatID, reader string, upTo int64) ([]u
 	if err := t.s.findAll(ctx, messagesColl, filter, nil, &stored); err != nil {
 		return nil, err
 	}
-	out := slices.DeleteFunc(stored, func(m unreadMessage) bool { return t.readMarks[m.ID] })
+	out := slices.DeleteFunc(stored, func(m unreadMessage) bool {
+		u, ok := t.updated[m.ID]
+		return t.readMarks[m.ID] || ok && u.Status != projections.StatusUnread
+	})
 	for _, id := range t.newOrder {
 		d := t.newMessages[id]
 		if d.ChatID == chatID && d.To == reader && d.Status == projections.StatusUnread && d.Seq <= upTo {

@@ -45,6 +45,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeMembers(current)
 		describeMessages(current)
 		describeHistory(current)
+		describeMessageLife(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

@@ -2,6 +2,7 @@ package sqliteread
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/eventchat/eventchat/projections"
 )
@@ -28,7 +29,37 @@ func appendDoc(b []byte, m *projections.Message) []byte {
 	b = appendJSONString(b, m.MsgType)
 	b = append(b, `,"serverReceiveTime":`...)
 	b = strconv.AppendInt(b, m.ServerReceiveTime, 10)
+	// The fields of the message life, written only when set; id lists are
+	// comma-separated (ids hold no comma).
+	for _, f := range [...]struct {
+		key string
+		val string
+	}{
+		{"parent", m.ParentMessageID}, {"fwdBatchId", m.ForwardBatchID}, {"fwdBatch", strings.Join(m.ForwardBatch, ",")},
+		{"fwdFrom", m.ForwardFrom}, {"fwdType", m.ForwardType}, {"hiddenFor", strings.Join(m.HiddenFor, ",")},
+	} {
+		if f.val != "" {
+			b = append(b, `,"`+f.key+`":`...)
+			b = appendJSONString(b, f.val)
+		}
+	}
+	for _, f := range [...]struct {
+		key string
+		val int64
+	}{{"editTime", m.EditTime}, {"recallTime", m.RecallTime}, {"deleted", boolInt(m.Deleted)}} {
+		if f.val != 0 {
+			b = append(b, `,"`+f.key+`":`...)
+			b = strconv.AppendInt(b, f.val, 10)
+		}
+	}
 	return append(b, '}')
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // appendJSONString appends s as a JSON string. Bytes that are not valid

@@ -3,6 +3,7 @@ package sqliteread
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -39,6 +40,24 @@ func decodeDoc(doc string, m *projections.Message) error {
 			m.MsgType = d.str()
 		case "serverReceiveTime":
 			m.ServerReceiveTime = d.int()
+		case "parent":
+			m.ParentMessageID = d.str()
+		case "fwdBatchId":
+			m.ForwardBatchID = d.str()
+		case "fwdBatch":
+			m.ForwardBatch = strings.Split(d.str(), ",")
+		case "fwdFrom":
+			m.ForwardFrom = d.str()
+		case "fwdType":
+			m.ForwardType = d.str()
+		case "hiddenFor":
+			m.HiddenFor = strings.Split(d.str(), ",")
+		case "editTime":
+			m.EditTime = d.int()
+		case "recallTime":
+			m.RecallTime = d.int()
+		case "deleted":
+			m.Deleted = d.int() != 0
 		default:
 			d.err = errBadDoc
 		}

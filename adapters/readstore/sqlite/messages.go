@@ -107,9 +107,8 @@ func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint6
 	return chatID, uint64(seq), found, nil
 }
 
-// HistoryPage returns the page in ascending sequence order. member will
-// filter messages hidden from it once a read model records such; today
-// every message of the chat is visible to it.
+// HistoryPage returns the page in ascending sequence order, of the
+// messages member sees.
 func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
 	dir projections.PageDirection, size int) ([]projections.Message, error) {
 	if size <= 0 {
@@ -119,28 +118,28 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 	page := []projections.Message{} // empty, not nil: a list encodes as []
 	descending := anchor == nil || dir != projections.Down
 	err := s.readers.run(ctx, func(r *readStatements) error {
+		floor, err := clearFloor(r.clearFloor, member, chatID)
+		if err != nil {
+			return err
+		}
 		st := r.historyNewest
+		var from *int64
 		switch {
 		case anchor == nil:
-			st.BindText(chatID)
 		case dir == projections.Down:
 			st = r.historyAfter
-			st.BindText(chatID)
-			st.BindInt(bound(*anchor))
+			a := bound(*anchor)
+			from = &a
 		default:
 			st = r.historyBefore
-			st.BindText(chatID)
-			st.BindInt(bound(*anchor))
+			a := bound(*anchor)
+			from = &a
 		}
-		for len(page) < size && st.Next() {
-			m, err := messageAt(st)
-			if err != nil {
-				st.Done()
-				return err
-			}
+		_, err = scanVisible(st, chatID, from, descending, member, floor, func(m projections.Message) bool {
 			page = append(page, m)
-		}
-		return st.Done()
+			return len(page) < size
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: history of %s: %w", chatID, err)

@@ -17,8 +17,16 @@ import (
 const applicationID = 0x45435253
 
 // schemaVersion changes whenever a table or index below changes; a store of
-// another version is refused and must be rebuilt from the event log.
-const schemaVersion = 2
+// another version is refused and must be rebuilt from the event log, but
+// for the versions migrations lists.
+const schemaVersion = 3
+
+// migrations bring a store of an older version to this one when all the
+// change adds is a read model no event before it could have filled: each
+// is keyed by the version it starts from.
+var migrations = map[int64][]string{
+	2: {clearFloorsTable},
+}
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -50,6 +58,8 @@ var schema = []string{
 		UPDATE unread_floors SET seq = NEW.seq
 		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
 	END`,
+
+	clearFloorsTable,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,
@@ -91,6 +101,13 @@ var schema = []string{
 	`PRAGMA application_id = ` + strconv.Itoa(applicationID),
 	`PRAGMA user_version = ` + strconv.Itoa(schemaVersion),
 }
+
+// clearFloorsTable: no message of chat_id up to seq is shown to member,
+// who cleared its history there.
+const clearFloorsTable = `CREATE TABLE clear_floors (
+		member TEXT NOT NULL, chat_id TEXT NOT NULL, seq INTEGER NOT NULL,
+		PRIMARY KEY (member, chat_id)
+	) WITHOUT ROWID`
 
 // sqliteHeader starts every SQLite database file.
 var sqliteHeader = []byte("SQLite format 3\x00")
@@ -143,6 +160,13 @@ func ensureSchema(c *sqlitec.Conn, path string) (err error) {
 	}
 	switch {
 	case appID == applicationID && version == schemaVersion:
+		return c.Exec(`COMMIT`)
+	case appID == applicationID && migrations[version] != nil:
+		for _, stmt := range append(migrations[version], `PRAGMA user_version = `+strconv.Itoa(schemaVersion)) {
+			if err := c.Exec(stmt); err != nil {
+				return fmt.Errorf("sqliteread: migrate %s from version %d: %w", path, version, err)
+			}
+		}
 		return c.Exec(`COMMIT`)
 	case appID == applicationID:
 		return fmt.Errorf("sqliteread: %s has read-store schema version %d, this build needs %d: "+

@@ -8,6 +8,8 @@ type writeStatements struct {
 
 	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *sqlitec.Stmt
 
+	getMessage, updateMessage, setClearFloor, clearFloor, newest *sqlitec.Stmt
+
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
@@ -30,6 +32,11 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.takeLease:     takeLeaseSQL,
 		&w.leaseHolder:   leaseHolderSQL,
 		&w.dropLease:     dropLeaseSQL,
+		&w.getMessage:    messageByIDSQL,
+		&w.updateMessage: updateMessageSQL,
+		&w.setClearFloor: setClearFloorSQL,
+		&w.clearFloor:    clearFloorSQL,
+		&w.newest:        historyNewestSQL,
 	})
 	if err != nil {
 		return w, err
@@ -59,6 +66,8 @@ type readStatements struct {
 
 	checkpoints, membersByID, findMember, tenantOf, sessions, historyNewest, historyBefore, historyAfter,
 	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
+
+	messageByID, clearFloor *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -80,6 +89,8 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.countApplies:  countAppliesSQL,
 		&r.pairOfApply:   pairOfApplySQL,
 		&r.authSession:   authSessionSQL,
+		&r.messageByID:   messageByIDSQL,
+		&r.clearFloor:    clearFloorSQL,
 	})
 	return r, err
 }

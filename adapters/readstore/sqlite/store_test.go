@@ -139,6 +139,19 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
+	It("migrates a store of version 2, which had no clear floors, keeping its rows", func() {
+		s := open()
+		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{member}) })).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+		foreign(`DROP TABLE clear_floors; PRAGMA user_version = 2`)
+
+		s = open()
+		defer s.Close()
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "m1", "c1", 3) })).To(Succeed())
+	})
+
 	It("serves queries while an update is open, from the last commit", func() {
 		s := open()
 		defer s.Close()

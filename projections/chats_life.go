@@ -1,0 +1,297 @@
+package projections
+
+import (
+	"context"
+	"slices"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/friend"
+)
+
+// RecalledPreview is the last content a conversation shows for a recalled
+// message.
+const RecalledPreview = "[recalled]"
+
+// The message life changes stored messages: the batch's pending messages
+// are inserted first, so that the store holds every message these events
+// may name.
+
+// messageChange is the push of an edit, a recall or a deletion.
+type messageChange struct {
+	ID            string   `json:"id,omitempty"`
+	MessageIDs    []string `json:"messageIds,omitempty"`
+	ChatType      string   `json:"chatType"`
+	From          string   `json:"from"`
+	To            string   `json:"to"`
+	Content       *string  `json:"content,omitempty"`
+	EditTime      int64    `json:"editTime,omitempty"`
+	OperationType string   `json:"operationType"`
+	Scope         string   `json:"scope,omitempty"`
+	OperatorID    string   `json:"operatorId,omitempty"`
+	Time          int64    `json:"time,omitempty"`
+	Position      uint64   `json:"position"`
+}
+
+type chatCleared struct {
+	ChatType       string `json:"chatType"`
+	FriendMemberID string `json:"friendMemberId,omitempty"`
+	UpTo           int64  `json:"upTo"`
+	Position       uint64 `json:"position"`
+}
+
+// stored returns the messages of ids the store holds in chatID, in the
+// order of ids, leaving out those deleted for everyone.
+func (b *chatBatch) stored(ctx context.Context, chatID string, ids []string) ([]Message, error) {
+	if err := b.flush(ctx); err != nil {
+		return nil, err
+	}
+	found, err := b.tx.GetMessages(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, 0, len(ids))
+	for _, id := range ids {
+		if m, ok := found[id]; ok && m.ChatID == chatID && !m.Deleted {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+func (b *chatBatch) edited(ctx context.Context, env Envelope, e *chat.MessageEdited) error {
+	ms, err := b.stored(ctx, env.Stream.ID, []string{e.MessageID})
+	if err != nil || len(ms) == 0 || ms[0].RecallTime != 0 {
+		return err
+	}
+	m := ms[0]
+	m.Content, m.EditTime = e.Content, e.At
+	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
+		return err
+	}
+	if err := b.refreshPreviews(ctx, env, m, chat.Preview(m.MsgType, m.Content)); err != nil {
+		return err
+	}
+	b.deltas = append(b.deltas, delta(env, CmdEdit, messageChange{
+		ID: m.ID, ChatType: m.ChatType, From: m.From, To: m.To, Content: &m.Content, EditTime: e.At,
+		OperationType: "edit", Position: env.Position,
+	}, m.From, m.To))
+	return nil
+}
+
+func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageRecalled) error {
+	ms, err := b.stored(ctx, env.Stream.ID, []string{e.MessageID})
+	if err != nil || len(ms) == 0 || ms[0].RecallTime != 0 {
+		return err
+	}
+	m := ms[0]
+	m.Content, m.RecallTime = "", e.At
+	if err := b.settleUnread(ctx, env, []*Message{&m}, m.To); err != nil {
+		return err
+	}
+	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
+		return err
+	}
+	if err := b.refreshPreviews(ctx, env, m, RecalledPreview); err != nil {
+		return err
+	}
+	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
+		ID: m.ID, MessageIDs: []string{m.ID}, ChatType: m.ChatType, From: m.From, To: m.To,
+		OperationType: "Recall", OperatorID: e.By, Time: e.At, Position: env.Position,
+	}, m.From, m.To))
+	return nil
+}
+
+func (b *chatBatch) deleted(ctx context.Context, env Envelope, e *chat.MessagesDeleted) error {
+	ms, err := b.stored(ctx, env.Stream.ID, e.MessageIDs)
+	if err != nil || len(ms) == 0 {
+		return err
+	}
+	ids := make([]string, len(ms))
+	byReader := map[string][]*Message{}
+	for i := range ms {
+		m := &ms[i]
+		ids[i] = m.ID
+		m.Deleted, m.Content = true, ""
+		byReader[m.To] = append(byReader[m.To], m)
+	}
+	for reader, rms := range byReader {
+		if err := b.settleUnread(ctx, env, rms, reader); err != nil {
+			return err
+		}
+	}
+	if err := b.tx.UpdateMessages(ctx, ms); err != nil {
+		return err
+	}
+	first := ms[0]
+	for _, k := range [...]SessionKey{{Member: first.From, Peer: first.To}, {Member: first.To, Peer: first.From}} {
+		if err := b.refreshLast(ctx, env, k, ids); err != nil {
+			return err
+		}
+	}
+	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
+		MessageIDs: ids, ChatType: first.ChatType, From: first.From, To: first.To,
+		OperationType: "Delete", Scope: "Everyone", OperatorID: e.By, Time: e.At, Position: env.Position,
+	}, first.From, first.To))
+	return nil
+}
+
+func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHidden) error {
+	ms, err := b.stored(ctx, friend.PairID(e.Member, e.Peer), e.MessageIDs)
+	if err != nil {
+		return err
+	}
+	ms = slices.DeleteFunc(ms, func(m Message) bool { return slices.Contains(m.HiddenFor, e.Member) })
+	if len(ms) == 0 {
+		return nil
+	}
+	ids := make([]string, len(ms))
+	changed := make([]*Message, len(ms))
+	for i := range ms {
+		ids[i] = ms[i].ID
+		ms[i].HiddenFor = append(slices.Clip(ms[i].HiddenFor), e.Member)
+		changed[i] = &ms[i]
+	}
+	if err := b.settleUnread(ctx, env, changed, e.Member); err != nil {
+		return err
+	}
+	if err := b.tx.UpdateMessages(ctx, ms); err != nil {
+		return err
+	}
+	if err := b.refreshLast(ctx, env, SessionKey{Member: e.Member, Peer: e.Peer}, ids); err != nil {
+		return err
+	}
+	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
+		MessageIDs: ids, ChatType: e.ChatType, From: e.Member, To: e.Peer,
+		OperationType: "Delete", Scope: "Me", OperatorID: e.Member, Time: e.At, Position: env.Position,
+	}, e.Member))
+	return nil
+}
+
+func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatCleared) error {
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	chatID := friend.PairID(e.Member, e.Peer)
+	if err := b.tx.SetClearFloor(ctx, e.Member, chatID, e.UpToSeq+1); err != nil {
+		return err
+	}
+	read, err := b.tx.MarkRead(ctx, chatID, e.Member, e.UpToSeq)
+	if err != nil {
+		return err
+	}
+	key := SessionKey{Member: e.Member, Peer: e.Peer}
+	s, err := b.loadSession(ctx, key)
+	if err != nil {
+		return err
+	}
+	if s != nil {
+		b.session(env, key, s.ChatType)
+		s.UnreadCount = max(0, s.UnreadCount-len(read))
+		if err := b.resetLast(ctx, s); err != nil {
+			return err
+		}
+		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), e.Member))
+	}
+	b.deltas = append(b.deltas, delta(env, CmdClearFriend, chatCleared{
+		ChatType: e.ChatType, FriendMemberID: e.Peer, UpTo: e.At, Position: env.Position,
+	}, e.Member))
+	return nil
+}
+
+// settleUnread marks Read those of ms that are Unread to reader, as nobody
+// will read them any more, and takes them off reader's unread count.
+func (b *chatBatch) settleUnread(ctx context.Context, env Envelope, ms []*Message, reader string) error {
+	n := 0
+	for _, m := range ms {
+		if m.To == reader && m.Status == StatusUnread {
+			m.Status = StatusRead
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	key := SessionKey{Member: reader, Peer: ms[0].From}
+	s, err := b.loadSession(ctx, key)
+	if err != nil || s == nil {
+		return err
+	}
+	b.session(env, key, s.ChatType)
+	s.UnreadCount = max(0, s.UnreadCount-n)
+	return nil
+}
+
+// refreshPreviews shows preview as the last content of the sessions whose
+// last message is m.
+func (b *chatBatch) refreshPreviews(ctx context.Context, env Envelope, m Message, preview string) error {
+	for _, k := range [...]SessionKey{{Member: m.From, Peer: m.To}, {Member: m.To, Peer: m.From}} {
+		s, err := b.loadSession(ctx, k)
+		if err != nil {
+			return err
+		}
+		if s == nil || s.LastMessageID != m.ID {
+			continue
+		}
+		b.session(env, k, s.ChatType)
+		s.LastMessageContent = preview
+		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), k.Member))
+	}
+	return nil
+}
+
+// refreshLast falls the session of k back to its newest visible message
+// when its last message is among gone, and pushes the session when that or
+// its unread count changed.
+func (b *chatBatch) refreshLast(ctx context.Context, env Envelope, k SessionKey, gone []string) error {
+	s, err := b.loadSession(ctx, k)
+	if err != nil || s == nil {
+		return err
+	}
+	lastGone := slices.Contains(gone, s.LastMessageID)
+	if !lastGone && !b.isDirty[k] {
+		return nil
+	}
+	b.session(env, k, s.ChatType)
+	if lastGone {
+		if err := b.resetLast(ctx, s); err != nil {
+			return err
+		}
+	}
+	b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), k.Member))
+	return nil
+}
+
+// resetLast shows the newest message s's member still sees, or nothing.
+func (b *chatBatch) resetLast(ctx context.Context, s *Session) error {
+	m, ok, err := b.tx.LastVisible(ctx, s.ChatID, s.Member)
+	if err != nil {
+		return err
+	}
+	s.LastMessageID, s.LastMessageType, s.LastMessageContent = "", "", ""
+	if ok {
+		s.LastMessageID, s.LastMessageType, s.LastMessageTime = m.ID, m.MsgType, m.ServerReceiveTime
+		s.LastMessageContent = chat.Preview(m.MsgType, m.Content)
+		if m.RecallTime != 0 {
+			s.LastMessageContent = RecalledPreview
+		}
+	}
+	return nil
+}
+
+// loadSession returns the session of k, fetching it when the batch has not
+// yet; nil when the member has no such conversation.
+func (b *chatBatch) loadSession(ctx context.Context, k SessionKey) (*Session, error) {
+	if s, ok := b.sessions[k]; ok {
+		return s, nil
+	}
+	found, err := b.tx.GetSessions(ctx, []SessionKey{k})
+	if err != nil {
+		return nil, err
+	}
+	s, ok := found[k]
+	if !ok {
+		return nil, nil
+	}
+	b.sessions[k] = &s
+	return &s, nil
+}
