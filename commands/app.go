@@ -19,6 +19,7 @@ type Deps struct {
 	SMS       SMSSender
 	Directory Directory
 	Applies   ApplyLocator
+	Uploads   Uploads       // nil: media messages are checked by their content alone
 	NewID     func() string // 19-digit snowflake ids
 	NewUUID   func() string
 	Now       func() time.Time

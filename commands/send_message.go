@@ -27,6 +27,9 @@ func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (Send
 	if err := out.Validate(); err != nil {
 		return SendResult{}, err
 	}
+	if err := a.checkMedia(ctx, p, msgType, r.Content); err != nil {
+		return SendResult{}, err
+	}
 	pair, err := a.authorizeFriendChat(ctx, p, r.To, "send")
 	if err != nil {
 		return SendResult{}, err

@@ -47,11 +47,14 @@ const (
 	VideoCall    MsgType = "VideoCall"
 )
 
-// ParseSendableType accepts the types a member may send directly. Only Text
-// is sendable so far; the others arrive with their own rules.
+// ParseSendableType accepts the types a member may send directly: Text and
+// the media types (see ParseMedia); the others arrive with their own rules.
 func ParseSendableType(s string) (MsgType, error) {
 	if s == "" || MsgType(s) == Text {
 		return Text, nil
+	}
+	if MsgType(s).IsMedia() {
+		return MsgType(s), nil
 	}
 	return "", fault.New(fault.Invalid, fault.MsgMsgTypeUnsupported)
 }
