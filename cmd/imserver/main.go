@@ -22,6 +22,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/adapters/authz"
+	"github.com/eventchat/eventchat/adapters/blobstore"
 	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
@@ -113,9 +114,13 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer deltas.Close()
 
+	blobs, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
+	if err != nil {
+		return err
+	}
 	ids := idgen.New(0)
 	app := commands.New(commands.Deps{
-		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
+		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
 		SMS:   smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID: ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
 	})
@@ -134,7 +139,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins}, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
-		Socket: gateway, UI: webClient(),
+		Socket: gateway, UI: webClient(), Blobs: blobs,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
