@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/chat"
@@ -30,13 +31,26 @@ type Store struct {
 	root string
 }
 
-// New returns the store rooted at root, creating it.
+// New returns the store rooted at root, creating it. Temporary files left by
+// uploads that a crash interrupted are removed.
 func New(root string) (*Store, error) {
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("blob store: %w", err)
 	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.HasPrefix(d.Name(), tempPrefix) {
+			err = os.Remove(p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("blob store: %w", err)
+	}
 	return &Store{root: root}, nil
 }
+
+// tempPrefix starts the names of files being written.
+const tempPrefix = ".upload-"
 
 var (
 	tenantPattern = regexp.MustCompile(`^[a-z0-9]{2,16}$`)
@@ -62,7 +76,7 @@ func (s *Store) Save(ctx context.Context, tenant, ext string, src io.Reader) (st
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", 0, fmt.Errorf("blob store: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".upload-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix+"*")
 	if err != nil {
 		return "", 0, fmt.Errorf("blob store: %w", err)
 	}

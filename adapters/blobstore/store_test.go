@@ -105,6 +105,16 @@ var _ = Describe("The blob store", func() {
 		Expect(files()).To(BeEmpty())
 	})
 
+	It("removes the temporary files of interrupted uploads when it opens, and keeps the stored ones", func() {
+		name, _, err := store.Save(ctx, "x0001", "png", strings.NewReader("kept"))
+		Expect(err).NotTo(HaveOccurred())
+		left := filepath.Join(root, "x0001", name[:2], ".upload-123")
+		Expect(os.WriteFile(left, []byte("half"), 0o600)).To(Succeed())
+		_, err = blobstore.New(root)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(files()).To(ConsistOf(filepath.Join(root, "x0001", name[:2], name)))
+	})
+
 	It("refuses tenants and extensions that could leave its directory", func() {
 		for _, c := range [][2]string{{"../x", "png"}, {"x0001/..", "png"}, {"", "png"}, {"x0001", "../png"}, {"x0001", ""}, {"X0001", "png"}} {
 			_, _, err := store.Save(ctx, c[0], c[1], strings.NewReader("a"))

@@ -60,7 +60,8 @@ func (a *API) uploadRoutes() []route {
 			summary: "Upload a file (multipart field file). Its type is sniffed from its bytes. Pictures under 5 MB (5,000,000 bytes), " +
 				"other files at most 100 MiB; an avatar is a jpg or png picture, feedback a jpg, png or gif picture. " +
 				"The envelope carries msg too; data.filePath is what a media message's content names.",
-			query:  []param{{"type", false, "chat (default) | avatar | feedback"}},
+			query: []param{{"type", false, "chat (default) | avatar | feedback"},
+				{"fileType", false, "picture: the file must be a picture (the spec's avatar upload sends this)"}},
 			result: Uploaded{}, handle: a.upload},
 		{method: http.MethodGet, path: "/sso/im/file/:tenant/:name", tokenQuery: true,
 			summary: "An uploaded file of the member's tenant, with Range support. The token may come as ?token= " +
@@ -77,6 +78,7 @@ const (
 	uploadChat     uploadKind = "chat"
 	uploadAvatar   uploadKind = "avatar"
 	uploadFeedback uploadKind = "feedback"
+	uploadPicture  uploadKind = "picture" // ?fileType=picture: any picture
 )
 
 func (a *API) upload(c echo.Context, p commands.Principal) error {
@@ -84,6 +86,9 @@ func (a *API) upload(c echo.Context, p commands.Principal) error {
 	switch kind {
 	case "":
 		kind = uploadChat
+		if c.QueryParam("fileType") == "picture" {
+			kind = uploadPicture
+		}
 	case uploadChat, uploadAvatar, uploadFeedback:
 	default:
 		return fault.New(fault.Invalid, chat.MsgUploadType)
@@ -144,7 +149,8 @@ func (a *API) store(ctx context.Context, p commands.Principal, kind uploadKind, 
 		return Uploaded{}, fault.New(fault.Invalid, chat.MsgAvatarGIF)
 	case kind == uploadAvatar && ext != "jpg" && ext != "png":
 		return Uploaded{}, fault.New(fault.Invalid, chat.MsgAvatarType)
-	case kind == uploadFeedback && ext != "jpg" && ext != "png" && ext != "gif":
+	case kind == uploadFeedback && ext != "jpg" && ext != "png" && ext != "gif",
+		kind == uploadPicture && !chat.IsPicture(contentType):
 		return Uploaded{}, fault.New(fault.Invalid, chat.MsgImageRequired)
 	}
 	capped := &capReader{r: io.MultiReader(bytes.NewReader(head), src), left: limit}

@@ -228,6 +228,7 @@ var _ = Describe("Uploads and media messages", func() {
 			{alice.Token, "?type=avatar", "file", "a.gif", gif1x1, 400, "A gif is not allowed as an avatar"},
 			{alice.Token, "?type=avatar", "file", "a.png", []byte("%PDF-1.4 not a picture"), 400, "An avatar must be a jpg, jpeg or png picture"},
 			{alice.Token, "?type=feedback", "file", "a.txt", []byte("hello"), 400, "An image must be chosen"},
+			{alice.Token, "?fileType=picture", "file", "a.png", []byte("hello"), 400, "An image must be chosen"},
 			{alice.Token, "", "other", "a.png", pngOf(2, 2), 400, "A file must be chosen"},
 			{alice.Token, "?type=avatar", "other", "a.png", pngOf(2, 2), 400, "An image must be chosen"},
 			{alice.Token, "", "file", "empty.txt", nil, 400, "The file is empty"},
