@@ -2,11 +2,16 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
+	"github.com/labstack/echo/v4"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/domain/fault"
 )
 
 var _ = Describe("Uploads", func() {
@@ -45,6 +50,15 @@ var _ = Describe("Uploads", func() {
 		_, err = io.ReadAll(c)
 		Expect(err).To(MatchError(broken))
 		Expect(c.failed).To(MatchError(broken))
+	})
+
+	It("answer 413 when the body passes its cap, whichever reader notices, and 400 for other read failures", func() {
+		for _, err := range []error{&http.MaxBytesError{Limit: 1}, fmt.Errorf("part: %w", echo.ErrStatusRequestEntityTooLarge)} {
+			f, ok := fault.As(readFault(err))
+			Expect(ok).To(BeTrue())
+			Expect(f.Kind).To(Equal(fault.TooLarge))
+		}
+		Expect(fault.Is(readFault(io.ErrUnexpectedEOF), fault.Invalid)).To(BeTrue())
 	})
 
 	DescribeTable("show the client's file name without its path or control characters",

@@ -171,11 +171,13 @@ func (a *API) store(ctx context.Context, p commands.Principal, kind uploadKind, 
 	}, nil
 }
 
-// readFault maps a failure to read the request: over the body cap is 413,
-// anything else (a broken multipart body, a client gone) 400.
+// readFault maps a failure to read the request: over the body cap (ours or
+// the route's middleware's) is 413, anything else (a broken multipart body, a
+// client gone) 400.
 func readFault(err error) error {
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var he *echo.HTTPError
+	if errors.As(err, &tooLarge) || errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
 		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
 	}
 	return fault.New(fault.Invalid, fault.MsgBadRequest)
