@@ -271,8 +271,9 @@ var _ = Describe("Uploads and media messages", func() {
 		}
 	})
 
-	It("sends a picture message that the friend sees in history and the conversation list", func() {
+	It("sends a picture message that the friend sees live, in history and in the conversation list", func() {
 		s.befriend(alice, bob)
+		socket := s.dial(bob)
 		pic := pngOf(4, 3)
 		status, up := s.upload(alice.Token, "", "file", "cat.png", pic)
 		Expect(status).To(Equal(http.StatusOK))
@@ -282,6 +283,12 @@ var _ = Describe("Uploads and media messages", func() {
 		var sent sendResult
 		s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pic-1", "chatType": "Friend", "to": bob.ID,
 			"msgType": "Picture", "content": string(content)}, &sent)
+
+		var pushed struct{ ID, MsgType, Content string }
+		Expect(json.Unmarshal(next(socket, 11).Data, &pushed)).To(Succeed())
+		Expect(pushed.ID).To(Equal(sent.ID))
+		Expect(pushed.MsgType).To(Equal("Picture"))
+		Expect(pushed.Content).To(MatchJSON(content))
 
 		var history []struct {
 			ID, MsgType, Content string
