@@ -119,7 +119,7 @@ export interface SendBody {
   uuid: string;
   chatType: 'Friend';
   to: string;
-  msgType: 'Text';
+  msgType: 'Text' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
   content: string;
 }
 

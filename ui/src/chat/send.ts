@@ -3,7 +3,7 @@
 // the server treats as the same message.
 import { sendMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
-import type { Message } from '../api/types';
+import type { Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
 import { showToast } from '../state/toast';
 import { newUuid } from './ids';
@@ -14,6 +14,11 @@ import { applyMessage, hasSession } from './sessions';
 const MUTED_CODES = new Set(['30021', '30022']);
 
 export function sendText(peerId: string, content: string): void {
+  sendContent(peerId, 'Text', content);
+}
+
+/** Sends a message of a sendable type; a media message's content comes from chat/upload.ts. */
+export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string): void {
   const me = currentAuth()?.user.id;
   if (!me) return;
   const message: Message = {
@@ -23,7 +28,7 @@ export function sendText(peerId: string, content: string): void {
     from: me,
     to: peerId,
     groupId: '',
-    msgType: 'Text',
+    msgType,
     content,
     serverReceiveTime: 0,
     createTime: Date.now(),
@@ -52,7 +57,7 @@ async function deliver(message: Message, me: string): Promise<void> {
       uuid: message.uuid,
       chatType: 'Friend',
       to: message.to,
-      msgType: 'Text',
+      msgType: message.msgType as SendBody['msgType'],
       content: message.content,
     });
     let sent: Message = message;

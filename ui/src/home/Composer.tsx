@@ -4,6 +4,7 @@ import { sendText } from '../chat/send';
 import { SendIcon } from '../components/icons';
 import { useT } from '../i18n';
 import { draftsAtom } from '../state/chat';
+import { Attach } from './Attach';
 
 const MAX_HEIGHT_PX = 160;
 
@@ -47,6 +48,7 @@ export function Composer({ peerId }: { peerId: string }) {
         send();
       }}
     >
+      <Attach peerId={peerId} />
       <textarea
         ref={input}
         rows={1}

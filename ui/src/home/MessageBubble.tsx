@@ -2,7 +2,9 @@ import type { Message } from '../api/types';
 import { clockTime } from '../chat/format';
 import { previewText } from '../chat/preview';
 import { resend } from '../chat/send';
+import { MEDIA_TYPES, parseMediaContent } from '../chat/upload';
 import { useT, type MessageKey } from '../i18n';
+import { MediaView } from './MediaView';
 
 interface MessageBubbleProps {
   message: Message;
@@ -16,6 +18,7 @@ export function MessageBubble({ message, own, showMeta }: MessageBubbleProps) {
   const failed = own && message.msgStatus === 'failedSent';
   const text = previewText(message.msgType, message.content, t);
   const time = message.serverReceiveTime || message.createTime;
+  const media = MEDIA_TYPES.includes(message.msgType) ? parseMediaContent(message.content) : null;
   return (
     <div
       className={`message${own ? ' message-own' : ''}${failed ? ' message-failed' : ''}${showMeta ? '' : ' message-in-run'}`}
@@ -33,7 +36,9 @@ export function MessageBubble({ message, own, showMeta }: MessageBubbleProps) {
           {text}
         </button>
       ) : (
-        <div className="bubble">{text}</div>
+        <div className={media ? 'bubble bubble-media' : 'bubble'}>
+          {media ? <MediaView msgType={message.msgType} media={media} /> : text}
+        </div>
       )}
       {showMeta ? (
         <div className="message-meta">
