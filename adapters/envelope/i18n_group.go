@@ -43,11 +43,3 @@ var groupTexts = map[string]map[string]string{
 		fault.MsgSendTooFast:        "Bạn gửi tin nhắn quá nhanh trong nhóm này, vui lòng thử lại sau",
 	},
 }
-
-func init() {
-	for lang, table := range groupTexts {
-		for key, text := range table {
-			texts[lang][key] = text
-		}
-	}
-}

@@ -39,11 +39,3 @@ var mediaTexts = map[string]map[string]string{
 		chat.MsgFileEmpty:       "Tệp trống",
 	},
 }
-
-func init() {
-	for lang, m := range mediaTexts {
-		for key, text := range m {
-			texts[lang][key] = text
-		}
-	}
-}
