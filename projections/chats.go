@@ -31,7 +31,10 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 		case *chat.MessageSent:
 			b.sent(env, e)
 		case *chat.ReadAcknowledged:
+			b.clearMark(env, e)
 			err = b.read(ctx, env, e)
+		default:
+			b.inbox(env)
 		}
 		if err != nil {
 			return nil, err
@@ -82,6 +85,10 @@ func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
 			add(SessionKey{Member: e.To, Peer: e.From})
 		case *chat.ReadAcknowledged:
 			add(SessionKey{Member: e.Reader, Peer: e.Peer})
+		default:
+			if k, ok := inboxKey(env); ok {
+				add(k)
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -125,6 +132,7 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, incoming} {
 		s := b.session(env, k, e.ChatType)
 		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = e.MessageID, e.MsgType, preview, e.At
+		s.Hidden = false // a newer message shows a hidden conversation again
 		if k == incoming {
 			s.UnreadCount++
 		}

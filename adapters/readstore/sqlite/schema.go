@@ -18,7 +18,8 @@ const applicationID = 0x45435253
 
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log.
-const schemaVersion = 2
+// Version 3 added the sessions' dnd, marked_unread and hidden columns.
+const schemaVersion = 3
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -56,6 +57,7 @@ var schema = []string{
 		chat_id TEXT NOT NULL, last_message_id TEXT NOT NULL, last_message_type TEXT NOT NULL,
 		last_message_content TEXT NOT NULL, last_message_time INTEGER NOT NULL,
 		unread_count INTEGER NOT NULL, top INTEGER NOT NULL, top_time INTEGER NOT NULL,
+		dnd INTEGER NOT NULL, marked_unread INTEGER NOT NULL, hidden INTEGER NOT NULL,
 		PRIMARY KEY (member, peer)
 	) WITHOUT ROWID`,
 
