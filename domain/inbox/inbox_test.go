@@ -22,7 +22,9 @@ func given(events ...es.Event) *inbox.Inbox {
 	return x
 }
 
-func friendOf(peer string) inbox.Conversation { return inbox.Conversation{ChatType: "Friend", Peer: peer} }
+func friendOf(peer string) inbox.Conversation {
+	return inbox.Conversation{ChatType: "Friend", Peer: peer}
+}
 
 func ref(peer string) inbox.Ref {
 	return inbox.Ref{Member: "1", ChatType: "Friend", Peer: peer, At: now.UnixMilli()}
