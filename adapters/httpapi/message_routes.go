@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -53,25 +55,35 @@ func (a *API) send(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) sessions(c echo.Context, p commands.Principal) error {
-	ctx := c.Request().Context()
-	ss, err := a.deps.Queries.Sessions(ctx, p.MemberID)
+	out, err := a.sessionItems(c.Request().Context(), p.MemberID, func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}
+	return ok(c, out)
+}
+
+// sessionItems lists the sessions of member that keep admits, with their
+// peers' names and avatars.
+func (a *API) sessionItems(ctx context.Context, member string, keep func(projections.Session) bool) ([]SessionItem, error) {
+	ss, err := a.deps.Queries.Sessions(ctx, member)
+	if err != nil {
+		return nil, err
+	}
+	ss = slices.DeleteFunc(ss, func(s projections.Session) bool { return !keep(s) })
 	ids := make([]string, len(ss))
 	for i, s := range ss {
 		ids[i] = s.Peer
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := make([]SessionItem, 0, len(ss))
 	for _, s := range ss {
 		m := members[s.Peer]
 		out = append(out, SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL})
 	}
-	return ok(c, out)
+	return out, nil
 }
 
 func (a *API) history(c echo.Context, p commands.Principal) error {

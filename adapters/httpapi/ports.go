@@ -17,6 +17,14 @@ type Commands interface {
 	RequestFriend(ctx context.Context, p commands.Principal, r commands.RequestFriend) (commands.Applied, error)
 	AnswerFriendRequest(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequest) (commands.Answered, error)
 	SendMessage(ctx context.Context, p commands.Principal, r commands.SendMessage) (commands.SendResult, error)
+
+	PinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	UnpinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	SetDoNotDisturb(ctx context.Context, p commands.Principal, r commands.SetDoNotDisturb) (commands.Changed, error)
+	MarkConversationUnread(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	MarkConversationRead(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	HideConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	ShowConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 }
 
 // Tokens turn sessions into tokens and back.
