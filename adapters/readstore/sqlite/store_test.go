@@ -130,6 +130,15 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("not an eventchat read store")))
 	})
 
+	It("refuses a version-2 store, whose sessions lack the conversation settings, and says to rebuild", func() {
+		Expect(open().Close()).To(Succeed())
+		foreign(`PRAGMA user_version = 2`)
+
+		_, err := sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("schema version 2, this build needs 3")))
+		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
+	})
+
 	It("refuses a read store of another schema version and says to rebuild", func() {
 		Expect(open().Close()).To(Succeed())
 		foreign(`PRAGMA user_version = 99`)
