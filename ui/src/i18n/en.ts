@@ -131,6 +131,17 @@ export const en = {
   'preview.unsupported': '[message]',
   'time.yesterday': 'Yesterday',
   'unread.label': '{n} unread',
+  'session.more': 'More actions',
+  'session.pin': 'Pin',
+  'session.unpin': 'Unpin',
+  'session.dndOn': 'Do not disturb',
+  'session.dndOff': 'Allow notifications',
+  'session.markUnread': 'Mark as unread',
+  'session.markRead': 'Mark as read',
+  'session.remove': 'Remove from list',
+  'session.pinned': 'Pinned',
+  'session.muted': 'Do not disturb',
+  'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -6,7 +6,8 @@ import { logout } from '../auth/logout';
 import { maxId } from '../chat/ids';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
-import { applyMessage, markSessionRead, peerOf, upsertSession } from '../chat/sessions';
+import { applySessionPush } from '../chat/conversations';
+import { applyMessage, markSessionRead, peerOf } from '../chat/sessions';
 import type { ReadMarks } from '../chat/timeline';
 import { t, type MessageKey } from '../i18n';
 import { readMarksAtom } from '../state/chat';
@@ -46,7 +47,7 @@ export function handlePush(frame: Frame, me: string): void {
       onRead(frame.data as ReadAck, me);
       return;
     case CMD.session:
-      queueSessionUpdate((list) => upsertSession(list, frame.data as Session));
+      queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
       return;
     case CMD.friendAdded:
       void mutate(keys.friends);
