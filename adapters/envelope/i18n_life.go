@@ -36,10 +36,4 @@ var lifeTexts = map[string]map[string]string{
 	},
 }
 
-func init() {
-	for lang, table := range lifeTexts {
-		for key, text := range table {
-			texts[lang][key] = text
-		}
-	}
-}
+func init() { addTexts(lifeTexts) }

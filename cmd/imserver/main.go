@@ -119,14 +119,14 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
 		Messages: &lookups,
 		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
-		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
+		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
 	}
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{}, projections.Calls{})
 	lookups.Wait = engine.WaitFor
 	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)
@@ -151,7 +151,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
 	failed := make(chan error, 3)
-	done := make(chan struct{}, 3)
+	done := make(chan struct{}, 4)
 	go func() {
 		restarting(workers, "projections", engine.Run, log.Named("projections"))
 		done <- struct{}{}
@@ -159,6 +159,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	go func() {
 		follow := func(ctx context.Context) error { return app.Follow(ctx, events) }
 		restarting(workers, "command caches", follow, log.Named("commands"))
+		done <- struct{}{}
+	}()
+	go func() {
+		restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls"))
 		done <- struct{}{}
 	}()
 	go func() {
@@ -201,7 +205,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		log.Warn("websocket shutdown", zap.Error(err))
 	}
 	stopWorkers()
-	for range 3 {
+	for range cap(done) {
 		select {
 		case <-done:
 		case <-shutdown.Done():

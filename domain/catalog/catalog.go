@@ -2,6 +2,7 @@
 package catalog
 
 import (
+	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
@@ -16,5 +17,6 @@ func Registry() es.Registry {
 	r.Add(member.Events()...)
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
+	r.Add(call.Events()...)
 	return r
 }
