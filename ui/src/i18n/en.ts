@@ -1,3 +1,5 @@
+import { callsEn } from './calls';
+
 // The English table is the reference: its keys type every other table.
 export const en = {
   'app.name': 'EventChat',
@@ -116,6 +118,7 @@ export const en = {
   'preview.unsupported': '[message]',
   'time.yesterday': 'Yesterday',
   'unread.label': '{n} unread',
+  ...callsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { callsVi } from './calls';
 import type { Table } from './en';
 
 export const vi_VN: Table = {
@@ -117,4 +118,5 @@ export const vi_VN: Table = {
   'preview.unsupported': '[tin nhắn]',
   'time.yesterday': 'Hôm qua',
   'unread.label': '{n} chưa đọc',
+  ...callsVi,
 };

@@ -1,3 +1,4 @@
+import { callsZh } from './calls';
 import type { Table } from './en';
 
 export const zh_CN: Table = {
@@ -117,4 +118,5 @@ export const zh_CN: Table = {
   'preview.unsupported': '[消息]',
   'time.yesterday': '昨天',
   'unread.label': '{n} 条未读',
+  ...callsZh,
 };
