@@ -40,6 +40,10 @@ describe('call signals', () => {
     }
   });
 
+  it('closes silently on one’s own end', () => {
+    assert.deepEqual(applySignal(incoming, push('Reject', { by: ME }), ME), { call: null });
+  });
+
   it('ignores signals of other calls and of other members', () => {
     assert.deepEqual(applySignal(incoming, push('Cancel', { callId: 'c9' }), ME), { call: incoming });
     assert.deepEqual(applySignal(null, push('Answer'), ME), { call: null });

@@ -26,10 +26,10 @@ function settle(effect: SignalEffect, notify = true): void {
     const callId = call.callId;
     ringTimer = setTimeout(() => {
       ringTimer = null;
-      if (appStore.get(activeCallAtom)?.callId === callId) void endCall('noAnswer');
+      if (appStore.get(activeCallAtom)?.callId === callId) void signal('noAnswer', callId, { quiet: true });
     }, RING_TIMEOUT_MS);
   }
-  if (effect.sendBusy) void signal('busy', effect.sendBusy, false);
+  if (effect.sendBusy) void signal('busy', effect.sendBusy, { apply: false, quiet: true });
   if (effect.ended && notify) showToast(t(`call.ended.${effect.ended}` as MessageKey), endedTone(effect.ended));
 }
 
@@ -37,9 +37,10 @@ function endedTone(outcome: Outcome): 'info' | 'error' {
   return outcome === 'busy' || outcome === 'rejected' ? 'error' : 'info';
 }
 
-async function signal(op: EndOperation | 'answer', callId: string, apply = true): Promise<void> {
+/** Sends a signal; `apply: false` leaves the call shown as it is (a busy answer to another call). */
+async function signal(op: EndOperation | 'answer', callId: string, { apply = true, quiet = false } = {}): Promise<void> {
   try {
-    const result = await request<CallResult>('POST', `/v1/message/call/${op}`, { body: { callId }, quiet: !apply });
+    const result = await request<CallResult>('POST', `/v1/message/call/${op}`, { body: { callId }, quiet });
     if (apply) settle(applyResult(appStore.get(activeCallAtom), result, currentAuth()?.user.id ?? ''), false);
   } catch {
     // A signal the server refused (the call ended meanwhile) changes nothing here; its push does.

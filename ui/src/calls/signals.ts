@@ -51,7 +51,7 @@ export interface SignalEffect {
   call: ActiveCall | null;
   /** this member is in another call: tell the caller it is busy */
   sendBusy?: string;
-  /** the call shown ended with this outcome */
+  /** the call shown ended with this outcome, by the other member or the server */
   ended?: Outcome;
 }
 
@@ -89,7 +89,9 @@ export function applySignal(current: ActiveCall | null, signal: CallSignal, me: 
     return { call: { ...current, phase: 'inCall', answeredAt: current.answeredAt ?? signal.time } };
   }
   const outcome = signal.outcome ?? endings[signal.operationType];
-  return outcome ? { call: null, ended: outcome } : { call: current };
+  if (!outcome) return { call: current };
+  // One's own end needs no telling.
+  return signal.by === me ? { call: null } : { call: null, ended: outcome };
 }
 
 /** The call after the server answered one of this page's requests. */
