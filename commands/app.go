@@ -24,6 +24,10 @@ type Deps struct {
 	NewID     func() string // 19-digit snowflake ids
 	NewUUID   func() string
 	Now       func() time.Time
+	// Media carries calls' voice and video; nil when none is configured.
+	Media MediaProvider
+	// CallRingTimeout ends unanswered calls; call.RingTimeout when zero.
+	CallRingTimeout time.Duration
 }
 
 // App lists every use case; cmd/ wires it once.
@@ -32,6 +36,7 @@ type App struct {
 	registry es.Registry
 
 	friendships friendships
+	calls       callRegistry
 	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
 }
 

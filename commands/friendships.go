@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 )
@@ -95,19 +96,23 @@ func (a *App) appendFriendship(ctx context.Context, p Principal, pairID string, 
 
 // Follow keeps the caches of the commands current from the live log until
 // ctx ends; without it the commands read their state from the store each
-// time.
+// time. The calls are read from the start of the log: call signals wait
+// until that read has reached the head.
 func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	head, err := log.Head(ctx)
 	if err != nil {
 		return fmt.Errorf("commands: follow: %w", err)
 	}
-	sub, err := log.SubscribeAll(ctx, head)
+	sub, err := log.SubscribeAll(ctx, 0)
 	if err != nil {
 		return fmt.Errorf("commands: follow: %w", err)
 	}
 	defer sub.Close()
 	a.friendships.follow(true)
 	defer a.friendships.follow(false)
+	a.calls.reset()
+	defer a.calls.markReady(false)
+	a.calls.markReady(head == 0)
 	for {
 		recs, err := sub.Next(ctx)
 		if err != nil {
@@ -117,9 +122,31 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 			return fmt.Errorf("commands: follow: %w", err)
 		}
 		for _, r := range recs {
-			if sn, err := es.ParseStream(r.Stream); err == nil && sn.Category == es.CategoryFriendship {
-				a.friendships.evict(r.Stream)
+			if err := a.followed(r); err != nil {
+				return fmt.Errorf("commands: follow: %w", err)
 			}
 		}
+		if n := len(recs); n > 0 && recs[n-1].Position >= head {
+			a.calls.markReady(true)
+		}
 	}
+}
+
+// followed updates the caches for one event of the log.
+func (a *App) followed(r es.RecordedEvent) error {
+	sn, err := es.ParseStream(r.Stream)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case sn.Category == es.CategoryFriendship:
+		a.friendships.evict(r.Stream)
+	case sn.Category == es.CategoryChat && call.IsCallEvent(r.Type):
+		e, err := a.registry.Decode(r.Type, r.Data)
+		if err != nil {
+			return err
+		}
+		a.calls.apply(sn.Tenant, sn.ID, e)
+	}
+	return nil
 }

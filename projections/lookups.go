@@ -9,9 +9,9 @@ import (
 
 // Lookups answers the commands' questions about sent messages and members
 // from the read models. A message may be in the log and not yet in the
-// read models (a client acting on a message it has just sent): when some
-// are missing, Lookups waits for the read models to reach the head of the
-// log, at most catchUpWait, and asks again.
+// read models, or not yet in its latest state (a client acting on a message
+// it has just sent or recalled): Lookups first waits for the read models to
+// reach the head of the log, at most catchUpWait.
 type Lookups struct {
 	Q   Queries
 	Log interface {
@@ -25,10 +25,8 @@ const catchUpWait = 2 * time.Second
 
 // SentMessages returns the messages among ids that member sees.
 func (l Lookups) SentMessages(ctx context.Context, member string, ids []string) ([]chat.Stored, error) {
+	l.caughtUp(ctx)
 	ms, err := l.Q.VisibleMessages(ctx, member, ids)
-	if err == nil && len(ms) < len(ids) && l.caughtUp(ctx) {
-		ms, err = l.Q.VisibleMessages(ctx, member, ids)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -54,16 +52,16 @@ func (l Lookups) Card(ctx context.Context, memberID string) (chat.Card, bool, er
 }
 
 // caughtUp waits until the read models hold the whole log as it is now,
-// and reports whether they were behind and now do.
-func (l Lookups) caughtUp(ctx context.Context) bool {
+// at most catchUpWait.
+func (l Lookups) caughtUp(ctx context.Context) {
 	if l.Log == nil || l.Wait == nil {
-		return false
+		return
 	}
 	head, err := l.Log.Head(ctx)
 	if err != nil {
-		return false
+		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, catchUpWait)
 	defer cancel()
-	return l.Wait(ctx, head)
+	l.Wait(ctx, head)
 }

@@ -18,6 +18,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.groupRoutes()...)
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)
+	rs = append(rs, a.callRoutes()...)
 	return rs
 }
 

@@ -43,6 +43,8 @@ type Commands interface {
 	MarkConversationRead(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 	HideConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 	ShowConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+
+	CallCommands
 }
 
 // Tokens turn sessions into tokens and back.

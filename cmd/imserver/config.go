@@ -10,8 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/eventchat/eventchat/domain/call"
 )
 
 // config is the server's validated configuration. Flags win over the
@@ -33,6 +36,8 @@ type config struct {
 	// NodeName names this node in the projection lease of a shared read
 	// store (IM_NODE_NAME); see defaultNodeName.
 	NodeName string
+	// CallRingTimeout ends calls nobody answered (IM_CALL_RING_TIMEOUT).
+	CallRingTimeout time.Duration
 }
 
 func loadConfig(args []string, getenv func(string) string) (config, error) {
@@ -52,6 +57,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
 	node := fs.String("node-name", env("IM_NODE_NAME", ""), "this node's name in the projection lease, unique among the nodes sharing a read store (IM_NODE_NAME; default: host, listen address and data dir)")
+	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -86,6 +92,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		if o = strings.TrimSpace(o); o != "" {
 			c.AllowedOrigins = append(c.AllowedOrigins, o)
 		}
+	}
+	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
 		errs = append(errs, fmt.Errorf("IM_LOG_LEVEL=%q: %w", *level, err))

@@ -124,7 +124,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
 		Messages: &lookups,
 		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
-		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
+		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -156,7 +156,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
 	failed := make(chan error, 3)
-	done := make(chan struct{}, 3)
+	done := make(chan struct{}, 4)
 	go func() {
 		restarting(workers, "projections", engine.Run, log.Named("projections"))
 		done <- struct{}{}
@@ -164,6 +164,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	go func() {
 		follow := func(ctx context.Context) error { return app.Follow(ctx, events) }
 		restarting(workers, "command caches", follow, log.Named("commands"))
+		done <- struct{}{}
+	}()
+	go func() {
+		restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls"))
 		done <- struct{}{}
 	}()
 	go func() {
@@ -206,7 +210,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		log.Warn("websocket shutdown", zap.Error(err))
 	}
 	stopWorkers()
-	for range 3 {
+	for range cap(done) {
 		select {
 		case <-done:
 		case <-shutdown.Done():

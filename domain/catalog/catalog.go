@@ -2,6 +2,7 @@
 package catalog
 
 import (
+	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
@@ -20,5 +21,6 @@ func Registry() es.Registry {
 	r.Add(chat.Events()...)
 	r.Add(group.Events()...)
 	r.Add(inbox.Events()...)
+	r.Add(call.Events()...)
 	return r
 }

@@ -146,6 +146,10 @@ func Preview(msgType, content string) string {
 		return "[voice]"
 	case Forward:
 		return "[forward]"
+	case VoiceCall:
+		return "[voice call]"
+	case VideoCall:
+		return "[video call]"
 	}
 	const max = 200
 	if r := []rune(content); len(r) > max {

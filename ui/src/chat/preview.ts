@@ -6,6 +6,8 @@ const placeholders: Record<string, MessageKey> = {
   VideoMsg: 'preview.VideoMsg',
   VoiceMsg: 'preview.VoiceMsg',
   Forward: 'preview.Forward',
+  VoiceCall: 'preview.VoiceCall',
+  VideoCall: 'preview.VideoCall',
 };
 
 /** The last-content preview of a conversation (spec messaging.md section 4). */

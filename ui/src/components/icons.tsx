@@ -1,6 +1,6 @@
 // Inline stroke icons (24x24 viewBox), coloured by currentColor.
 
-function Icon({ children, size = 20 }: { children: React.ReactNode; size?: number }) {
+export function Icon({ children, size = 20 }: { children: React.ReactNode; size?: number }) {
   return (
     <svg
       width={size}

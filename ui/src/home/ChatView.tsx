@@ -5,6 +5,7 @@ import { HISTORY_PAGE_SIZE } from '../api/keys';
 import type { UserInfo } from '../api/types';
 import { mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
+import { CallButtons } from '../calls/CallButtons';
 import { LockIcon } from '../components/icons';
 import { useT } from '../i18n';
 import { liveMessagesAtom, readMarksAtom } from '../state/chat';
@@ -55,6 +56,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
           </>
         }
         leading={<Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />}
+        actions={<CallButtons peerId={peerId} />}
       />
       <MessageList
         messages={timeline}

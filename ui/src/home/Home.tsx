@@ -1,6 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
 import { authAtom } from '../auth/authState';
+import { CallOverlay } from '../calls/CallOverlay';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { isMobileAtom, MOBILE_BREAKPOINT_PX, paneAtom } from '../state/ui';
 import { startSocket, stopSocket } from '../ws/socket';
@@ -41,6 +42,7 @@ export function Home() {
         {layout !== 'mobile-pane' ? <Sidebar me={auth.user} /> : null}
         {layout !== 'mobile-list' ? <RightPane me={auth.user} /> : null}
       </div>
+      <CallOverlay />
     </div>
   );
 }

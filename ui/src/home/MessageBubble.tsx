@@ -1,4 +1,6 @@
 import type { Message } from '../api/types';
+import { CallRecord } from '../calls/CallRecord';
+import { isCallRecord } from '../calls/record';
 import { clockTime } from '../chat/format';
 import { previewText } from '../chat/preview';
 import { resend } from '../chat/send';
@@ -15,6 +17,7 @@ interface MessageBubbleProps {
 
 export function MessageBubble({ message, own, showMeta }: MessageBubbleProps) {
   const t = useT();
+  if (isCallRecord(message.msgType)) return <CallRecord message={message} own={own} />;
   const failed = own && message.msgStatus === 'failedSent';
   const text = previewText(message.msgType, message.content, t);
   const time = message.serverReceiveTime || message.createTime;

@@ -1,3 +1,5 @@
+import { callsEn } from './calls';
+
 // The English table is the reference: its keys type every other table.
 export const en = {
   'app.name': 'EventChat',
@@ -142,6 +144,7 @@ export const en = {
   'session.pinned': 'Pinned',
   'session.muted': 'Do not disturb',
   'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
+  ...callsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { callsVi } from './calls';
 import type { Table } from './en';
 
 export const vi_VN: Table = {
@@ -143,4 +144,5 @@ export const vi_VN: Table = {
   'session.pinned': 'Đã ghim',
   'session.muted': 'Không làm phiền',
   'session.pinLimit': 'Số cuộc trò chuyện được ghim đã vượt quá giới hạn. Hãy bỏ ghim cuộc trò chuyện khác rồi thử lại.',
+  ...callsVi,
 };

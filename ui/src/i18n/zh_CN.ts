@@ -1,3 +1,4 @@
+import { callsZh } from './calls';
 import type { Table } from './en';
 
 export const zh_CN: Table = {
@@ -143,4 +144,5 @@ export const zh_CN: Table = {
   'session.pinned': '已置顶',
   'session.muted': '消息免打扰',
   'session.pinLimit': '置顶聊天数量已超过上限，请取消其他置顶后重试。',
+  ...callsZh,
 };

@@ -3,6 +3,8 @@ import { mutate } from 'swr';
 import { keys } from '../api/keys';
 import type { Message, ReadAck, Session, SessionEndType } from '../api/types';
 import { logout } from '../auth/logout';
+import { onCallSignal } from '../calls/actions';
+import type { CallSignal } from '../calls/signals';
 import { maxId } from '../chat/ids';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
@@ -27,6 +29,8 @@ export interface Frame {
 export const CMD = {
   error: 0,
   message: 11,
+  /** call signals, docs/api-calls.md */
+  call: 12,
   heartbeat: 13,
   friendAdded: 24,
   applyChanged: 26,
@@ -42,6 +46,9 @@ export function handlePush(frame: Frame, me: string): void {
   switch (frame.cmd) {
     case CMD.message:
       onMessage(frame.data as Message, me);
+      return;
+    case CMD.call:
+      onCallSignal(frame.data as CallSignal, me);
       return;
     case CMD.readPushed:
       onRead(frame.data as ReadAck, me);
