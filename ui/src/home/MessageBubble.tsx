@@ -1,40 +1,202 @@
 import type { Message } from '../api/types';
+import { parseCard } from '../chat/contactCard';
 import { clockTime } from '../chat/format';
 import { previewText } from '../chat/preview';
+import { highlightParts } from '../chat/search';
 import { resend } from '../chat/send';
+import { Avatar } from '../components/Avatar';
+import { MoreIcon } from '../components/icons';
 import { useT, type MessageKey } from '../i18n';
+import { useLongPress } from './useLongPress';
+import { useParentMessage } from './useParentMessage';
+
+/** What every bubble of one chat shares. */
+export interface BubbleEnv {
+  me: string;
+  peerName: string;
+  /** the search query whose matches are highlighted */
+  query: string;
+  /** a message of the loaded timeline (changes applied) */
+  find: (id: string) => Message | undefined;
+  /** true when this page saw the message deleted */
+  isRemoved: (id: string) => boolean;
+  selecting: boolean;
+  isSelected: (id: string) => boolean;
+  onToggle: (message: Message) => void;
+  onMenu: (message: Message, x: number, y: number) => void;
+  onJump: (id: string) => void;
+  onOpenMember: (memberId: string) => void;
+}
 
 interface MessageBubbleProps {
   message: Message;
-  own: boolean;
+  env: BubbleEnv;
   /** false inside a run of messages: the last one of the run carries the time and status */
   showMeta: boolean;
 }
 
-export function MessageBubble({ message, own, showMeta }: MessageBubbleProps) {
+export function Highlighted({ text, query }: { text: string; query: string }) {
+  if (!query) return <>{text}</>;
+  return (
+    <>
+      {highlightParts(text, query).map((part, index) =>
+        part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>,
+      )}
+    </>
+  );
+}
+
+function senderName(message: Message, env: BubbleEnv, you: string): string {
+  return message.from === env.me ? you : env.peerName;
+}
+
+function ReplyQuote({ parentId, env }: { parentId: string; env: BubbleEnv }) {
   const t = useT();
+  const loaded = env.find(parentId);
+  const removed = env.isRemoved(parentId);
+  const fetched = useParentMessage(loaded || removed ? null : parentId);
+  const parent = loaded ?? (removed ? null : fetched.data);
+  let text: string;
+  if (parent === undefined) text = t('message.parentLoading');
+  else if (parent === null) text = t('message.parentDeleted');
+  else if (parent.recalled) text = t('message.parentRecalled');
+  else text = previewText(parent.msgType === 'Forward' ? (parent.forwardType ?? 'Text') : parent.msgType, parent.content, t);
+  const gone = parent === null || !!parent?.recalled;
+  return (
+    <button
+      type="button"
+      className={`reply-quote${gone ? ' reply-quote-gone' : ''}`}
+      onClick={(event) => {
+        event.stopPropagation();
+        if (loaded) env.onJump(parentId);
+      }}
+      disabled={!loaded}
+      data-testid="reply-quote"
+      data-parent-id={parentId}
+    >
+      {parent ? <strong>{senderName(parent, env, t('message.you'))}</strong> : null}
+      <span className="reply-quote-text">{text}</span>
+    </button>
+  );
+}
+
+function ContactCardView({ content, env }: { content: string; env: BubbleEnv }) {
+  const t = useT();
+  const card = parseCard(content);
+  if (!card) return <>{t('preview.ShareContact')}</>;
+  return (
+    <button
+      type="button"
+      className="contact-card"
+      onClick={() => env.onOpenMember(card.memberId)}
+      data-testid="contact-card"
+      data-member-id={card.memberId}
+    >
+      <span className="contact-card-head">
+        <Avatar name={card.name || card.account} headUrl={card.headUrl} seed={card.memberId} size={40} />
+        <span className="contact-card-text">
+          <strong>
+            <Highlighted text={card.name || card.account} query={env.query} />
+          </strong>
+          <span>@{card.account}</span>
+        </span>
+      </span>
+      <span className="contact-card-label">{t('message.card')}</span>
+    </button>
+  );
+}
+
+function Body({ message, env }: { message: Message; env: BubbleEnv }) {
+  const t = useT();
+  const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
+  if (type === 'ShareContact') return <ContactCardView content={message.content} env={env} />;
+  const text = previewText(type, message.content, t);
+  return <Highlighted text={text} query={env.query} />;
+}
+
+export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
+  const t = useT();
+  const own = message.from === env.me;
   const failed = own && message.msgStatus === 'failedSent';
-  const text = previewText(message.msgType, message.content, t);
   const time = message.serverReceiveTime || message.createTime;
+  const selectable = env.selecting && !!message.id;
+  const selected = selectable && env.isSelected(message.id);
+  const longPress = useLongPress((x, y) => env.onMenu(message, x, y));
+  const card = message.msgType === 'ShareContact' || (message.msgType === 'Forward' && message.forwardType === 'ShareContact');
+
+  const content = (
+    <>
+      {message.msgType === 'Forward' ? (
+        <span className="forwarded-label" data-testid="forwarded-label">
+          {t('message.forwarded')}
+        </span>
+      ) : null}
+      {message.msgType === 'Reply' && message.parentMessageId ? (
+        <ReplyQuote parentId={message.parentMessageId} env={env} />
+      ) : null}
+      <span className="bubble-text" data-testid="message-text">
+        <Body message={message} env={env} />
+      </span>
+      {message.edited ? (
+        <span className="edited-label" data-testid="edited-label">
+          {' '}
+          {t('message.edited')}
+        </span>
+      ) : null}
+    </>
+  );
+
   return (
     <div
-      className={`message${own ? ' message-own' : ''}${failed ? ' message-failed' : ''}${showMeta ? '' : ' message-in-run'}`}
+      className={`message${own ? ' message-own' : ''}${failed ? ' message-failed' : ''}${showMeta ? '' : ' message-in-run'}${
+        selected ? ' message-selected' : ''
+      }${card ? ' message-card' : ''}`}
       data-testid="message"
       data-status={message.msgStatus}
       data-uuid={message.uuid}
+      data-message-id={message.id || undefined}
+      data-type={message.msgType}
+      onContextMenu={(event) => {
+        if (env.selecting) return;
+        event.preventDefault();
+        env.onMenu(message, event.clientX, event.clientY);
+      }}
+      {...(env.selecting ? {} : longPress)}
     >
-      {failed ? (
-        <button
-          type="button"
-          className="bubble"
-          onClick={() => resend(message)}
-          aria-label={`${text} — ${t('status.failedSent')}`}
-        >
-          {text}
-        </button>
-      ) : (
-        <div className="bubble">{text}</div>
-      )}
+      <div className="message-row">
+        {selectable ? (
+          <input
+            type="checkbox"
+            className="message-check"
+            checked={selected}
+            onChange={() => env.onToggle(message)}
+            aria-label={t('forward.select')}
+            data-testid="message-check"
+          />
+        ) : null}
+        {failed ? (
+          <button type="button" className="bubble" onClick={() => resend(message)} aria-label={`${message.content} — ${t('status.failedSent')}`}>
+            {content}
+          </button>
+        ) : (
+          <div className="bubble">{content}</div>
+        )}
+        {env.selecting || failed || !message.id ? null : (
+          <button
+            type="button"
+            className="icon-button message-more"
+            aria-label={t('menu.more')}
+            aria-haspopup="menu"
+            onClick={(event) => {
+              const box = event.currentTarget.getBoundingClientRect();
+              env.onMenu(message, box.left, box.bottom);
+            }}
+            data-testid="message-more"
+          >
+            <MoreIcon />
+          </button>
+        )}
+      </div>
       {showMeta ? (
         <div className="message-meta">
           <time>{clockTime(time)}</time>
@@ -46,5 +208,31 @@ export function MessageBubble({ message, own, showMeta }: MessageBubbleProps) {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** A recalled message or an event: one centred line. */
+export function SystemLine({ message, env }: { message: Message; env: BubbleEnv }) {
+  const t = useT();
+  const longPress = useLongPress((x, y) => env.onMenu(message, x, y));
+  const text = message.recalled
+    ? message.from === env.me
+      ? t('message.recalledByMe')
+      : t('message.recalledBy', { name: env.peerName })
+    : message.content;
+  return (
+    <p
+      className="system-line"
+      data-testid={message.recalled ? 'recall-line' : 'event-line'}
+      data-message-id={message.id || undefined}
+      onContextMenu={(event) => {
+        if (env.selecting) return;
+        event.preventDefault();
+        env.onMenu(message, event.clientX, event.clientY);
+      }}
+      {...(env.selecting ? {} : longPress)}
+    >
+      {text}
+    </p>
   );
 }

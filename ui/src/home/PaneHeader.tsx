@@ -8,10 +8,13 @@ export function PaneHeader({
   title,
   subtitle,
   leading,
+  actions,
 }: {
   title: string;
   subtitle?: React.ReactNode;
   leading?: React.ReactNode;
+  /** buttons at the end of the row */
+  actions?: React.ReactNode;
 }) {
   const t = useT();
   const isMobile = useAtomValue(isMobileAtom);
@@ -34,6 +37,7 @@ export function PaneHeader({
         <h1>{title}</h1>
         {subtitle ? <p className="muted">{subtitle}</p> : null}
       </div>
+      {actions ? <div className="pane-actions">{actions}</div> : null}
     </header>
   );
 }
