@@ -19,6 +19,7 @@ type Deps struct {
 	SMS       SMSSender
 	Directory Directory
 	Applies   ApplyLocator
+	Messages  Messages
 	NewID     func() string // 19-digit snowflake ids
 	NewUUID   func() string
 	Now       func() time.Time

@@ -42,8 +42,10 @@ type world struct {
 	events *sqlitestore.Store
 	reads  *sqliteread.Store
 	engine *projections.Engine
-	outbox string
-	clock  atomic.Int64
+	// lookups find messages in the read models once the engine runs.
+	lookups projections.Lookups
+	outbox  string
+	clock   atomic.Int64
 }
 
 func newWorld() *world {
@@ -55,9 +57,11 @@ func newWorld() *world {
 	Expect(err).NotTo(HaveOccurred())
 	w.reads, err = sqliteread.Open(filepath.Join(dir, "read.db"))
 	Expect(err).NotTo(HaveOccurred())
+	w.lookups = projections.Lookups{Q: w.reads, Log: w.events}
 	w.app = w.newApp(1)
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	w.lookups.Wait = w.engine.WaitFor
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() { defer func() { done <- struct{}{} }(); _ = w.engine.Run(ctx) }()
@@ -80,8 +84,9 @@ func (w *world) newApp(node int64) *commands.App {
 	Expect(err).NotTo(HaveOccurred())
 	return commands.New(commands.Deps{
 		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
-		SMS:   smsoutbox.New(w.outbox, zap.NewNop()),
-		NewID: idgen.New(node).Next, NewUUID: uuid.NewString,
+		Messages: &w.lookups,
+		SMS:      smsoutbox.New(w.outbox, zap.NewNop()),
+		NewID:    idgen.New(node).Next, NewUUID: uuid.NewString,
 		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 
+	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
@@ -54,4 +55,15 @@ type Directory interface {
 // ApplyLocator finds the pair a friend request belongs to.
 type ApplyLocator interface {
 	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+}
+
+// Messages finds sent messages and the members whose cards are shared.
+// The message life acts on messages a member has seen, so it finds them in
+// the read models.
+type Messages interface {
+	// SentMessages returns the messages among ids that member sees, in the
+	// order of ids.
+	SentMessages(ctx context.Context, member string, ids []string) ([]chat.Stored, error)
+	// Card returns what a contact card shows of a member.
+	Card(ctx context.Context, memberID string) (chat.Card, bool, error)
 }

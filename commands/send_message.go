@@ -23,18 +23,34 @@ func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	out := chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To, MsgType: msgType, Content: r.Content}
+	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To,
+		MsgType: msgType, Content: r.Content, Parent: r.ParentMessageID})
+}
+
+// send validates, authorizes and appends one message.
+func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendResult, error) {
 	if err := out.Validate(); err != nil {
 		return SendResult{}, err
 	}
-	pair, err := a.authorizeFriendChat(ctx, p, r.To, "send")
+	pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
 	if err != nil {
 		return SendResult{}, err
 	}
+	if out.MsgType == chat.Reply {
+		parents, err := a.Messages.SentMessages(ctx, p.MemberID, []string{out.Parent})
+		if err != nil {
+			return SendResult{}, err
+		}
+		if len(parents) == 0 || parents[0].ChatID != pair {
+			return SendResult{}, fault.New(fault.Invalid, fault.MsgParentMissing)
+		}
+	} else {
+		out.Parent = ""
+	}
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
-	eventID := messageEventID(p.Tenant, pair, p.MemberID, r.UUID)
+	eventID := messageEventID(p.Tenant, pair, p.MemberID, out.UUID)
 	e := chat.Send(a.NewID(), out, a.Now())
-	data, err := a.encode(p, r.UUID, []es.Event{e}, eventID)
+	data, err := a.encode(p, out.UUID, []es.Event{e}, eventID)
 	if err != nil {
 		return SendResult{}, err
 	}

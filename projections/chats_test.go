@@ -2,6 +2,7 @@ package projections_test
 
 import (
 	"encoding/json"
+	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -98,5 +99,46 @@ var _ = Describe("The chats projector", func() {
 		ds := fold(store, projections.Chats{}, l.envs, 0)
 		Expect(cmds(ds)).To(Equal([]int{11, 11}))
 		Expect(unread(store, "2")).To(Equal(1))
+	})
+
+	It("folds edits, recalls, deletions and clears alike whatever the batch boundaries", func() {
+		inbox1 := "x0001.inbox-1"
+		l := newLog().
+			add(chatStream, sent("a", "1", "2", "one")).
+			add(chatStream, sent("b", "1", "2", "two")).
+			add(chatStream, &chat.MessageEdited{MessageID: "a", Editor: "1", Content: "one!", At: 1500}).
+			add(chatStream, sent("c", "2", "1", "three")).
+			add(chatStream, &chat.MessageRecalled{MessageID: "b", By: "1", At: 1600}).
+			add(chatStream, sent("d", "1", "2", "four")).
+			add(chatStream, sent("e", "2", "1", "five")).
+			add(inbox1, &chat.MessagesHidden{Member: "1", Peer: "2", ChatType: "Friend", MessageIDs: []string{"e"}, At: 1700}).
+			add(chatStream, &chat.MessagesDeleted{MessageIDs: []string{"d"}, By: "1", At: 1800}).
+			add(chatStream, sent("f", "2", "1", "six")).
+			add(inbox1, &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 3, At: 1900})
+		view := func(store projections.ReadStore, member string) []string {
+			page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+			Expect(err).NotTo(HaveOccurred())
+			var out []string
+			for _, m := range page {
+				out = append(out, m.ID+":"+m.Content+":"+m.Status)
+			}
+			ss, err := store.Sessions(ctx, member)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ss).To(HaveLen(1))
+			return append(out, "last="+ss[0].LastMessageID+":"+ss[0].LastMessageContent, fmt.Sprint("unread=", ss[0].UnreadCount))
+		}
+		whole, single := openStore(), openStore()
+		ds := fold(whole, projections.Chats{}, l.envs, 0)
+		fold(single, projections.Chats{}, l.envs, 1)
+		for _, m := range []string{"1", "2"} {
+			Expect(view(single, m)).To(Equal(view(whole, m)), "member %s", m)
+		}
+		// Member 1 cleared up to c (seq 3) and hid e, which settles them as
+		// Read; d is deleted for both.
+		Expect(view(whole, "1")).To(Equal([]string{"f:six:Unread", "last=f:six", "unread=1"}))
+		Expect(view(whole, "2")).To(Equal([]string{
+			"a:one!:Unread", "b::Read", "c:three:Read", "e:five:Read", "f:six:Unread", "last=f:six", "unread=1",
+		}))
+		Expect(cmds(ds)).To(ContainElements(34, 16, 30))
 	})
 })

@@ -14,6 +14,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.memberRoutes()...)
 	rs = append(rs, a.friendRoutes()...)
 	rs = append(rs, a.messageRoutes()...)
+	rs = append(rs, a.messageLifeRoutes()...)
 	return rs
 }
 

@@ -17,6 +17,12 @@ type Commands interface {
 	RequestFriend(ctx context.Context, p commands.Principal, r commands.RequestFriend) (commands.Applied, error)
 	AnswerFriendRequest(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequest) (commands.Answered, error)
 	SendMessage(ctx context.Context, p commands.Principal, r commands.SendMessage) (commands.SendResult, error)
+	EditMessage(ctx context.Context, p commands.Principal, r commands.EditMessage) (commands.Edited, error)
+	RecallMessage(ctx context.Context, p commands.Principal, r commands.RecallMessage) (commands.Recalled, error)
+	DeleteMessages(ctx context.Context, p commands.Principal, r commands.DeleteMessages) (commands.Deleted, error)
+	ForwardMessages(ctx context.Context, p commands.Principal, r commands.ForwardMessages) (commands.Forwarded, error)
+	ShareContact(ctx context.Context, p commands.Principal, r commands.ShareContact) (commands.SendResult, error)
+	ClearHistory(ctx context.Context, p commands.Principal, r commands.ClearHistory) (commands.Cleared, error)
 }
 
 // Tokens turn sessions into tokens and back.

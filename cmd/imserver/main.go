@@ -114,10 +114,12 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	defer deltas.Close()
 
 	ids := idgen.New(0)
+	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
-		SMS:   smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
-		NewID: ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
+		Messages: &lookups,
+		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
+		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -125,6 +127,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+	lookups.Wait = engine.WaitFor
 	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {

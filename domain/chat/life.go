@@ -174,3 +174,12 @@ func ForwardTo(records []Stored, ids []string, uuids []string, from, to string, 
 	}
 	return out
 }
+
+// Card is what a shared contact card shows; it is the content of a
+// ShareContact message, as JSON.
+type Card struct {
+	MemberID string `json:"memberId"`
+	Name     string `json:"name"`
+	HeadURL  string `json:"headUrl"`
+	Account  string `json:"account"`
+}

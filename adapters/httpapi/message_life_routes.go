@@ -1,0 +1,163 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// deleteBody is the body of the deletion calls.
+type deleteBody struct {
+	MessageIDs []string `json:"messageIds"`
+}
+
+// remoteDeleteBody is the body of deleteRemoteFriendMessage.
+type remoteDeleteBody struct {
+	FriendMemberID    string   `json:"friendMemberId"`
+	MessageIDs        []string `json:"messageIds"`
+	DeleteMessageType string   `json:"deleteMessageType"` // Bilateral | Unilateral
+}
+
+// messageIDs is a list of ids given as a JSON array or as {"ids": [...]}.
+type messageIDs []string
+
+func (m *messageIDs) UnmarshalJSON(b []byte) error {
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		*m = list
+		return nil
+	}
+	var obj struct {
+		IDs []string `json:"ids"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return err
+	}
+	*m = obj.IDs
+	return nil
+}
+
+func (a *API) messageLifeRoutes() []route {
+	return []route{
+		{method: http.MethodPut, path: "/message/modify",
+			summary: "Edit one's own Text, AtText or Reply message; both members get cmd 34.",
+			body:    commands.EditMessage{}, result: commands.Edited{}, handle: handleBody(a, Commands.EditMessage)},
+		{method: http.MethodPut, path: "/message/recall",
+			summary: "Recall one's own message within 24 hours; both members get cmd 16 (Recall).",
+			body:    commands.RecallMessage{}, result: commands.Recalled{}, handle: handleBody(a, Commands.RecallMessage)},
+		{method: http.MethodPost, path: "/message/deleteMessage",
+			summary: "Delete messages for oneself (with their forwarded batches); one's devices get cmd 16 (Delete, Me).",
+			body:    deleteBody{}, result: commands.Deleted{}, handle: a.deleteMessages},
+		{method: http.MethodDelete, path: "/chat/friendInfo/deleteRemoteFriendMessage",
+			summary: "Delete one's own messages of a friend chat for both members (Bilateral) or for oneself (Unilateral); cmd 16.",
+			query: []param{{"friendMemberId", false, "when not in the body"}, {"messageIds", false, "comma-separated, when not in the body"},
+				{"deleteMessageType", false, "Bilateral (default) | Unilateral"}},
+			body: remoteDeleteBody{}, result: commands.Deleted{}, handle: a.deleteRemoteFriendMessages},
+		{method: http.MethodPut, path: "/message/reply",
+			summary: "Reply to a message of the same chat: a send with msgType Reply and parentMessageId.",
+			body:    commands.SendMessage{}, result: commands.SendResult{}, handle: a.reply},
+		{method: http.MethodPost, path: "/message/forward",
+			summary: "Forward 1 to 10 messages to friends; each becomes a Forward message; the same uuid returns the first result.",
+			body:    commands.ForwardMessages{}, result: commands.Forwarded{}, handle: handleBody(a, Commands.ForwardMessages)},
+		{method: http.MethodPost, path: "/message/shareContact",
+			summary: "Send a member's contact card to a friend (msgType ShareContact).",
+			body:    commands.ShareContact{}, result: commands.SendResult{}, handle: handleBody(a, Commands.ShareContact)},
+		{method: http.MethodPost, path: "/message/messagePush/getMessageByIds",
+			summary: "The messages among the ids (a JSON array, or {\"ids\": [...]}, at most 100) that the member sees.",
+			body:    []string{}, result: []projections.Message{}, handle: a.messagesByIDs},
+		{method: http.MethodPost, path: "/message/clearHistory",
+			summary: "Clear one's history of a chat up to now; one's devices get cmd 30.",
+			body:    commands.ClearHistory{}, result: commands.Cleared{}, handle: handleBody(a, Commands.ClearHistory)},
+	}
+}
+
+func (a *API) deleteMessages(c echo.Context, p commands.Principal) error {
+	var r deleteBody
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	return answer(c)(a.deps.Commands.DeleteMessages(c.Request().Context(), p, commands.DeleteMessages{MessageIDs: r.MessageIDs}))
+}
+
+func (a *API) deleteRemoteFriendMessages(c echo.Context, p commands.Principal) error {
+	r := remoteDeleteBody{
+		FriendMemberID:    c.QueryParam("friendMemberId"),
+		DeleteMessageType: c.QueryParam("deleteMessageType"),
+	}
+	if ids := c.QueryParam("messageIds"); ids != "" {
+		r.MessageIDs = strings.Split(ids, ",")
+	}
+	if c.Request().ContentLength != 0 {
+		if err := bind(c, &r); err != nil {
+			return err
+		}
+	}
+	everyone := true
+	switch r.DeleteMessageType {
+	case "", "Bilateral":
+	case "Unilateral":
+		everyone = false
+	default:
+		return fault.New(fault.Invalid, fault.MsgDeleteTypeInvalid)
+	}
+	return answer(c)(a.deps.Commands.DeleteMessages(c.Request().Context(), p, commands.DeleteMessages{
+		MessageIDs: r.MessageIDs, Everyone: everyone, FriendMemberID: r.FriendMemberID}))
+}
+
+func (a *API) reply(c echo.Context, p commands.Principal) error {
+	var r commands.SendMessage
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	if r.MsgType == "" {
+		r.MsgType = string(chat.Reply)
+	}
+	if r.MsgType != string(chat.Reply) {
+		return fault.New(fault.Invalid, fault.MsgMsgTypeUnsupported)
+	}
+	return answer(c)(a.deps.Commands.SendMessage(c.Request().Context(), p, r))
+}
+
+func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
+	var ids messageIDs
+	if err := bind(c, &ids); err != nil {
+		return err
+	}
+	if err := chat.CheckIDs(ids); err != nil {
+		return err
+	}
+	ms, err := a.deps.Queries.VisibleMessages(c.Request().Context(), p.MemberID, ids)
+	if err != nil {
+		return err
+	}
+	return ok(c, ms)
+}
+
+// handleBody serves a command that takes the request's JSON body.
+func handleBody[B, R any](a *API, run func(Commands, context.Context, commands.Principal, B) (R, error)) func(echo.Context, commands.Principal) error {
+	return func(c echo.Context, p commands.Principal) error {
+		var body B
+		if err := bind(c, &body); err != nil {
+			return err
+		}
+		return answer(c)(run(a.deps.Commands, c.Request().Context(), p, body))
+	}
+}
+
+// answer turns a command's result and error into the response.
+func answer(c echo.Context) func(any, error) error {
+	return func(v any, err error) error {
+		if err != nil {
+			return err
+		}
+		return ok(c, v)
+	}
+}

@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+)
+
+// lifeMessage is a history item with the fields of the message life.
+type lifeMessage struct {
+	ID              string `json:"id"`
+	From            string `json:"from"`
+	MsgType         string `json:"msgType"`
+	Content         string `json:"content"`
+	MsgStatus       string `json:"msgStatus"`
+	ParentMessageID string `json:"parentMessageId"`
+	Edited          bool   `json:"edited"`
+	EditTime        int64  `json:"editTime"`
+	Recalled        bool   `json:"recalled"`
+	ForwardBatchID  string `json:"forwardBatchId"`
+	ForwardFrom     string `json:"forwardFrom"`
+	ForwardType     string `json:"forwardType"`
+}
+
+// change is a pushed 16 or 34.
+type change struct {
+	ID            string   `json:"id"`
+	MessageIDs    []string `json:"messageIds"`
+	Content       string   `json:"content"`
+	OperationType string   `json:"operationType"`
+	Scope         string   `json:"scope"`
+	From          string   `json:"from"`
+	To            string   `json:"to"`
+}
+
+type sessionItem struct {
+	ID                 string `json:"id"`
+	LastMessageID      string `json:"lastMessageId"`
+	LastMessageContent string `json:"lastMessageContent"`
+	UnreadCount        int    `json:"unreadCount"`
+}
+
+var _ = Describe("The message life", func() {
+	var s *testServer
+	var alice, bob, carol member
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		alice, bob, carol = s.register("alice001"), s.register("bob00001"), s.register("carol001")
+		s.befriend(alice, bob)
+		s.befriend(alice, carol)
+	})
+
+	history := func(m member, peer member, after uint64) []lifeMessage {
+		GinkgoHelper()
+		var page []lifeMessage
+		s.ok("GET", fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&pageSize=50&after=%d", peer.ID, after), m.Token, nil, &page)
+		return page
+	}
+	ids := func(ms []lifeMessage) []string {
+		out := make([]string, len(ms))
+		for i, m := range ms {
+			out[i] = m.ID
+		}
+		return out
+	}
+	sessionWith := func(m, peer member, after uint64) sessionItem {
+		GinkgoHelper()
+		var items []sessionItem
+		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), m.Token, nil, &items)
+		for _, it := range items {
+			if it.ID == peer.ID {
+				return it
+			}
+		}
+		Fail("no session with " + peer.Account)
+		return sessionItem{}
+	}
+	written := func(method, path string, m member, body any) uint64 {
+		GinkgoHelper()
+		var out struct{ Position uint64 }
+		s.ok(method, path, m.Token, body, &out)
+		return out.Position
+	}
+	refused := func(method, path string, m member, body any, status int, info string) {
+		GinkgoHelper()
+		code, env := s.call(method, path, m.Token, body)
+		Expect(code).To(Equal(status), env.Info)
+		Expect(env.Info).To(Equal(info))
+	}
+	push := func(c *wsclient.Client, cmd int) change {
+		GinkgoHelper()
+		var ch change
+		Expect(json.Unmarshal(next(c, cmd).Data, &ch)).To(Succeed())
+		return ch
+	}
+
+	It("edits one's own message for both members, live and in history", func() {
+		a, b := s.dial(alice), s.dial(bob)
+		sent := s.send(alice, bob, "e-1", "helo")
+		pos := written("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "hello"})
+		for _, c := range []*wsclient.Client{a, b} {
+			ch := push(c, 34)
+			Expect([]string{ch.ID, ch.Content, ch.OperationType}).To(Equal([]string{sent.ID, "hello", "edit"}))
+		}
+		for _, m := range [][]lifeMessage{history(alice, bob, pos), history(bob, alice, pos)} {
+			Expect(m).To(HaveLen(1))
+			Expect(m[0].Content).To(Equal("hello"))
+			Expect(m[0].Edited).To(BeTrue())
+		}
+		Expect(sessionWith(bob, alice, pos).LastMessageContent).To(Equal("hello"))
+
+		refused("PUT", "/v1/message/modify", bob, map[string]string{"id": sent.ID, "content": "mine now"}, http.StatusForbidden, "only the sender can do this to a message")
+		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "  "}, http.StatusBadRequest, "Conversation content empty")
+		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": "1234567890123456789", "content": "x"}, http.StatusNotFound, "message not found")
+		refused("PUT", "/v1/message/modify", carol, map[string]string{"id": sent.ID, "content": "x"}, http.StatusNotFound, "message not found")
+		refused("PUT", "/v1/message/modify", alice, `{"id":`, http.StatusBadRequest, "invalid request")
+		Expect(history(alice, bob, pos)[0].Content).To(Equal("hello"))
+	})
+
+	It("recalls one's own message: both see the recall, the preview and unread count follow", func() {
+		a, b := s.dial(alice), s.dial(bob)
+		sent := s.send(alice, bob, "r-1", "oops")
+		Expect(sessionWith(bob, alice, sent.Position).UnreadCount).To(Equal(1))
+		pos := written("PUT", "/v1/message/recall", alice, map[string]string{"id": sent.ID})
+		for _, c := range []*wsclient.Client{a, b} {
+			ch := push(c, 16)
+			Expect(ch.MessageIDs).To(Equal([]string{sent.ID}))
+			Expect(ch.OperationType).To(Equal("Recall"))
+		}
+		m := history(bob, alice, pos)[0]
+		Expect(m.Recalled).To(BeTrue())
+		Expect(m.Content).To(BeEmpty())
+		item := sessionWith(bob, alice, pos)
+		Expect(item.LastMessageContent).To(Equal("[recalled]"))
+		Expect(item.UnreadCount).To(Equal(0))
+
+		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "again"}, http.StatusConflict, "this message has been recalled")
+		theirs := s.send(bob, alice, "r-2", "not yours")
+		refused("PUT", "/v1/message/recall", alice, map[string]string{"id": theirs.ID}, http.StatusForbidden, "only the sender can do this to a message")
+	})
+
+	It("deletes for oneself: gone from one's own history only, with a push to one's own devices", func() {
+		a := s.dial(alice)
+		one := s.send(bob, alice, "d-1", "first")
+		two := s.send(bob, alice, "d-2", "second")
+		pos := written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {two.ID}})
+		ch := push(a, 16)
+		Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Me"}))
+		Expect(ch.MessageIDs).To(Equal([]string{two.ID}))
+		Expect(ids(history(alice, bob, pos))).To(Equal([]string{one.ID}))
+		Expect(ids(history(bob, alice, pos))).To(Equal([]string{one.ID, two.ID}))
+		item := sessionWith(alice, bob, pos)
+		Expect(item.LastMessageID).To(Equal(one.ID))
+		Expect(item.UnreadCount).To(Equal(1))
+
+		refused("POST", "/v1/message/deleteMessage", carol, map[string][]string{"messageIds": {one.ID}}, http.StatusNotFound, "message not found")
+		refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
+		many := make([]string, 101)
+		for i := range many {
+			many[i] = one.ID
+		}
+		refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": many}, http.StatusBadRequest, "at most 100 messages at once")
+	})
+
+	It("deletes one's own messages for everyone; the friend's unread count drops", func() {
+		a, b := s.dial(alice), s.dial(bob)
+		keep := s.send(alice, bob, "x-1", "keep")
+		gone := s.send(alice, bob, "x-2", "gone")
+		path := "/v1/chat/friendInfo/deleteRemoteFriendMessage"
+		pos := written("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{gone.ID}, "deleteMessageType": "Bilateral"})
+		for _, c := range []*wsclient.Client{a, b} {
+			ch := push(c, 16)
+			Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Everyone"}))
+		}
+		for _, page := range [][]lifeMessage{history(alice, bob, pos), history(bob, alice, pos)} {
+			Expect(ids(page)).To(Equal([]string{keep.ID}))
+		}
+		item := sessionWith(bob, alice, pos)
+		Expect(item.UnreadCount).To(Equal(1))
+		Expect(item.LastMessageContent).To(Equal("keep"))
+
+		refused("DELETE", path, bob, map[string]any{"friendMemberId": alice.ID, "messageIds": []string{keep.ID}}, http.StatusForbidden, "only the sender can do this to a message")
+		refused("DELETE", path, alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{keep.ID}}, http.StatusNotFound, "message not found")
+		refused("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{keep.ID}, "deleteMessageType": "Both"}, http.StatusBadRequest, "deleteMessageType must be Bilateral or Unilateral")
+		// The query form, Unilateral: for alice only.
+		pos = written("DELETE", path+"?deleteMessageType=Unilateral&messageIds="+keep.ID, alice, nil)
+		Expect(history(alice, bob, pos)).To(BeEmpty())
+		Expect(ids(history(bob, alice, pos))).To(Equal([]string{keep.ID}))
+		Expect(sessionWith(alice, bob, pos).LastMessageContent).To(BeEmpty())
+	})
+
+	It("replies to a message of the same chat only", func() {
+		parent := s.send(bob, alice, "p-1", "question")
+		var r sendResult
+		s.ok("PUT", "/v1/message/reply", alice.Token, map[string]string{"uuid": "p-2", "chatType": "Friend", "to": bob.ID, "content": "answer", "parentMessageId": parent.ID}, &r)
+		page := history(bob, alice, r.Position)
+		Expect(page[1].MsgType).To(Equal("Reply"))
+		Expect(page[1].ParentMessageID).To(Equal(parent.ID))
+
+		other := s.send(carol, alice, "p-3", "elsewhere")
+		refused("PUT", "/v1/message/reply", alice, map[string]string{"uuid": "p-4", "chatType": "Friend", "to": bob.ID, "content": "x", "parentMessageId": other.ID}, http.StatusBadRequest, "the message replied to is not in this conversation")
+		refused("POST", "/v1/message/send", alice, map[string]string{"uuid": "p-5", "chatType": "Friend", "to": bob.ID, "msgType": "Reply", "content": "x"}, http.StatusBadRequest, "the message replied to is not in this conversation")
+	})
+
+	It("forwards records to friends once per uuid; deleting one forwarded message deletes its batch", func() {
+		c := s.dial(carol)
+		m1 := s.send(bob, alice, "f-1", "look")
+		m2 := s.send(alice, bob, "f-2", "at this")
+		body := map[string]any{"uuid": "fw-1", "messageIds": []string{m1.ID, m2.ID}, "targets": []map[string]string{{"chatType": "Friend", "to": carol.ID}}}
+		var fw struct {
+			Messages []struct {
+				ID, To   string
+				Position uint64
+			}
+		}
+		s.ok("POST", "/v1/message/forward", alice.Token, body, &fw)
+		Expect(fw.Messages).To(HaveLen(2))
+		for i := range 2 {
+			var m lifeMessage
+			Expect(json.Unmarshal(next(c, 11).Data, &m)).To(Succeed())
+			Expect(m.ID).To(Equal(fw.Messages[i].ID))
+		}
+		page := history(carol, alice, fw.Messages[1].Position)
+		Expect(page).To(HaveLen(2))
+		Expect([]string{page[0].MsgType, page[0].Content, page[0].ForwardFrom, page[0].ForwardType}).To(Equal([]string{"Forward", "look", bob.ID, "Text"}))
+		Expect(page[1].ForwardBatchID).To(Equal(page[0].ID))
+		Expect(sessionWith(carol, alice, fw.Messages[1].Position).LastMessageContent).To(Equal("[forward]"))
+
+		var again struct{ Messages []struct{ ID string } }
+		s.ok("POST", "/v1/message/forward", alice.Token, body, &again)
+		Expect(again.Messages[0].ID).To(Equal(fw.Messages[0].ID))
+		Expect(history(carol, alice, 0)).To(HaveLen(2))
+
+		pos := written("DELETE", "/v1/chat/friendInfo/deleteRemoteFriendMessage", alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{fw.Messages[1].ID}})
+		Expect(history(carol, alice, pos)).To(BeEmpty())
+
+		eleven := make([]string, 11)
+		for i := range eleven {
+			eleven[i] = m1.ID
+		}
+		target := []map[string]string{{"chatType": "Friend", "to": carol.ID}}
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-2", "messageIds": eleven, "targets": target}, http.StatusBadRequest, "A maximum of 10 records can be forwarded at once!")
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-3", "messageIds": []string{}, "targets": target}, http.StatusBadRequest, "Please select the records to forward")
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-4", "messageIds": []string{"local_12"}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-5", "messageIds": []string{m1.ID}}, http.StatusBadRequest, "Please select who to forward to")
+		s.ok("PUT", "/v1/message/recall", alice.Token, map[string]string{"id": m2.ID}, nil)
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-6", "messageIds": []string{m2.ID}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
+		dave := s.register("dave0001")
+		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-7", "messageIds": []string{m1.ID}, "targets": []map[string]string{{"chatType": "Friend", "to": dave.ID}}}, http.StatusForbidden, "You are not yet a friend, add first")
+	})
+
+	It("shares a contact card and finds messages by id", func() {
+		r := func() sendResult {
+			var r sendResult
+			s.ok("POST", "/v1/message/shareContact", alice.Token, map[string]string{"uuid": "c-1", "chatType": "Friend", "to": bob.ID, "memberId": carol.ID}, &r)
+			return r
+		}()
+		var got []lifeMessage
+		s.ok("POST", fmt.Sprintf("/v1/message/messagePush/getMessageByIds?after=%d", r.Position), bob.Token, []string{r.ID, "1234567890123456789"}, &got)
+		Expect(got).To(HaveLen(1))
+		Expect(got[0].MsgType).To(Equal("ShareContact"))
+		var card struct{ MemberID, Name, Account string }
+		Expect(json.Unmarshal([]byte(got[0].Content), &card)).To(Succeed())
+		Expect([]string{card.MemberID, card.Account}).To(Equal([]string{carol.ID, "carol001"}))
+
+		s.ok("POST", "/v1/message/messagePush/getMessageByIds", carol.Token, map[string][]string{"ids": {r.ID}}, &got)
+		Expect(got).To(HaveLen(1), "getMessageByIds returns what the read models hold for any id the member sees")
+		refused("POST", "/v1/message/shareContact", alice, map[string]string{"uuid": "c-2", "chatType": "Friend", "to": bob.ID, "memberId": "1234567890123456789"}, http.StatusNotFound, "member not found")
+		refused("POST", "/v1/message/messagePush/getMessageByIds", alice, []string{}, http.StatusBadRequest, "select the messages first")
+	})
+
+	It("clears one's history of a chat up to now, with a 30 to one's own devices", func() {
+		a := s.dial(alice)
+		s.send(bob, alice, "h-1", "old")
+		s.send(alice, bob, "h-2", "older reply")
+		var cleared struct {
+			UpTo     int64
+			Position uint64
+		}
+		s.ok("POST", "/v1/message/clearHistory", alice.Token, map[string]string{"chatType": "Friend", "friendMemberId": bob.ID}, &cleared)
+		f := next(a, 30)
+		Expect(string(f.Data)).To(ContainSubstring(bob.ID))
+		Expect(history(alice, bob, cleared.Position)).To(BeEmpty())
+		Expect(history(bob, alice, cleared.Position)).To(HaveLen(2))
+		item := sessionWith(alice, bob, cleared.Position)
+		Expect(item.LastMessageContent).To(BeEmpty())
+		Expect(item.UnreadCount).To(Equal(0))
+
+		fresh := s.send(bob, alice, "h-3", "new")
+		Expect(ids(history(alice, bob, fresh.Position))).To(Equal([]string{fresh.ID}))
+		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Friend"}, http.StatusBadRequest, "Friend not in friend list or deleted")
+		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, http.StatusBadRequest, "chatType must be Friend or Group")
+	})
+})

@@ -1,0 +1,406 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// EditMessage is the body of PUT /v1/message/modify.
+type EditMessage struct {
+	ID      string `json:"id"`
+	Content string `json:"content"`
+}
+
+// Edited answers an edit.
+type Edited struct {
+	ID       string `json:"id"`
+	Content  string `json:"content"`
+	EditTime int64  `json:"editTime"`
+	Position uint64 `json:"position"`
+}
+
+// RecallMessage is the body of PUT /v1/message/recall.
+type RecallMessage struct {
+	ID string `json:"id"`
+}
+
+// Recalled answers a recall.
+type Recalled struct {
+	ID         string `json:"id"`
+	RecallTime int64  `json:"recallTime"`
+	Position   uint64 `json:"position"`
+}
+
+// DeleteMessages deletes messages for the member (Everyone false) or, in
+// its chat with FriendMemberID, for both members.
+type DeleteMessages struct {
+	MessageIDs     []string
+	Everyone       bool
+	FriendMemberID string
+}
+
+// Deleted answers a deletion with every id it deleted, forwarded batches
+// included.
+type Deleted struct {
+	MessageIDs []string `json:"messageIds"`
+	Position   uint64   `json:"position"`
+}
+
+// ClearHistory is the body of POST /v1/message/clearHistory.
+type ClearHistory struct {
+	ChatType       string `json:"chatType"`
+	FriendMemberID string `json:"friendMemberId"`
+}
+
+// Cleared answers a clear: the member's history up to UpTo (ms) is gone.
+type Cleared struct {
+	UpTo     int64  `json:"upTo"`
+	Position uint64 `json:"position"`
+}
+
+// one finds the message id that p sees, in a chat p belongs to.
+func (a *App) one(ctx context.Context, p Principal, id string) (chat.Stored, error) {
+	ms, err := a.sentMessages(ctx, p, []string{id})
+	if err != nil {
+		return chat.Stored{}, err
+	}
+	return ms[0], nil
+}
+
+// sentMessages finds every message of ids that p sees in a chat it belongs
+// to, in the order of ids, or fails with not found.
+func (a *App) sentMessages(ctx context.Context, p Principal, ids []string) ([]chat.Stored, error) {
+	for _, id := range ids {
+		if id == "" {
+			return nil, fault.New(fault.Invalid, fault.MsgMessageNotFound)
+		}
+	}
+	ms, err := a.Messages.SentMessages(ctx, p.MemberID, ids)
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) != len(ids) {
+		return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+	}
+	for _, m := range ms {
+		if m.ChatType != chat.Friend || (m.From != p.MemberID && m.To != p.MemberID) {
+			return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+		}
+	}
+	return ms, nil
+}
+
+// peerOf is the other member of a friend chat message.
+func peerOf(m chat.Stored, member string) string {
+	if m.From == member {
+		return m.To
+	}
+	return m.From
+}
+
+// appendToChat appends events decided by p to the chat of m.
+func (a *App) appendToChat(ctx context.Context, p Principal, m chat.Stored, events ...es.Event) (es.WriteResult, error) {
+	return a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryChat, m.ChatID), es.Any, events)
+}
+
+// EditMessage replaces the content of p's own message.
+func (a *App) EditMessage(ctx context.Context, p Principal, r EditMessage) (Edited, error) {
+	m, err := a.one(ctx, p, r.ID)
+	if err != nil {
+		return Edited{}, err
+	}
+	if _, err := a.authorizeFriendChat(ctx, p, peerOf(m, p.MemberID), "send"); err != nil {
+		return Edited{}, err
+	}
+	e, err := chat.Edit(m, p.MemberID, r.Content, a.Now())
+	if err != nil || e == nil {
+		return Edited{ID: m.ID, Content: m.Content}, err
+	}
+	res, err := a.appendToChat(ctx, p, m, e)
+	if err != nil {
+		return Edited{}, err
+	}
+	edited := e.(*chat.MessageEdited)
+	return Edited{ID: m.ID, Content: edited.Content, EditTime: edited.At, Position: res.Position}, nil
+}
+
+// RecallMessage withdraws p's own message for both members.
+func (a *App) RecallMessage(ctx context.Context, p Principal, r RecallMessage) (Recalled, error) {
+	m, err := a.one(ctx, p, r.ID)
+	if err != nil {
+		return Recalled{}, err
+	}
+	e, err := chat.Recall(m, p.MemberID, a.Now())
+	if err != nil || e == nil {
+		return Recalled{ID: m.ID}, err
+	}
+	res, err := a.appendToChat(ctx, p, m, e)
+	if err != nil {
+		return Recalled{}, err
+	}
+	return Recalled{ID: m.ID, RecallTime: e.(*chat.MessageRecalled).At, Position: res.Position}, nil
+}
+
+// DeleteMessages deletes messages, with the whole of any forwarded batch
+// one of them belongs to.
+func (a *App) DeleteMessages(ctx context.Context, p Principal, r DeleteMessages) (Deleted, error) {
+	if err := chat.CheckIDs(r.MessageIDs); err != nil {
+		return Deleted{}, err
+	}
+	ms, err := a.sentMessages(ctx, p, r.MessageIDs)
+	if err != nil {
+		return Deleted{}, err
+	}
+	now := a.Now()
+	if r.Everyone {
+		return a.deleteForEveryone(ctx, p, r.FriendMemberID, ms)
+	}
+	// One event per chat, in the member's inbox, in one append.
+	var events []es.Event
+	var all []string
+	byChat := map[string][]chat.Stored{}
+	var order []string
+	for _, m := range ms {
+		if _, seen := byChat[m.ChatID]; !seen {
+			order = append(order, m.ChatID)
+		}
+		byChat[m.ChatID] = append(byChat[m.ChatID], m)
+	}
+	for _, chatID := range order {
+		chatMs := byChat[chatID]
+		ids := chat.WithBatches(chatMs)
+		all = append(all, ids...)
+		events = append(events, chat.Hide(p.MemberID, peerOf(chatMs[0], p.MemberID), chat.Friend, ids, now))
+	}
+	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryInbox, p.MemberID), es.Any, events)
+	if err != nil {
+		return Deleted{}, err
+	}
+	return Deleted{MessageIDs: all, Position: res.Position}, nil
+}
+
+func (a *App) deleteForEveryone(ctx context.Context, p Principal, peer string, ms []chat.Stored) (Deleted, error) {
+	if peer == "" {
+		return Deleted{}, fault.New(fault.Invalid, fault.MsgFriendMissing)
+	}
+	pair, err := a.authorizeFriendChat(ctx, p, peer, "send")
+	if err != nil {
+		return Deleted{}, err
+	}
+	for _, m := range ms {
+		if m.ChatID != pair {
+			return Deleted{}, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+		}
+	}
+	ids := chat.WithBatches(ms)
+	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, a.Now())
+	if err != nil {
+		return Deleted{}, err
+	}
+	res, err := a.appendToChat(ctx, p, ms[0], e)
+	if err != nil {
+		return Deleted{}, err
+	}
+	return Deleted{MessageIDs: ids, Position: res.Position}, nil
+}
+
+// ClearHistory hides from p every message of its chat with a friend sent
+// so far.
+func (a *App) ClearHistory(ctx context.Context, p Principal, r ClearHistory) (Cleared, error) {
+	chatType, err := chat.ParseChatType(r.ChatType)
+	if err != nil {
+		return Cleared{}, err
+	}
+	if chatType == chat.Group {
+		return Cleared{}, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+	}
+	if r.FriendMemberID == "" {
+		return Cleared{}, fault.New(fault.Invalid, fault.MsgFriendMissing)
+	}
+	pair, err := a.authorizeFriendChat(ctx, p, r.FriendMemberID, "read")
+	if err != nil {
+		return Cleared{}, err
+	}
+	now := a.Now()
+	last, err := a.Store.ReadStream(ctx, es.Stream(p.Tenant, es.CategoryChat, pair), es.Backwards, es.End, 1)
+	if err != nil {
+		return Cleared{}, err
+	}
+	if len(last) == 0 {
+		return Cleared{UpTo: now.UnixMilli()}, nil
+	}
+	e := chat.Clear(p.MemberID, r.FriendMemberID, chatType, last[0].Revision, now)
+	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryInbox, p.MemberID), es.Any, []es.Event{e})
+	if err != nil {
+		return Cleared{}, err
+	}
+	return Cleared{UpTo: now.UnixMilli(), Position: res.Position}, nil
+}
+
+// ForwardTarget is one chat a forward goes to.
+type ForwardTarget struct {
+	ChatType string `json:"chatType"`
+	To       string `json:"to"`
+}
+
+// ForwardMessages is the body of POST /v1/message/forward.
+type ForwardMessages struct {
+	UUID       string          `json:"uuid"`
+	MessageIDs []string        `json:"messageIds"`
+	Targets    []ForwardTarget `json:"targets"`
+}
+
+// ForwardedMessage is one message a forward sent.
+type ForwardedMessage struct {
+	SendResult
+	To string `json:"to"`
+}
+
+// Forwarded answers a forward.
+type Forwarded struct {
+	Messages []ForwardedMessage `json:"messages"`
+}
+
+// ForwardMessages sends copies of messages p sees to each target, one
+// append per target; the same uuid again answers the first result.
+func (a *App) ForwardMessages(ctx context.Context, p Principal, r ForwardMessages) (Forwarded, error) {
+	if err := (chat.Outgoing{UUID: r.UUID, ChatType: chat.Friend, To: "-", Content: "-"}).Validate(); err != nil {
+		return Forwarded{}, err
+	}
+	if err := chat.CheckForwardIDs(r.MessageIDs); err != nil {
+		return Forwarded{}, err
+	}
+	switch {
+	case len(r.Targets) == 0:
+		return Forwarded{}, fault.New(fault.Invalid, fault.MsgForwardNoTarget)
+	case len(r.Targets) > chat.MaxForwardTargets:
+		return Forwarded{}, fault.New(fault.Invalid, fault.MsgTooManyTargets)
+	}
+	records, err := a.sentMessages(ctx, p, r.MessageIDs)
+	if err != nil {
+		return Forwarded{}, err
+	}
+	if err := chat.CheckForward(records); err != nil {
+		return Forwarded{}, err
+	}
+	pairs := make([]string, len(r.Targets))
+	for i, t := range r.Targets {
+		chatType, err := chat.ParseChatType(t.ChatType)
+		if err != nil {
+			return Forwarded{}, err
+		}
+		if chatType == chat.Group {
+			return Forwarded{}, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+		}
+		if pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send"); err != nil {
+			return Forwarded{}, err
+		}
+	}
+	var out Forwarded
+	for i, t := range r.Targets {
+		sent, err := a.forwardTo(ctx, p, r.UUID, pairs[i], t.To, records)
+		if err != nil {
+			return Forwarded{}, err
+		}
+		out.Messages = append(out.Messages, sent...)
+	}
+	return out, nil
+}
+
+// forwardTo appends the forwarded copies of records to one chat.
+func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair, to string, records []chat.Stored) ([]ForwardedMessage, error) {
+	n := len(records)
+	ids, uuids, eventIDs := make([]string, n), make([]string, n), make([]string, n)
+	for i := range records {
+		ids[i] = a.NewID()
+		uuids[i] = fmt.Sprintf("%s-%d", uuid, i)
+		eventIDs[i] = messageEventID(p.Tenant, pair, p.MemberID, uuids[i])
+	}
+	events := chat.ForwardTo(records, ids, uuids, p.MemberID, to, a.Now())
+	data, err := a.encode(p, uuid, events, eventIDs...)
+	if err != nil {
+		return nil, err
+	}
+	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
+	res, err := a.Store.Append(ctx, stream, es.Any, data)
+	if err != nil {
+		return nil, err
+	}
+	first := res.NextRevision + 1 - uint64(n)
+	if res.Duplicate {
+		return a.firstForward(ctx, stream, first, n, to)
+	}
+	out := make([]ForwardedMessage, n)
+	for i, e := range events {
+		sent := e.(*chat.MessageSent)
+		out[i] = ForwardedMessage{SendResult: SendResult{ID: sent.MessageID, UUID: sent.UUID,
+			ServerReceiveTime: sent.At, Position: res.Position}, To: to}
+	}
+	return out, nil
+}
+
+// firstForward reads back the messages a retried forward had appended.
+func (a *App) firstForward(ctx context.Context, stream string, from uint64, n int, to string) ([]ForwardedMessage, error) {
+	recs, err := a.Store.ReadStream(ctx, stream, es.Forwards, from, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ForwardedMessage, 0, n)
+	for _, rec := range recs {
+		e, err := a.registry.Decode(rec.Type, rec.Data)
+		if err != nil {
+			return nil, err
+		}
+		sent, ok := e.(*chat.MessageSent)
+		if !ok {
+			return nil, fmt.Errorf("forward: duplicate at %s@%d is a %s", stream, rec.Revision, rec.Type)
+		}
+		out = append(out, ForwardedMessage{SendResult: SendResult{ID: sent.MessageID, UUID: sent.UUID,
+			ServerReceiveTime: sent.At, Position: rec.Position}, To: to})
+	}
+	return out, nil
+}
+
+// ShareContact is the body of POST /v1/message/shareContact.
+type ShareContact struct {
+	UUID     string `json:"uuid"`
+	ChatType string `json:"chatType"`
+	To       string `json:"to"`
+	MemberID string `json:"memberId"`
+}
+
+// ShareContact sends the card of a member of p's tenant to a friend.
+func (a *App) ShareContact(ctx context.Context, p Principal, r ShareContact) (SendResult, error) {
+	if r.MemberID == "" {
+		return SendResult{}, fault.New(fault.Invalid, fault.MsgMemberNotFound)
+	}
+	ok, err := a.memberExists(ctx, p.Tenant, r.MemberID)
+	if err != nil {
+		return SendResult{}, err
+	}
+	if !ok {
+		return SendResult{}, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	card, found, err := a.Messages.Card(ctx, r.MemberID)
+	if err != nil {
+		return SendResult{}, err
+	}
+	if !found {
+		card = chat.Card{MemberID: r.MemberID}
+	}
+	content, err := json.Marshal(card)
+	if err != nil {
+		return SendResult{}, err
+	}
+	chatType, err := chat.ParseChatType(r.ChatType)
+	if err != nil {
+		return SendResult{}, err
+	}
+	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To,
+		MsgType: chat.ShareContact, Content: string(content)})
+}

@@ -1,0 +1,69 @@
+package projections
+
+import (
+	"context"
+	"time"
+
+	"github.com/eventchat/eventchat/domain/chat"
+)
+
+// Lookups answers the commands' questions about sent messages and members
+// from the read models. A message may be in the log and not yet in the
+// read models (a client acting on a message it has just sent): when some
+// are missing, Lookups waits for the read models to reach the head of the
+// log, at most catchUpWait, and asks again.
+type Lookups struct {
+	Q   Queries
+	Log interface {
+		Head(ctx context.Context) (uint64, error)
+	}
+	Wait func(ctx context.Context, position uint64) bool
+}
+
+// catchUpWait bounds the wait for the read models to reach the log's head.
+const catchUpWait = 2 * time.Second
+
+// SentMessages returns the messages among ids that member sees.
+func (l Lookups) SentMessages(ctx context.Context, member string, ids []string) ([]chat.Stored, error) {
+	ms, err := l.Q.VisibleMessages(ctx, member, ids)
+	if err == nil && len(ms) < len(ids) && l.caughtUp(ctx) {
+		ms, err = l.Q.VisibleMessages(ctx, member, ids)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]chat.Stored, len(ms))
+	for i, m := range ms {
+		out[i] = chat.Stored{
+			ID: m.ID, ChatID: m.ChatID, ChatType: chat.ChatType(m.ChatType), From: m.From, To: m.To,
+			MsgType: chat.MsgType(m.MsgType), Content: m.Content, SentAt: m.ServerReceiveTime,
+			Recalled: m.RecallTime != 0, ForwardBatch: m.ForwardBatch, ForwardType: chat.MsgType(m.ForwardType),
+		}
+	}
+	return out, nil
+}
+
+// Card returns the contact card of a member.
+func (l Lookups) Card(ctx context.Context, memberID string) (chat.Card, bool, error) {
+	ms, err := l.Q.MembersByID(ctx, []string{memberID})
+	if err != nil {
+		return chat.Card{}, false, err
+	}
+	m, ok := ms[memberID]
+	return chat.Card{MemberID: m.ID, Name: m.Name, HeadURL: m.HeadURL, Account: m.Account}, ok, nil
+}
+
+// caughtUp waits until the read models hold the whole log as it is now,
+// and reports whether they were behind and now do.
+func (l Lookups) caughtUp(ctx context.Context) bool {
+	if l.Log == nil || l.Wait == nil {
+		return false
+	}
+	head, err := l.Log.Head(ctx)
+	if err != nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, catchUpWait)
+	defer cancel()
+	return l.Wait(ctx, head)
+}
