@@ -106,20 +106,23 @@ export function MessageList({
     [scrollToBottom, requestOlder],
   );
 
+  // A requested jump is done on the first render that holds its row.
+  useLayoutEffect(() => {
+    const key = pendingJump.current;
+    const target = key && scroller.current?.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"]`);
+    if (!key || !target) return;
+    pendingJump.current = null;
+    nearBottom.current = false;
+    target.scrollIntoView({ block: 'center' });
+    setFlashKey(key);
+  });
+
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
     const before = previous.current;
     previous.current = { firstKey, lastKey };
-    if (pendingJump.current) {
-      const target = element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(pendingJump.current)}"]`);
-      if (target) {
-        target.scrollIntoView({ block: 'center' });
-        setFlashKey(pendingJump.current);
-        pendingJump.current = null;
-        return;
-      }
-    }
+    if (pendingJump.current) return;
     const kept = placeKeeper.current;
     if (kept && before.firstKey && firstKey !== before.firstKey) {
       const row = element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);

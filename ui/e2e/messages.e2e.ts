@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, login, missingEnv, newMember, openSession, register, shot, waitUntil, type Member, type Session } from './harness';
+
+/** A REST call with the page's own login, for the set-up steps the friend tests already cover in the UI. */
+function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const auth = JSON.parse(localStorage.getItem('eventchat.auth')!);
+      const response = await fetch(path, {
+        method,
+        headers: { Authorization: `Bearer ${auth.token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const envelope = await response.json();
+      if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
+      return envelope.data;
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
+
+async function befriend(from: Session, to: Session, target: Member): Promise<void> {
+  const { id } = await api<{ id: string }>(from.page, 'POST', '/v1/chat/applyInfo/build', {
+    friendMemberId: target.id,
+    remark: '',
+    content: 'hi',
+  });
+  await waitUntil('the friend request to reach its recipient', async () => {
+    const page = await api<{ records: { id: string }[] }>(
+      to.page,
+      'GET',
+      '/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1',
+    );
+    return page.records.some((record) => record.id === id);
+  });
+  await api(to.page, 'PUT', '/v1/chat/applyInfo/modify', { id, status: 'accepted' });
+}
+
+async function openChat(page: Page, peerId: string): Promise<void> {
+  await page.getByTestId('tab-contacts').click();
+  await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
+  await page.locator(`[data-testid=chat-view][data-peer-id="${peerId}"]`).waitFor();
+}
+
+const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
+
+async function send(page: Page, text: string): Promise<Locator> {
+  await page.getByTestId('composer').fill(text);
+  await page.getByTestId('composer').press('Enter');
+  const sent = page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: text });
+  await sent.waitFor();
+  return sent;
+}
+
+async function menuAction(page: Page, message: Locator, action: string): Promise<void> {
+  await message.locator('.bubble').click({ button: 'right' });
+  await page.getByTestId('message-menu').getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+describe('message actions between friends', { skip: missingEnv || false, timeout: 120_000 }, () => {
+  let browser: Browser;
+  let a: Session;
+  let b: Session;
+  let c: Session;
+  const alice = newMember('alice');
+  const bob = newMember('bob');
+  const carol = newMember('carol');
+
+  before(async () => {
+    browser = await launchBrowser();
+    [a, b, c] = await Promise.all([openSession(browser), openSession(browser), openSession(browser)]);
+    await Promise.all([register(a.page, alice), register(b.page, bob), register(c.page, carol)]);
+    await Promise.all([login(a.page, alice), login(b.page, bob), login(c.page, carol)]);
+    await befriend(a, b, bob);
+    await befriend(a, c, carol);
+    await a.page.reload();
+    await b.page.reload();
+    await openChat(a.page, bob.id!);
+    await openChat(b.page, alice.id!);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('edits a message: the composer switches to edit mode, B sees the new text live', async () => {
+    const mine = await send(a.page, 'the first version');
+    await bubble(b.page, 'the first version').waitFor();
+    await menuAction(a.page, mine, 'Edit');
+    await a.page.getByTestId('composer-edit').waitFor();
+    assert.equal(await a.page.getByTestId('composer').inputValue(), 'the first version');
+    await a.page.getByTestId('composer').fill('the second version');
+    await shot(a.page, 'm01-edit-mode');
+    await a.page.getByTestId('composer').press('Enter');
+    await a.page.getByTestId('composer-edit').waitFor({ state: 'detached' });
+    for (const page of [a.page, b.page]) {
+      const edited = bubble(page, 'the second version');
+      await edited.getByTestId('edited-label').waitFor();
+      assert.equal(await bubble(page, 'the first version').count(), 0);
+    }
+    await shot(b.page, 'm02-edited-live');
+  });
+
+  it('replies to a message: the quote shows above the composer, then in the bubble on both sides', async () => {
+    const parent = bubble(b.page, 'the second version');
+    await menuAction(b.page, parent, 'Reply');
+    await b.page.getByTestId('composer-reply').filter({ hasText: 'the second version' }).waitFor();
+    await b.page.getByTestId('composer').fill('a reply to that');
+    await shot(b.page, 'm03-reply-bar');
+    await b.page.getByTestId('composer').press('Enter');
+    await b.page.getByTestId('composer-reply').waitFor({ state: 'detached' });
+    for (const page of [b.page, a.page]) {
+      const reply = bubble(page, 'a reply to that');
+      await reply.getByTestId('reply-quote').filter({ hasText: 'the second version' }).waitFor();
+    }
+    await bubble(a.page, 'a reply to that').getByTestId('reply-quote').click();
+    await a.page.locator('.row-flash').filter({ hasText: 'the second version' }).waitFor();
+    await shot(a.page, 'm04-reply-quote');
+  });
+
+  it('recalls a message from the keyboard menu: both sides see the recall line', async () => {
+    const mine = await send(a.page, 'words to take back');
+    await bubble(b.page, 'words to take back').waitFor();
+    await mine.hover();
+    await mine.getByTestId('message-more').focus();
+    await a.page.keyboard.press('Enter');
+    const menu = a.page.getByTestId('message-menu');
+    await menu.waitFor();
+    await waitUntil('the first menu item to take the focus', () =>
+      menu.getByRole('menuitem', { name: 'Reply' }).evaluate((element) => element === document.activeElement),
+    );
+    await a.page.keyboard.press('ArrowDown');
+    await a.page.keyboard.press('ArrowDown');
+    assert.equal(await a.page.evaluate(() => document.activeElement?.textContent), 'Recall');
+    await a.page.keyboard.press('Enter');
+    await a.page.getByTestId('recall-line').filter({ hasText: 'You recalled a message' }).waitFor();
+    await b.page.getByTestId('recall-line').filter({ hasText: `${alice.account} recalled a message` }).waitFor();
+    assert.equal(await bubble(b.page, 'words to take back').count(), 0);
+    await shot(b.page, 'm05-recalled');
+  });
+
+  it('deletes for everyone after a confirmation, a cancel says so; gone on both sides', async () => {
+    const mine = await send(a.page, 'a message to delete');
+    await bubble(b.page, 'a message to delete').waitFor();
+    await menuAction(a.page, mine, 'Delete for everyone');
+    await a.page.getByTestId('confirm-dialog').waitFor();
+    await a.page.getByTestId('confirm-cancel').click();
+    await a.page.getByRole('status').filter({ hasText: 'deletion cancelled' }).waitFor();
+    assert.equal(await mine.count(), 1);
+    await menuAction(a.page, mine, 'Delete for everyone');
+    await shot(a.page, 'm06-delete-confirm');
+    await a.page.getByTestId('confirm-ok').click();
+    await bubble(a.page, 'a message to delete').waitFor({ state: 'detached' });
+    await bubble(b.page, 'a message to delete').waitFor({ state: 'detached' });
+  });
+
+  it('forwards two selected messages to C, who sees them labelled Forwarded', async () => {
+    const one = await send(a.page, 'forward me first');
+    await send(a.page, 'forward me second');
+    await menuAction(a.page, one, 'Select');
+    await a.page.getByTestId('selection-bar').waitFor();
+    await bubble(a.page, 'forward me second').getByTestId('message-check').check();
+    await a.page.getByTestId('selection-count').filter({ hasText: '2/10 selected' }).waitFor();
+    await shot(a.page, 'm07-selection');
+    await a.page.getByTestId('selection-forward').click();
+    const picker = a.page.getByTestId('forward-picker');
+    await picker.getByTestId('picker-search').fill(carol.account);
+    await picker.locator(`[data-testid=picker-item][data-peer-id="${carol.id}"] input`).check();
+    await shot(a.page, 'm08-forward-picker');
+    await picker.getByTestId('picker-confirm').click();
+    await picker.waitFor({ state: 'detached' });
+    await a.page.getByTestId('selection-bar').waitFor({ state: 'detached' });
+
+    await c.page.getByTestId('tab-chats').click();
+    await c.page.locator(`[data-testid=session-item][data-peer-id="${alice.id}"]`).click();
+    for (const text of ['forward me first', 'forward me second']) {
+      await bubble(c.page, text).getByTestId('forwarded-label').filter({ hasText: 'Forwarded' }).waitFor();
+    }
+    const order = await c.page.getByTestId('message-text').allTextContents();
+    assert.ok(order.indexOf('forward me first') < order.indexOf('forward me second'), 'the order of the chat is kept');
+    await shot(c.page, 'm09-forwarded');
+  });
+
+  it('searches the loaded messages of a chat and shows a result in place', async () => {
+    await a.page.getByTestId('chat-search-toggle').click();
+    await a.page.getByTestId('chat-search').fill('FORWARD me');
+    await a.page.getByTestId('chat-search-count').filter({ hasText: '2 matching messages' }).waitFor();
+    assert.equal(await a.page.getByTestId('message').count(), 2);
+    assert.equal(await a.page.locator('[data-testid=message] mark').first().textContent(), 'forward me');
+    await shot(a.page, 'm10-search');
+    await a.page.getByTestId('show-in-chat').first().click();
+    await a.page.getByTestId('chat-search').waitFor({ state: 'detached' });
+    await a.page.locator('.row-flash').filter({ hasText: 'forward me first' }).waitFor();
+    assert.ok((await a.page.getByTestId('message').count()) > 2);
+  });
+
+  it('raised no page errors', () => {
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+    assert.deepEqual(c.errors, []);
+  });
+});
