@@ -196,6 +196,56 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
     assert.ok((await a.page.getByTestId('message').count()) > 2);
   });
 
+  it('shares a contact card from the + menu; the card opens the member info', async () => {
+    await a.page.getByTestId('composer-plus').click();
+    await a.page.getByTestId('composer-menu').getByRole('menuitem', { name: 'Share a contact card' }).click();
+    const picker = a.page.getByTestId('share-picker');
+    await picker.getByTestId('picker-search').fill(carol.account.slice(0, 6));
+    await picker.locator(`[data-testid=picker-item][data-peer-id="${carol.id}"]`).click();
+    await picker.waitFor({ state: 'detached' });
+    const card = b.page.locator(`[data-testid=contact-card][data-member-id="${carol.id}"]`);
+    await card.filter({ hasText: `@${carol.account}` }).waitFor();
+    await a.page.locator(`[data-testid=contact-card][data-member-id="${carol.id}"]`).waitFor();
+    await shot(b.page, 'm11-contact-card');
+    await card.click();
+    await b.page.locator(`[data-testid=member-info][data-member-id="${carol.id}"]`).getByText(`@${carol.account}`).waitFor();
+    await b.page.getByText('Not your friend yet').waitFor();
+    await openChat(b.page, alice.id!);
+  });
+
+  it('deletes for me only: gone on my side, still on the other', async () => {
+    const theirs = bubble(b.page, 'forward me second');
+    await menuAction(b.page, theirs, 'Delete for me');
+    await b.page.getByTestId('confirm-ok').click();
+    await theirs.waitFor({ state: 'detached' });
+    await b.page.waitForTimeout(300);
+    assert.equal(await bubble(a.page, 'forward me second').count(), 1);
+  });
+
+  it('clears the history after a confirmation, live on my other device too; the friend keeps it', async () => {
+    const other = await openSession(browser);
+    try {
+      await login(other.page, bob);
+      await openChat(other.page, alice.id!);
+      await bubble(other.page, 'a reply to that').waitFor();
+      await b.page.getByTestId('chat-menu').click();
+      await b.page.getByTestId('chat-menu-list').getByRole('menuitem', { name: 'Clear chat history' }).click();
+      await b.page.getByTestId('confirm-cancel').click();
+      await b.page.getByRole('status').filter({ hasText: 'clear history cancelled' }).waitFor();
+      await b.page.getByTestId('chat-menu').click();
+      await b.page.getByTestId('chat-menu-list').getByRole('menuitem', { name: 'Clear chat history' }).click();
+      await b.page.getByTestId('confirm-ok').click();
+      for (const page of [b.page, other.page]) {
+        await waitUntil('the chat to be empty', async () => (await page.getByTestId('message').count()) === 0);
+      }
+      await shot(other.page, 'm12-cleared-other-device');
+      assert.ok((await a.page.getByTestId('message').count()) > 0, 'the friend keeps the history');
+      assert.deepEqual(other.errors, []);
+    } finally {
+      await other.context.close();
+    }
+  });
+
   it('raised no page errors', () => {
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
