@@ -404,3 +404,25 @@ func (a *App) ShareContact(ctx context.Context, p Principal, r ShareContact) (Se
 	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To,
 		MsgType: chat.ShareContact, Content: string(content)})
 }
+
+// AckMentions is the body of the mention acknowledgements: MessageIDs for
+// at/ack/messageIds, SessionID for at/ack/sessionId.
+type AckMentions struct {
+	MessageIDs []string `json:"messageIds"`
+	SessionID  string   `json:"sessionId"`
+}
+
+// AckMentions records that p has seen its mentions in the messages given,
+// or in one conversation, and returns the event's position.
+func (a *App) AckMentions(ctx context.Context, p Principal, r AckMentions) (uint64, error) {
+	if r.SessionID == "" {
+		if err := chat.CheckIDs(r.MessageIDs); err != nil {
+			return 0, err
+		}
+	} else if len(r.MessageIDs) > 0 {
+		return 0, fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	e := &chat.MentionsAcked{Member: p.MemberID, MessageIDs: r.MessageIDs, SessionID: r.SessionID, At: a.Now().UnixMilli()}
+	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryInbox, p.MemberID), es.Any, []es.Event{e})
+	return res.Position, err
+}

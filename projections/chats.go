@@ -42,6 +42,8 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 			err = b.hidden(ctx, env, e)
 		case *chat.ChatCleared:
 			err = b.cleared(ctx, env, e)
+		case *chat.MentionsAcked:
+			err = b.mentionsAcked(ctx, e)
 		}
 		if err != nil {
 			return nil, err
@@ -63,8 +65,9 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 }
 
 type chatBatch struct {
-	tx      Tx
-	pending []Message // messages of the batch, inserted at its end
+	tx       Tx
+	pending  []Message // messages of the batch, inserted at its end
+	mentions []Mention // mentions of the pending messages
 	// pendingIndex finds a pending message by id; unreadPending lists, per
 	// reader's session, the pending messages to the reader still Unread.
 	pendingIndex  map[string]int
@@ -137,6 +140,9 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 	b.pendingIndex[m.ID] = len(b.pending)
 	b.unreadPending[incoming] = append(b.unreadPending[incoming], len(b.pending))
 	b.pending = append(b.pending, m)
+	if e.MsgType == string(chat.AtText) {
+		b.mention(env, e)
+	}
 	preview := chat.Preview(e.MsgType, e.Content)
 	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, incoming} {
 		s := b.session(env, k, e.ChatType)
@@ -207,6 +213,12 @@ func (b *chatBatch) flush(ctx context.Context) error {
 	}
 	if err := b.tx.InsertMessages(ctx, b.pending); err != nil {
 		return err
+	}
+	if len(b.mentions) > 0 {
+		if err := b.tx.PutMentions(ctx, b.mentions); err != nil {
+			return err
+		}
+		b.mentions = b.mentions[:0]
 	}
 	b.pending = b.pending[:0]
 	clear(b.pendingIndex)

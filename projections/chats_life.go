@@ -58,6 +58,29 @@ func (b *chatBatch) stored(ctx context.Context, chatID string, ids []string) ([]
 	return out, nil
 }
 
+// mention records the mention of the receiver of a friend chat's AtText,
+// by its id or by the mention of everyone.
+func (b *chatBatch) mention(env Envelope, e *chat.MessageSent) {
+	for _, id := range chat.Mentions(e.Content) {
+		if id == e.To || id == chat.MentionAll {
+			b.mentions = append(b.mentions, Mention{
+				Tenant: env.Tenant, Member: e.To, MessageID: e.MessageID, SessionID: e.From, SessionType: e.ChatType, At: e.At,
+			})
+			return
+		}
+	}
+}
+
+func (b *chatBatch) mentionsAcked(ctx context.Context, e *chat.MentionsAcked) error {
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	if e.SessionID != "" {
+		return b.tx.DeleteSessionMentions(ctx, e.Member, e.SessionID)
+	}
+	return b.tx.DeleteMentions(ctx, e.Member, e.MessageIDs)
+}
+
 func (b *chatBatch) edited(ctx context.Context, env Envelope, e *chat.MessageEdited) error {
 	ms, err := b.stored(ctx, env.Stream.ID, []string{e.MessageID})
 	if err != nil || len(ms) == 0 || ms[0].RecallTime != 0 {
@@ -85,6 +108,9 @@ func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageR
 	}
 	m := ms[0]
 	m.Content, m.RecallTime = "", e.At
+	if err := b.tx.DeleteMentions(ctx, "", []string{m.ID}); err != nil {
+		return err
+	}
 	if err := b.settleUnread(ctx, env, []*Message{&m}, m.To); err != nil {
 		return err
 	}
@@ -113,6 +139,9 @@ func (b *chatBatch) deleted(ctx context.Context, env Envelope, e *chat.MessagesD
 		ids[i] = m.ID
 		m.Deleted, m.Content = true, ""
 		byReader[m.To] = append(byReader[m.To], m)
+	}
+	if err := b.tx.DeleteMentions(ctx, "", ids); err != nil {
+		return err
 	}
 	for reader, rms := range byReader {
 		if err := b.settleUnread(ctx, env, rms, reader); err != nil {
@@ -151,6 +180,9 @@ func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHi
 		ms[i].HiddenFor = append(slices.Clip(ms[i].HiddenFor), e.Member)
 		changed[i] = &ms[i]
 	}
+	if err := b.tx.DeleteMentions(ctx, e.Member, ids); err != nil {
+		return err
+	}
 	if err := b.settleUnread(ctx, env, changed, e.Member); err != nil {
 		return err
 	}
@@ -173,6 +205,9 @@ func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatClear
 	}
 	chatID := friend.PairID(e.Member, e.Peer)
 	if err := b.tx.SetClearFloor(ctx, e.Member, chatID, e.UpToSeq+1); err != nil {
+		return err
+	}
+	if err := b.tx.DeleteSessionMentions(ctx, e.Member, e.Peer); err != nil {
 		return err
 	}
 	read, err := b.tx.MarkRead(ctx, chatID, e.Member, e.UpToSeq)

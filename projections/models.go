@@ -57,6 +57,16 @@ const (
 	StatusRead   = "Read"
 )
 
+// Mention is a mention of Member it has not acknowledged yet.
+type Mention struct {
+	Tenant      string `json:"-"`
+	Member      string `json:"-"`
+	MessageID   string `json:"messageId"`
+	SessionID   string `json:"sessionId"`   // the friend or group id of the conversation
+	SessionType string `json:"sessionType"` // Friend | Group
+	At          int64  `json:"createTime"`
+}
+
 // SessionKey names one conversation of one member.
 type SessionKey struct {
 	Member string

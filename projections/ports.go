@@ -81,6 +81,13 @@ type Tx interface {
 	// LastVisible returns the newest message of chatID that member sees.
 	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
 
+	PutMentions(ctx context.Context, ms []Mention) error
+	// DeleteMentions drops member's mentions in messageIDs, or every
+	// member's when member is "".
+	DeleteMentions(ctx context.Context, member string, messageIDs []string) error
+	// DeleteSessionMentions drops member's mentions in one conversation.
+	DeleteSessionMentions(ctx context.Context, member, sessionID string) error
+
 	GetSessions(ctx context.Context, keys []SessionKey) (map[SessionKey]Session, error)
 	PutSessions(ctx context.Context, ss []Session) error
 
@@ -103,6 +110,8 @@ type Queries interface {
 	// after (Down) the anchor's sequence.
 	HistoryPage(ctx context.Context, chatID, member string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
 	MessageSeq(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
+	// Mentions lists member's unacknowledged mentions, oldest first.
+	Mentions(ctx context.Context, member string) ([]Mention, error)
 	// VisibleMessages returns the messages among ids that member sees, in
 	// the order of ids.
 	VisibleMessages(ctx context.Context, member string, ids []string) ([]Message, error)

@@ -18,6 +18,8 @@ var lifeTexts = map[string]map[string]string{
 		fault.MsgTooManyTargets:     "一次最多100个接收者",
 		fault.MsgParentMissing:      "被回复的消息不在此会话中",
 		fault.MsgDeleteTypeInvalid:  "deleteMessageType 必须是 Bilateral 或 Unilateral",
+		"all":                       "所有人",
+		"[You were mentioned]":      "[有人@我]",
 	},
 	"vi_VN": {
 		fault.MsgNotYourMessage:     "Chỉ người gửi mới có thể thao tác với tin nhắn này",
@@ -33,6 +35,8 @@ var lifeTexts = map[string]map[string]string{
 		fault.MsgTooManyTargets:     "Tối đa 100 người nhận mỗi lần",
 		fault.MsgParentMissing:      "Tin nhắn được trả lời không thuộc cuộc trò chuyện này",
 		fault.MsgDeleteTypeInvalid:  "deleteMessageType phải là Bilateral hoặc Unilateral",
+		"all":                       "tất cả",
+		"[You were mentioned]":      "[Có người nhắc đến bạn]",
 	},
 }
 

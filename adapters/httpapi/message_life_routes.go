@@ -76,6 +76,14 @@ func (a *API) messageLifeRoutes() []route {
 		{method: http.MethodPost, path: "/message/clearHistory",
 			summary: "Clear one's history of a chat up to now; one's devices get cmd 30.",
 			body:    commands.ClearHistory{}, result: commands.Cleared{}, handle: handleBody(a, Commands.ClearHistory)},
+		{method: http.MethodGet, path: "/message/messagePush/at/list",
+			summary: "The member's unacknowledged mentions, oldest first.", result: []projections.Mention{}, handle: a.mentions},
+		{method: http.MethodPost, path: "/message/messagePush/at/ack/messageIds",
+			summary: "Acknowledge the mentions in these messages.",
+			body:    deleteBody{}, result: written{}, handle: a.ackMentionMessages},
+		{method: http.MethodPost, path: "/message/messagePush/at/ack/sessionId",
+			summary: "Acknowledge every mention in one conversation (a friend or group id).",
+			body:    sessionBody{}, result: written{}, handle: a.ackMentionSession},
 	}
 }
 
@@ -139,6 +147,51 @@ func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
 		return err
 	}
 	return ok(c, ms)
+}
+
+// sessionBody names one conversation.
+type sessionBody struct {
+	SessionID string `json:"sessionId"`
+}
+
+// written answers a write with the position of its event.
+type written struct {
+	Position uint64 `json:"position"`
+}
+
+func (a *API) mentions(c echo.Context, p commands.Principal) error {
+	ms, err := a.deps.Queries.Mentions(c.Request().Context(), p.MemberID)
+	if err != nil {
+		return err
+	}
+	return ok(c, ms)
+}
+
+func (a *API) ackMentionMessages(c echo.Context, p commands.Principal) error {
+	var r deleteBody
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	return a.ackMentions(c, p, commands.AckMentions{MessageIDs: r.MessageIDs})
+}
+
+func (a *API) ackMentionSession(c echo.Context, p commands.Principal) error {
+	var r sessionBody
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	if r.SessionID == "" {
+		return fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	return a.ackMentions(c, p, commands.AckMentions{SessionID: r.SessionID})
+}
+
+func (a *API) ackMentions(c echo.Context, p commands.Principal, r commands.AckMentions) error {
+	pos, err := a.deps.Commands.AckMentions(c.Request().Context(), p, r)
+	if err != nil {
+		return err
+	}
+	return ok(c, written{Position: pos})
 }
 
 // handleBody serves a command that takes the request's JSON body.

@@ -5,7 +5,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/eventchat/eventchat/adapters/envelope"
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/projections"
@@ -17,6 +19,10 @@ type SessionItem struct {
 	Name    string `json:"name"`
 	Remark  string `json:"remark"`
 	HeadURL string `json:"headUrl"`
+	// The conversation's unacknowledged mentions of the member, and the
+	// marker the list shows for them.
+	AtCount   int    `json:"atCount,omitempty"`
+	AtContent string `json:"atContent,omitempty"`
 }
 
 const (
@@ -58,21 +64,55 @@ func (a *API) sessions(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	ids := make([]string, len(ss))
-	for i, s := range ss {
-		ids[i] = s.Peer
+	ids := make([]string, 0, len(ss))
+	for _, s := range ss {
+		ids = append(ids, s.Peer)
+		if s.LastMessageType == string(chat.AtText) {
+			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
+		}
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
 		return err
 	}
+	mentions, err := a.deps.Queries.Mentions(ctx, p.MemberID)
+	if err != nil {
+		return err
+	}
+	atCount := map[string]int{}
+	for _, m := range mentions {
+		atCount[m.SessionID]++
+	}
+	lang := envelope.Language(c.Request().Header.Get("Accept-Language"))
+	name := func(id string) (string, bool) {
+		if id == chat.MentionAll {
+			return envelope.Translate(lang, mentionAllName), true
+		}
+		m, ok := members[id]
+		return m.Name, ok && m.Name != ""
+	}
 	out := make([]SessionItem, 0, len(ss))
 	for _, s := range ss {
 		m := members[s.Peer]
-		out = append(out, SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL})
+		item := SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL}
+		if s.LastMessageType == string(chat.AtText) {
+			item.LastMessageContent = chat.ResolveMentions(item.LastMessageContent, name)
+		}
+		if n := atCount[s.Peer]; n > 0 {
+			item.AtCount, item.AtContent = n, envelope.Translate(lang, mentionedMarker)
+		}
+		out = append(out, item)
 	}
 	return ok(c, out)
 }
+
+// mentionAllName is how a preview shows a mention of everyone;
+// mentionedMarker what the list shows of a conversation that mentions the
+// member.
+const (
+	mentionAllName  = "all"
+	mentionedMarker = "[You were mentioned]"
+)
 
 func (a *API) history(c echo.Context, p commands.Principal) error {
 	peer := c.QueryParam("friendMemberId")

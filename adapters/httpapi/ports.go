@@ -23,6 +23,7 @@ type Commands interface {
 	ForwardMessages(ctx context.Context, p commands.Principal, r commands.ForwardMessages) (commands.Forwarded, error)
 	ShareContact(ctx context.Context, p commands.Principal, r commands.ShareContact) (commands.SendResult, error)
 	ClearHistory(ctx context.Context, p commands.Principal, r commands.ClearHistory) (commands.Cleared, error)
+	AckMentions(ctx context.Context, p commands.Principal, r commands.AckMentions) (uint64, error)
 }
 
 // Tokens turn sessions into tokens and back.

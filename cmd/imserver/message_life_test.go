@@ -296,4 +296,47 @@ var _ = Describe("The message life", func() {
 		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Friend"}, http.StatusBadRequest, "Friend not in friend list or deleted")
 		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, http.StatusBadRequest, "chatType must be Friend or Group")
 	})
+
+	It("records mentions until acknowledged, by message or by conversation, and resolves them in previews", func() {
+		mention := func(from, to member, uuid, content string) sendResult {
+			GinkgoHelper()
+			var r sendResult
+			s.ok("POST", "/v1/message/send", from.Token, map[string]string{"uuid": uuid, "chatType": "Friend", "to": to.ID, "msgType": "AtText", "content": content}, &r)
+			return r
+		}
+		type at struct{ MessageID, SessionID, SessionType string }
+		mentions := func(m member, after uint64) []at {
+			GinkgoHelper()
+			var out []at
+			s.ok("GET", fmt.Sprintf("/v1/message/messagePush/at/list?after=%d", after), m.Token, nil, &out)
+			return out
+		}
+		one := mention(alice, bob, "at-1", "@["+bob.ID+"] look")
+		two := mention(alice, bob, "at-2", "@[0000000000000000000] everyone")
+		mention(alice, bob, "at-3", "@["+carol.ID+"] not bob")
+		Expect(mentions(bob, two.Position+1)).To(Equal([]at{{one.ID, alice.ID, "Friend"}, {two.ID, alice.ID, "Friend"}}))
+		Expect(mentions(alice, 0)).To(BeEmpty())
+
+		var items []struct {
+			ID, LastMessageContent, AtContent string
+			AtCount                           int
+		}
+		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &items)
+		Expect(items[0].AtCount).To(Equal(2))
+		Expect(items[0].AtContent).To(Equal("[You were mentioned]"))
+		Expect(items[0].LastMessageContent).To(Equal("@carol001 not bob"))
+
+		pos := written("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {one.ID}})
+		Expect(mentions(bob, pos)).To(Equal([]at{{two.ID, alice.ID, "Friend"}}))
+		pos = written("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{"sessionId": alice.ID})
+		Expect(mentions(bob, pos)).To(BeEmpty())
+
+		three := mention(alice, bob, "at-4", "@["+bob.ID+"] again")
+		Expect(mentions(bob, three.Position)).To(HaveLen(1))
+		pos = written("PUT", "/v1/message/recall", alice, map[string]string{"id": three.ID})
+		Expect(mentions(bob, pos)).To(BeEmpty())
+
+		refused("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{}, http.StatusBadRequest, "invalid request")
+		refused("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
+	})
 })

@@ -11,6 +11,7 @@ const (
 	TypeMessagesDeleted  = "MessagesDeleted"
 	TypeMessagesHidden   = "MessagesHidden"
 	TypeChatCleared      = "ChatCleared"
+	TypeMentionsAcked    = "MentionsAcknowledged"
 )
 
 // MessageSent records a message in its chat's stream; the stream revision is
@@ -87,6 +88,16 @@ type ReadAcknowledged struct {
 	At        int64  `json:"at"`
 }
 
+// MentionsAcked records that Member has seen its mentions: those of
+// MessageIDs, or every one in the conversation SessionID (a friend or a
+// group id); in the member's inbox stream.
+type MentionsAcked struct {
+	Member     string   `json:"member"`
+	MessageIDs []string `json:"messageIds,omitempty"`
+	SessionID  string   `json:"sessionId,omitempty"`
+	At         int64    `json:"at"`
+}
+
 func (*MessageSent) EventType() string      { return TypeMessageSent }
 func (*ReadAcknowledged) EventType() string { return TypeReadAcknowledged }
 func (*MessageEdited) EventType() string    { return TypeMessageEdited }
@@ -94,6 +105,7 @@ func (*MessageRecalled) EventType() string  { return TypeMessageRecalled }
 func (*MessagesDeleted) EventType() string  { return TypeMessagesDeleted }
 func (*MessagesHidden) EventType() string   { return TypeMessagesHidden }
 func (*ChatCleared) EventType() string      { return TypeChatCleared }
+func (*MentionsAcked) EventType() string    { return TypeMentionsAcked }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -105,5 +117,6 @@ func Events() []func() es.Event {
 		func() es.Event { return &MessagesDeleted{} },
 		func() es.Event { return &MessagesHidden{} },
 		func() es.Event { return &ChatCleared{} },
+		func() es.Event { return &MentionsAcked{} },
 	}
 }

@@ -120,3 +120,18 @@ var _ = Describe("The message life", func() {
 		Expect(o.Validate()).To(Succeed())
 	})
 })
+
+var _ = Describe("Mentions", func() {
+	It("lists the mentioned ids once, in order", func() {
+		Expect(chat.Mentions("@[12] hi @[3] and @[12] @[abc] @[" + chat.MentionAll + "]")).To(Equal([]string{"12", "3", chat.MentionAll}))
+		Expect(chat.Mentions("no one")).To(BeEmpty())
+	})
+	It("resolves mentions to names, leaving unknown ones", func() {
+		names := map[string]string{"12": "Bob", chat.MentionAll: "all"}
+		got := chat.ResolveMentions("@[12] and @["+chat.MentionAll+"], not @[9]", func(id string) (string, bool) {
+			n, ok := names[id]
+			return n, ok
+		})
+		Expect(got).To(Equal("@Bob and @all, not @[9]"))
+	})
+})

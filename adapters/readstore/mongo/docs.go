@@ -16,6 +16,7 @@ const (
 	friendsColl      = "friends"
 	authSessionsColl = "auth_sessions"
 	clearFloorsColl  = "clear_floors"
+	mentionsColl     = "mentions"
 	checkpointsColl  = "checkpoints"
 	journalColl      = "journal"
 	leaseColl        = "projection_lease"

@@ -18,6 +18,7 @@ const (
 	opReplace  = "replace" // replace the document with d, or insert it
 	opInsert   = "insert"  // insert d unless a document has its id
 	opMarkRead = "read"    // set the status of the message d._id Read if Unread
+	opDelete   = "delete"  // delete the documents matching d (see deleteFilter), before the other writes
 )
 
 // op is one journaled write of document d to collection c.
@@ -177,6 +178,7 @@ func (s *Store) clearJournal(ctx context.Context, batch string) error {
 // by id in unordered bulk writes. The few checkpoints are always upserted.
 func (s *Store) apply(ctx context.Context, ops []op) error {
 	type group struct{ replace, insert, markRead []bson.Raw }
+	var deletes []op
 	groups := map[string]*group{}
 	var order []string
 	for _, o := range ops {
@@ -195,8 +197,19 @@ func (s *Store) apply(ctx context.Context, ops []op) error {
 			g.insert = append(g.insert, o.Doc)
 		case opMarkRead:
 			g.markRead = append(g.markRead, o.Doc)
+		case opDelete:
+			deletes = append(deletes, o)
 		default:
 			return fmt.Errorf("mongoread: journal holds an unknown write %q", o.Kind)
+		}
+	}
+	for _, d := range deletes {
+		filter, err := deleteFilter(d.Doc)
+		if err != nil {
+			return err
+		}
+		if _, err := s.db.Collection(d.Coll).DeleteMany(ctx, filter); err != nil {
+			return fmt.Errorf("mongoread: delete from %s: %w", d.Coll, err)
 		}
 	}
 	for _, coll := range order {
@@ -286,4 +299,24 @@ func (s *Store) upsert(ctx context.Context, coll string, docs []bson.Raw) error 
 	}
 	_, err := s.db.Collection(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
 	return err
+}
+
+// deleteFilter turns the document of an opDelete into its filter: each
+// field must equal the document's value or, for an array, one of its
+// values. (A stored document may not hold the operator "$in" itself.)
+func deleteFilter(d bson.Raw) (bson.D, error) {
+	elems, err := d.Elements()
+	if err != nil {
+		return nil, fmt.Errorf("mongoread: journal holds a malformed delete: %w", err)
+	}
+	filter := make(bson.D, 0, len(elems))
+	for _, e := range elems {
+		v := e.Value()
+		if v.Type == bson.TypeArray {
+			filter = append(filter, bson.E{Key: e.Key(), Value: bson.D{{Key: "$in", Value: v}}})
+		} else {
+			filter = append(filter, bson.E{Key: e.Key(), Value: v})
+		}
+	}
+	return filter, nil
 }

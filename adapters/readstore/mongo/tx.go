@@ -31,7 +31,12 @@ type tx struct {
 	// set, by pairID(member, chat).
 	updated map[string]*messageDoc
 	floors  map[string]clearFloorDoc
-	over    bool
+	// mentions are the mentions put, by _id; mentionDeletes the filters
+	// of the mentions deleted, applied before every other write: a delete
+	// drops from mentions the puts it follows.
+	mentions       map[string]mentionDoc
+	mentionDeletes []bson.D
+	over           bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -43,7 +48,7 @@ func newTx(s *Store) *tx {
 		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, applies: map[string]applyDoc{},
 		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
-		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{},
+		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 	}
 }
 
@@ -93,6 +98,12 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, d := range t.floors {
 		add(clearFloorsColl, opReplace, d)
+	}
+	for _, d := range t.mentions {
+		add(mentionsColl, opReplace, d)
+	}
+	for _, f := range t.mentionDeletes {
+		add(mentionsColl, opDelete, f)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

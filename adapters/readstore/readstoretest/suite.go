@@ -46,6 +46,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeMessages(current)
 		describeHistory(current)
 		describeMessageLife(current)
+		describeMentions(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

@@ -23,6 +23,7 @@ var hashedModels = []struct{ name, table, order string }{
 	{"members", "members", "id"},
 	{"messages", "messages", "id"},
 	{"clearFloors", "clear_floors", "member, chat_id"},
+	{"mentions", "mentions", "member, message_id"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
 	{"friends", "friends", "member, friend_id"},

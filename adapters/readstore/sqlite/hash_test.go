@@ -72,7 +72,7 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return h
 	}
-	models := []string{"members", "messages", "clearFloors", "sessions", "applies", "friends", "authSessions"}
+	models := []string{"members", "messages", "clearFloors", "mentions", "sessions", "applies", "friends", "authSessions"}
 
 	It("covers every read model and hashes two empty stores alike", func() {
 		a, b := hash(open()), hash(open())
@@ -117,6 +117,9 @@ var _ = Describe("Hash of the read models", func() {
 			"messages": func(tx projections.Tx) error {
 				_, err := tx.MarkRead(ctx, "c1", "m01", 2)
 				return err
+			},
+			"mentions": func(tx projections.Tx) error {
+				return tx.PutMentions(ctx, []projections.Mention{{Tenant: "x0001", Member: "m01", MessageID: "x", SessionID: "m02", SessionType: "Friend", At: 1}})
 			},
 			"clearFloors": func(tx projections.Tx) error {
 				return tx.SetClearFloor(ctx, "m01", "c1", 3)

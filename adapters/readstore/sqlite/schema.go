@@ -25,7 +25,7 @@ const schemaVersion = 3
 // change adds is a read model no event before it could have filled: each
 // is keyed by the version it starts from.
 var migrations = map[int64][]string{
-	2: {clearFloorsTable},
+	2: {clearFloorsTable, mentionsTable, mentionsIndex},
 }
 
 var schema = []string{
@@ -60,6 +60,8 @@ var schema = []string{
 	END`,
 
 	clearFloorsTable,
+	mentionsTable,
+	mentionsIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,
@@ -108,6 +110,16 @@ const clearFloorsTable = `CREATE TABLE clear_floors (
 		member TEXT NOT NULL, chat_id TEXT NOT NULL, seq INTEGER NOT NULL,
 		PRIMARY KEY (member, chat_id)
 	) WITHOUT ROWID`
+
+// mentionsTable holds the mentions members have not acknowledged.
+const (
+	mentionsTable = `CREATE TABLE mentions (
+		member TEXT NOT NULL, message_id TEXT NOT NULL, tenant TEXT NOT NULL, session_id TEXT NOT NULL,
+		session_type TEXT NOT NULL, at INTEGER NOT NULL,
+		PRIMARY KEY (member, message_id)
+	) WITHOUT ROWID`
+	mentionsIndex = `CREATE INDEX mentions_by_message ON mentions (message_id)`
+)
 
 // sqliteHeader starts every SQLite database file.
 var sqliteHeader = []byte("SQLite format 3\x00")

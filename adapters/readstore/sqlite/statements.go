@@ -10,9 +10,12 @@ type writeStatements struct {
 
 	getMessage, updateMessage, setClearFloor, clearFloor, newest *sqlitec.Stmt
 
+	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
+
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
+	putMentions                                                                                   sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -37,6 +40,10 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.setClearFloor: setClearFloorSQL,
 		&w.clearFloor:    clearFloorSQL,
 		&w.newest:        historyNewestSQL,
+
+		&w.deleteMention:         `DELETE FROM mentions WHERE member = ? AND message_id = ?`,
+		&w.deleteMessageMentions: `DELETE FROM mentions WHERE message_id = ?`,
+		&w.deleteSessionMentions: `DELETE FROM mentions WHERE member = ? AND session_id = ?`,
 	})
 	if err != nil {
 		return w, err
@@ -49,6 +56,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putApplies:      appliesTable.upsert,
 		&w.putFriends:      friendsTable.upsert,
 		&w.putAuthSessions: authSessionsTable.upsert,
+		&w.putMentions:     mentionRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -67,7 +75,7 @@ type readStatements struct {
 	checkpoints, membersByID, findMember, tenantOf, sessions, historyNewest, historyBefore, historyAfter,
 	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 
-	messageByID, clearFloor *sqlitec.Stmt
+	messageByID, clearFloor, mentions *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -91,6 +99,7 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.authSession:   authSessionSQL,
 		&r.messageByID:   messageByIDSQL,
 		&r.clearFloor:    clearFloorSQL,
+		&r.mentions:      mentionsSQL,
 	})
 	return r, err
 }

@@ -139,12 +139,12 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
-	It("migrates a store of version 2, which had no clear floors, keeping its rows", func() {
+	It("migrates a store of version 2, which had no clear floors nor mentions, keeping its rows", func() {
 		s := open()
 		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{member}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors; PRAGMA user_version = 2`)
+		foreign(`DROP TABLE clear_floors; DROP TABLE mentions; PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
