@@ -246,6 +246,29 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
     }
   });
 
+  it('opens the message menu by a long press on a phone', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+    try {
+      const phone = await context.newPage();
+      phone.setDefaultTimeout(10_000);
+      await login(phone, alice);
+      await phone.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`).click();
+      const target = bubble(phone, 'the second version').first().locator('.bubble');
+      await target.waitFor();
+      const box = (await target.boundingBox())!;
+      const at = { pointerType: 'touch', clientX: box.x + 10, clientY: box.y + 10, bubbles: true };
+      await target.dispatchEvent('pointerdown', at);
+      await phone.waitForTimeout(700);
+      await target.dispatchEvent('pointerup', at);
+      await phone.getByTestId('message-menu').getByRole('menuitem', { name: 'Edit' }).waitFor();
+      await shot(phone, 'm13-phone-menu');
+      await phone.keyboard.press('Escape');
+      await phone.getByTestId('message-menu').waitFor({ state: 'detached' });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('raised no page errors', () => {
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);

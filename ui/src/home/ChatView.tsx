@@ -50,7 +50,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const changes = useAtomValue(messageChangesAtom)[peerId];
   const resync = useAtomValue(resyncAtom);
   const [jump, setJump] = useAtom(jumpToAtom);
-  const setModes = useSetAtom(composerModeAtom);
+  const [modes, setModes] = useAtom(composerModeAtom);
   const setPane = useSetAtom(paneAtom);
 
   const [searchOpen, setSearchOpen] = useState(false);
@@ -93,6 +93,13 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
     [searching, timeline, query],
   );
   const byId = useMemo(() => new Map(timeline.filter((m) => m.id).map((m) => [m.id, m])), [timeline]);
+
+  // A reply or an edit stops when its message is recalled, deleted or cleared meanwhile.
+  const modeId = modes[peerId]?.message.id;
+  const modeGone = !!modeId && pages !== undefined && (!byId.get(modeId) || !!byId.get(modeId)?.recalled);
+  useEffect(() => {
+    if (modeGone) setModes((all) => ({ ...all, [peerId]: undefined }));
+  }, [modeGone, peerId, setModes]);
 
   function onAction(action: MessageAction, message: Message) {
     switch (action) {
