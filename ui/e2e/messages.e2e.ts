@@ -269,6 +269,55 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
     }
   });
 
+  it('fetches a quoted message that is not loaded, and shows a placeholder once it is deleted', async () => {
+    const parent = await send(a.page, 'an old message far above');
+    const parentId = (await parent.getAttribute('data-message-id'))!;
+    await api(a.page, 'POST', '/v1/message/send', {
+      uuid: `bulk-${parentId}`,
+      chatType: 'Friend',
+      to: bob.id,
+      msgType: 'Text',
+      content: 'bulk 0',
+    });
+    for (let i = 1; i <= 22; i++) {
+      await api(a.page, 'POST', '/v1/message/send', {
+        uuid: `bulk-${parentId}-${i}`,
+        chatType: 'Friend',
+        to: bob.id,
+        msgType: 'Text',
+        content: `bulk ${i}`,
+      });
+    }
+    await api(b.page, 'PUT', '/v1/message/reply', {
+      uuid: `reply-${parentId}`,
+      chatType: 'Friend',
+      to: alice.id,
+      msgType: 'Reply',
+      content: 'answering the old one',
+      parentMessageId: parentId,
+    });
+    await a.page.reload();
+    await a.page.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`).click();
+    const quote = bubble(a.page, 'answering the old one').getByTestId('reply-quote');
+    await quote.filter({ hasText: 'an old message far above' }).waitFor();
+    assert.equal(
+      await a.page.locator(`[data-testid=message][data-message-id="${parentId}"]`).count(),
+      0,
+      'the parent is not in the loaded page',
+    );
+    assert.equal(await quote.isDisabled(), true, 'a quote of a message not loaded does not jump');
+    await api(a.page, 'DELETE', '/v1/chat/friendInfo/deleteRemoteFriendMessage', {
+      friendMemberId: bob.id,
+      messageIds: [parentId],
+      deleteMessageType: 'Bilateral',
+    });
+    await b.page
+      .getByTestId('reply-quote')
+      .filter({ hasText: 'The original message was deleted' })
+      .waitFor();
+    await shot(b.page, 'm14-parent-deleted');
+  });
+
   it('raised no page errors', () => {
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
