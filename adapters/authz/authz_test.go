@@ -1,6 +1,8 @@
 package authz_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -29,4 +31,24 @@ var _ = Describe("The policy", func() {
 		Entry("an unknown role gets nothing", "nobody", commands.ScopeSameTenant, "chat", "send", false),
 		Entry("an unknown action is denied", commands.RoleFriend, commands.ScopeSameTenant, "chat", "delete", false),
 	)
+
+	// The group matrix of spec section 6, one cell per role and action.
+	groupActions := []string{"send", "read", "invite", "leave", "set-nickname", "modify", "mute", "remove-member",
+		"pin-message", "delete-others-messages", "view-member", "set-role", "transfer", "allow-leave", "dissolve", "delete-all-records"}
+	allowed := map[string]int{"Normal": 5, "Admin": 11, "Owner": 16} // each role's actions: the first n above
+	for _, role := range []string{"Owner", "Admin", "Normal"} {
+		for i, action := range groupActions {
+			want := i < allowed[role]
+			It(fmt.Sprintf("%s may %s: %t", role, action, want), func() {
+				Expect(enforcer.Allowed(role, "group", "group", action)).To(Equal(want))
+				Expect(enforcer.Allowed(role, commands.ScopeSameTenant, "group", action)).To(BeFalse(), "only in the group scope")
+			})
+		}
+	}
+	It("gives non-members of a group nothing in it", func() {
+		for _, action := range groupActions {
+			Expect(enforcer.Allowed(commands.RoleMember, "group", "group", action)).To(BeFalse())
+			Expect(enforcer.Allowed(commands.RoleFriend, "group", "group", action)).To(BeFalse())
+		}
+	})
 })

@@ -37,6 +37,18 @@ func Translatef(lang, key string, args ...any) string {
 	return t
 }
 
+// Each feature keeps its texts in a table of its own beside this one; init
+// merges them into texts.
+func init() {
+	for _, table := range []map[string]map[string]string{lifeTexts, groupTexts, mediaTexts} {
+		for lang, entries := range table {
+			for key, text := range entries {
+				texts[lang][key] = text
+			}
+		}
+	}
+}
+
 var texts = map[string]map[string]string{
 	"zh_CN": {
 		"success":                   "成功",

@@ -39,11 +39,3 @@ var lifeTexts = map[string]map[string]string{
 		"[You were mentioned]":      "[Có người nhắc đến bạn]",
 	},
 }
-
-func init() {
-	for lang, table := range lifeTexts {
-		for key, text := range table {
-			texts[lang][key] = text
-		}
-	}
-}

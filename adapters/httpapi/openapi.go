@@ -15,6 +15,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.friendRoutes()...)
 	rs = append(rs, a.messageRoutes()...)
 	rs = append(rs, a.messageLifeRoutes()...)
+	rs = append(rs, a.uploadRoutes()...)
 	return rs
 }
 
@@ -43,8 +44,16 @@ func (a *API) openAPI(c echo.Context) error {
 				"schema":      map[string]any{"type": "integer"},
 			})
 		}
+		for _, m := range pathParams.FindAllStringSubmatch(r.path, -1) {
+			params = append(params, map[string]any{"name": m[1], "in": "path", "required": true, "schema": map[string]any{"type": "string"}})
+		}
 		if params != nil {
 			op["parameters"] = params
+		}
+		if r.form {
+			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"multipart/form-data": map[string]any{
+				"schema": map[string]any{"type": "object", "properties": map[string]any{"file": map[string]any{"type": "string", "format": "binary"}}},
+			}}}
 		}
 		if r.body != nil {
 			op["requestBody"] = map[string]any{

@@ -52,5 +52,6 @@ type Deps struct {
 	Log         Log
 	Socket      http.Handler // the websocket gateway at /message-ws
 	UI          http.FileSystem
+	Blobs       Blobs // uploaded files; nil: uploads are not served
 	Ready       func() error
 }

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -24,6 +26,10 @@ type route struct {
 	body    any     // a value of the request body's type
 	result  any     // a value of the envelope data's type
 	handle  func(c echo.Context, p commands.Principal) error
+
+	form       bool  // the body is multipart/form-data, read by the handler
+	maxBody    int64 // the body's cap; 0: MaxBody
+	tokenQuery bool  // the token may come as ?token= too, for <img src>
 }
 
 type param struct {
@@ -36,11 +42,15 @@ const principalKey = "principal"
 
 func (a *API) add(g *echo.Group, r route) {
 	a.routes = append(a.routes, r)
+	limit := r.maxBody
+	if limit == 0 {
+		limit = MaxBody
+	}
 	g.Add(r.method, r.path, func(c echo.Context) error {
 		var p commands.Principal
 		if !r.public {
 			var err error
-			if p, err = a.authenticate(c); err != nil {
+			if p, err = a.authenticate(c, r.tokenQuery); err != nil {
 				return err
 			}
 			c.Set(principalKey, p)
@@ -51,12 +61,15 @@ func (a *API) add(g *echo.Group, r route) {
 			}
 		}
 		return r.handle(c, p)
-	})
+	}, middleware.BodyLimit(strconv.FormatInt(limit, 10)+"B"))
 }
 
-func (a *API) authenticate(c echo.Context) (commands.Principal, error) {
+func (a *API) authenticate(c echo.Context, tokenQuery bool) (commands.Principal, error) {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	token, found := strings.CutPrefix(h, "Bearer ")
+	if !found && h == "" && tokenQuery {
+		token, found = c.QueryParam("token"), true
+	}
 	if !found || token == "" {
 		return commands.Principal{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
 	}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/envelope"
@@ -42,7 +41,7 @@ func New(deps Deps, log *zap.Logger) *API {
 	e.HTTPErrorHandler = a.handleError
 	e.Use(a.requestLog, a.recoverPanic)
 
-	v1 := e.Group("/v1", middleware.BodyLimit(strconv.Itoa(MaxBody)+"B"))
+	v1 := e.Group("/v1") // each route caps its body (route.maxBody)
 	for _, r := range a.table() {
 		a.add(v1, r)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/adapters/authz"
+	"github.com/eventchat/eventchat/adapters/blobstore"
 	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
@@ -113,10 +114,14 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer deltas.Close()
 
+	blobs, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
+	if err != nil {
+		return err
+	}
 	ids := idgen.New(0)
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
-		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads,
+		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
 		Messages: &lookups,
 		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
@@ -137,7 +142,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins}, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
-		Socket: gateway, UI: webClient(),
+		Socket: gateway, UI: webClient(), Blobs: blobs,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)

@@ -5,6 +5,7 @@ import (
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
@@ -16,5 +17,6 @@ func Registry() es.Registry {
 	r.Add(member.Events()...)
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
+	r.Add(group.Events()...)
 	return r
 }

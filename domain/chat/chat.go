@@ -47,8 +47,9 @@ const (
 	VideoCall    MsgType = "VideoCall"
 )
 
-// sendable are the types a member may send directly; contact cards,
-// forwards, calls and system lines have calls of their own.
+// sendable are the types a member may send directly besides the media
+// types (see ParseMedia); contact cards, forwards, calls and system lines
+// have calls of their own.
 var sendable = map[MsgType]bool{Text: true, AtText: true, Reply: true}
 
 // ParseSendableType accepts the types a member may send directly; no type
@@ -57,7 +58,7 @@ func ParseSendableType(s string) (MsgType, error) {
 	if s == "" {
 		return Text, nil
 	}
-	if sendable[MsgType(s)] {
+	if sendable[MsgType(s)] || MsgType(s).IsMedia() {
 		return MsgType(s), nil
 	}
 	return "", fault.New(fault.Invalid, fault.MsgMsgTypeUnsupported)

@@ -45,7 +45,7 @@ var _ = Describe("Sending", func() {
 		t, err := chat.ParseSendableType("")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(t).To(Equal(chat.Text))
-		_, err = chat.ParseSendableType("Picture")
+		_, err = chat.ParseSendableType("VoiceCall")
 		Expect(fault.Is(err, fault.Invalid)).To(BeTrue())
 	})
 })

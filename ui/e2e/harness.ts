@@ -126,3 +126,20 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A asks B to be friends by account and B accepts, both through the UI; both then list each other. */
+export async function befriend(a: Page, b: Page, bob: Member, alice: Member): Promise<void> {
+  await a.getByTestId('tab-contacts').click();
+  await a.getByTestId('open-add-friend').click();
+  await a.getByTestId('add-friend-keyword').fill(bob.account);
+  await a.getByTestId('add-friend-search').click();
+  await a.getByTestId('add-friend-result').getByText(`@${bob.account}`).waitFor();
+  await a.getByTestId('send-friend-request').click();
+  await a.getByTestId('request-sent').waitFor();
+  await b.getByTestId('tab-contacts').click();
+  await b.getByTestId('open-requests').click();
+  const request = b.locator('[data-testid=request-item][data-direction=received][data-status=pending]');
+  await request.getByTestId('request-accept').click();
+  await b.locator(`[data-testid=friend-item][data-peer-id="${alice.id}"]`).waitFor();
+  await a.locator(`[data-testid=friend-item][data-peer-id="${bob.id}"]`).waitFor();
+}

@@ -127,7 +127,7 @@ export interface Message {
 }
 
 /** The message types this client sends itself (Forward and ShareContact come from their own calls). */
-export type SendType = 'Text' | 'Reply';
+export type SendType = 'Text' | 'Reply' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
 
 export interface SendBody {
   uuid: string;

@@ -3,7 +3,7 @@
 // the server treats as the same message.
 import { replyMessage, sendMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
-import type { Message } from '../api/types';
+import type { Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
 import { showToast } from '../state/toast';
 import { newUuid } from './ids';
@@ -15,6 +15,11 @@ const MUTED_CODES = new Set(['30021', '30022']);
 
 /** Sends a text, or a reply to `parent` (msgType Reply with its parentMessageId). */
 export function sendText(peerId: string, content: string, parent?: Message): void {
+  sendContent(peerId, parent ? 'Reply' : 'Text', content, parent);
+}
+
+/** Sends a message of a sendable type; a media message's content comes from chat/upload.ts. */
+export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string, parent?: Message): void {
   const me = currentAuth()?.user.id;
   if (!me) return;
   const message: Message = {
@@ -24,7 +29,7 @@ export function sendText(peerId: string, content: string, parent?: Message): voi
     from: me,
     to: peerId,
     groupId: '',
-    msgType: parent ? 'Reply' : 'Text',
+    msgType,
     content,
     ...(parent ? { parentMessageId: parent.id } : {}),
     serverReceiveTime: 0,
@@ -54,7 +59,7 @@ async function deliver(message: Message, me: string): Promise<void> {
       uuid: message.uuid,
       chatType: 'Friend' as const,
       to: message.to,
-      msgType: 'Text' as const,
+      msgType: message.msgType as SendBody['msgType'],
       content: message.content,
     };
     const result = message.parentMessageId

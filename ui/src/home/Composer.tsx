@@ -8,6 +8,7 @@ import { PopupMenu } from '../components/PopupMenu';
 import { useT } from '../i18n';
 import { composerModeAtom, draftsAtom, type ComposerMode } from '../state/chat';
 import { showToast } from '../state/toast';
+import { Attach } from './Attach';
 import { TargetPicker } from './TargetPicker';
 
 const MAX_HEIGHT_PX = 160;
@@ -134,6 +135,7 @@ export function Composer({ peerId, peerName, me }: { peerId: string; peerName: s
         >
           <PlusIcon />
         </button>
+        <Attach peerId={peerId} />
         <textarea
           ref={input}
           rows={1}

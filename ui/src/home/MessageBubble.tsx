@@ -5,8 +5,10 @@ import { previewText } from '../chat/preview';
 import { highlightParts } from '../chat/search';
 import { resend } from '../chat/send';
 import { Avatar } from '../components/Avatar';
+import { MEDIA_TYPES, parseMediaContent } from '../chat/upload';
 import { MoreIcon } from '../components/icons';
 import { useT, type MessageKey } from '../i18n';
+import { MediaView } from './MediaView';
 import { useLongPress } from './useLongPress';
 import { useParentMessage } from './useParentMessage';
 
@@ -110,6 +112,8 @@ function Body({ message, env }: { message: Message; env: BubbleEnv }) {
   const t = useT();
   const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
   if (type === 'ShareContact') return <ContactCardView content={message.content} env={env} />;
+  const media = MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
+  if (media) return <MediaView msgType={type} media={media} />;
   const text = previewText(type, message.content, t);
   return <Highlighted text={text} query={env.query} />;
 }
@@ -122,7 +126,9 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
   const selectable = env.selecting && !!message.id;
   const selected = selectable && env.isSelected(message.id);
   const longPress = useLongPress((x, y) => env.onMenu(message, x, y));
-  const card = message.msgType === 'ShareContact' || (message.msgType === 'Forward' && message.forwardType === 'ShareContact');
+  const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
+  const card = type === 'ShareContact';
+  const media = MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
 
   const content = (
     <>
@@ -179,7 +185,7 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
             {content}
           </button>
         ) : (
-          <div className="bubble">{content}</div>
+          <div className={media ? 'bubble bubble-media' : 'bubble'}>{content}</div>
         )}
         {env.selecting || failed || !message.id ? null : (
           <button

@@ -1,0 +1,125 @@
+package group
+
+import "github.com/eventchat/eventchat/domain/es"
+
+// Event type names: stored identifiers, never renamed.
+const (
+	TypeCreated              = "GroupCreated"
+	TypeMembersAdded         = "GroupMembersAdded"
+	TypeMemberRemoved        = "GroupMemberRemoved"
+	TypeMemberLeft           = "GroupMemberLeft"
+	TypeMemberRoleChanged    = "GroupMemberRoleChanged"
+	TypeOwnershipTransferred = "GroupOwnershipTransferred"
+	TypeModified             = "GroupModified"
+	TypeMemberMuted          = "GroupMemberMuted"
+	TypeNicknameSet          = "GroupMemberNicknameSet"
+	TypeDissolved            = "GroupDissolved"
+)
+
+// Created starts a group's stream: Owner and the first Members (the owner
+// not among them).
+type Created struct {
+	GroupID string   `json:"groupId"`
+	Name    string   `json:"name"`
+	HeadURL string   `json:"headUrl,omitempty"`
+	Notice  string   `json:"notice,omitempty"`
+	Owner   string   `json:"owner"`
+	Members []string `json:"members"`
+	At      int64    `json:"at"`
+}
+
+// MembersAdded joins members as Normal, invited By a member.
+type MembersAdded struct {
+	Members []string `json:"members"`
+	By      string   `json:"by"`
+	At      int64    `json:"at"`
+}
+
+// MemberRemoved removes a member, By the owner or an admin.
+type MemberRemoved struct {
+	Member string `json:"member"`
+	By     string `json:"by"`
+	At     int64  `json:"at"`
+}
+
+// MemberLeft records that a member left on its own.
+type MemberLeft struct {
+	Member string `json:"member"`
+	At     int64  `json:"at"`
+}
+
+// MemberRoleChanged makes a member Admin (SetMemberRole) or Normal
+// (CancelMemberRole).
+type MemberRoleChanged struct {
+	Member string `json:"member"`
+	Role   Role   `json:"role"`
+	By     string `json:"by"`
+	At     int64  `json:"at"`
+}
+
+// OwnershipTransferred makes To the owner; From becomes Admin.
+type OwnershipTransferred struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	At   int64  `json:"at"`
+}
+
+// Modified changes the group's settings; a nil field is unchanged.
+type Modified struct {
+	Name       *string   `json:"name,omitempty"`
+	HeadURL    *string   `json:"headUrl,omitempty"`
+	Notice     *string   `json:"notice,omitempty"`
+	MuteAll    *bool     `json:"muteAll,omitempty"`
+	AllowLeave *bool     `json:"allowLeave,omitempty"`
+	SendRate   *SendRate `json:"sendRate,omitempty"`
+	By         string    `json:"by"`
+	At         int64     `json:"at"`
+}
+
+// MemberMuted mutes a member until Until (ms); Until 0 unmutes.
+type MemberMuted struct {
+	Member string `json:"member"`
+	Until  int64  `json:"until"`
+	By     string `json:"by"`
+	At     int64  `json:"at"`
+}
+
+// NicknameSet sets a member's nickname in the group.
+type NicknameSet struct {
+	Member   string `json:"member"`
+	Nickname string `json:"nickname"`
+	At       int64  `json:"at"`
+}
+
+// Dissolved ends the group.
+type Dissolved struct {
+	By string `json:"by"`
+	At int64  `json:"at"`
+}
+
+func (*Created) EventType() string              { return TypeCreated }
+func (*MembersAdded) EventType() string         { return TypeMembersAdded }
+func (*MemberRemoved) EventType() string        { return TypeMemberRemoved }
+func (*MemberLeft) EventType() string           { return TypeMemberLeft }
+func (*MemberRoleChanged) EventType() string    { return TypeMemberRoleChanged }
+func (*OwnershipTransferred) EventType() string { return TypeOwnershipTransferred }
+func (*Modified) EventType() string             { return TypeModified }
+func (*MemberMuted) EventType() string          { return TypeMemberMuted }
+func (*NicknameSet) EventType() string          { return TypeNicknameSet }
+func (*Dissolved) EventType() string            { return TypeDissolved }
+
+// Events lists the constructors of this package's events.
+func Events() []func() es.Event {
+	return []func() es.Event{
+		func() es.Event { return &Created{} },
+		func() es.Event { return &MembersAdded{} },
+		func() es.Event { return &MemberRemoved{} },
+		func() es.Event { return &MemberLeft{} },
+		func() es.Event { return &MemberRoleChanged{} },
+		func() es.Event { return &OwnershipTransferred{} },
+		func() es.Event { return &Modified{} },
+		func() es.Event { return &MemberMuted{} },
+		func() es.Event { return &NicknameSet{} },
+		func() es.Event { return &Dissolved{} },
+	}
+}
