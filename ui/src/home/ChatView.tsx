@@ -15,7 +15,7 @@ import { ConfirmDialog } from '../components/Dialog';
 import { CloseIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
-import { composerModeAtom, jumpToAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
+import { composerModeAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
 import { resyncAtom } from '../state/connection';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
@@ -49,10 +49,11 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const marks = useAtomValue(readMarksAtom)[peerId];
   const changes = useAtomValue(messageChangesAtom)[peerId];
   const resync = useAtomValue(resyncAtom);
-  const [jump, setJump] = useAtom(jumpToAtom);
   const [modes, setModes] = useAtom(composerModeAtom);
   const setPane = useSetAtom(paneAtom);
 
+  /** a message to scroll to: a quote or a search result was clicked */
+  const [jump, setJump] = useState<{ id: string; nonce: number } | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [selection, setSelection] = useState<string[] | null>(null);
@@ -144,7 +145,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
     onMenu: (message, x, y) => {
       if (messageActions(message, me.id, Date.now()).length > 0) setMenu({ message, x, y });
     },
-    onJump: (id) => setJump({ peerId, id, nonce: Date.now() }),
+    onJump: (id) => setJump({ id, nonce: Date.now() }),
     onOpenMember: (memberId) => setPane({ kind: 'member', memberId }),
   };
 
@@ -279,12 +280,12 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
         failed={history.error && !pages ? history.error.message || t('common.requestFailed') : null}
         onLoadMore={() => void history.setSize(history.size + 1)}
         onRetry={() => void mutate()}
-        jumpTo={jump && jump.peerId === peerId ? jump : null}
+        jumpTo={jump}
         onShowInChat={
           searching
             ? (message) => {
                 closeSearch();
-                setJump({ peerId, id: message.id, nonce: Date.now() });
+                setJump({ id: message.id, nonce: Date.now() });
               }
             : undefined
         }

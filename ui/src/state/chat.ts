@@ -21,6 +21,3 @@ export const messageChangesAtom = atom<Record<string, MessageChanges>>({});
 export type ComposerMode = { kind: 'reply'; message: Message } | { kind: 'edit'; message: Message; text: string };
 
 export const composerModeAtom = atom<Record<string, ComposerMode | undefined>>({});
-
-/** A request to scroll the open chat to a message (a quote or a search result was clicked). */
-export const jumpToAtom = atom<{ peerId: string; id: string; nonce: number } | null>(null);
