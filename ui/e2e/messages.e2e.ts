@@ -161,6 +161,12 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
     await send(a.page, 'forward me second');
     await menuAction(a.page, one, 'Select');
     await a.page.getByTestId('selection-bar').waitFor();
+    await one.getByTestId('message-check').uncheck();
+    await a.page.getByTestId('selection-forward').click();
+    await a.page.getByRole('alert').filter({ hasText: 'Please select the records to forward' }).waitFor();
+    await a.page.getByTestId('recall-line').first().getByTestId('message-check').click();
+    await a.page.getByRole('alert').filter({ hasText: 'This message cannot be forwarded yet' }).waitFor();
+    await one.getByTestId('message-check').check();
     await bubble(a.page, 'forward me second').getByTestId('message-check').check();
     await a.page.getByTestId('selection-count').filter({ hasText: '2/10 selected' }).waitFor();
     await shot(a.page, 'm07-selection');

@@ -123,8 +123,7 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
   const own = message.from === env.me;
   const failed = own && message.msgStatus === 'failedSent';
   const time = message.serverReceiveTime || message.createTime;
-  const selectable = env.selecting && !!message.id;
-  const selected = selectable && env.isSelected(message.id);
+  const selected = env.selecting && !!message.id && env.isSelected(message.id);
   const longPress = useLongPress((x, y) => env.onMenu(message, x, y));
   const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
   const card = type === 'ShareContact';
@@ -170,16 +169,7 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
       {...(env.selecting ? {} : longPress)}
     >
       <div className="message-row">
-        {selectable ? (
-          <input
-            type="checkbox"
-            className="message-check"
-            checked={selected}
-            onChange={() => env.onToggle(message)}
-            aria-label={t('forward.select')}
-            data-testid="message-check"
-          />
-        ) : null}
+        {env.selecting ? <SelectBox message={message} env={env} selected={selected} /> : null}
         {failed ? (
           <button type="button" className="bubble" onClick={() => resend(message)} aria-label={`${message.content} — ${t('status.failedSent')}`}>
             {content}
@@ -217,6 +207,21 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
   );
 }
 
+/** The checkbox of a message in multi-select mode; an unforwardable one says why when ticked. */
+function SelectBox({ message, env, selected }: { message: Message; env: BubbleEnv; selected: boolean }) {
+  const t = useT();
+  return (
+    <input
+      type="checkbox"
+      className="message-check"
+      checked={selected}
+      onChange={() => env.onToggle(message)}
+      aria-label={t('forward.select')}
+      data-testid="message-check"
+    />
+  );
+}
+
 /** A recalled message or an event: one centred line. */
 export function SystemLine({ message, env }: { message: Message; env: BubbleEnv }) {
   const t = useT();
@@ -238,6 +243,7 @@ export function SystemLine({ message, env }: { message: Message; env: BubbleEnv 
       }}
       {...(env.selecting ? {} : longPress)}
     >
+      {env.selecting ? <SelectBox message={message} env={env} selected={false} /> : null}
       {text}
     </p>
   );
