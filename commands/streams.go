@@ -15,6 +15,7 @@ const readPage = 512
 type streamState struct {
 	revision uint64
 	exists   bool
+	position uint64 // global position of the last event
 }
 
 func (s streamState) expected() es.ExpectedRevision {
@@ -38,7 +39,7 @@ func (a *App) load(ctx context.Context, stream string, from uint64, apply func(e
 				return st, err
 			}
 			apply(e)
-			st = streamState{revision: r.Revision, exists: true}
+			st = streamState{revision: r.Revision, exists: true, position: r.Position}
 		}
 		if len(recs) < readPage {
 			return st, nil

@@ -31,6 +31,7 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 		case *chat.MessageSent:
 			b.sent(env, e)
 		case *chat.ReadAcknowledged:
+			b.clearMark(env, e)
 			err = b.read(ctx, env, e)
 		case *chat.MessageEdited:
 			err = b.edited(ctx, env, e)
@@ -44,6 +45,8 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 			err = b.cleared(ctx, env, e)
 		case *chat.MentionsAcked:
 			err = b.mentionsAcked(ctx, e)
+		default:
+			b.inbox(env)
 		}
 		if err != nil {
 			return nil, err
@@ -99,6 +102,10 @@ func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
 			add(SessionKey{Member: e.Member, Peer: e.Peer})
 		case *chat.ChatCleared:
 			add(SessionKey{Member: e.Member, Peer: e.Peer})
+		default:
+			if k, ok := inboxKey(env); ok {
+				add(k)
+			}
 		}
 	}
 	if len(keys) == 0 {
@@ -147,6 +154,7 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, incoming} {
 		s := b.session(env, k, e.ChatType)
 		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = e.MessageID, e.MsgType, preview, e.At
+		s.Hidden = false // a newer message shows a hidden conversation again
 		if k == incoming {
 			s.UnreadCount++
 		}

@@ -119,6 +119,9 @@ func (e *Engine) project(ctx context.Context) error {
 	}
 	defer sub.Close()
 
+	// The subscription ends with the caller's ctx, which may happen before
+	// the cancellation reaches ctx's children: stopping is told by parent.
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pages := make(chan decoded, 4)
@@ -148,7 +151,7 @@ func (e *Engine) project(ctx context.Context) error {
 			}
 		}
 		if batch.err != nil {
-			if ctx.Err() != nil {
+			if parent.Err() != nil {
 				return nil
 			}
 			return fmt.Errorf("projections: next: %w", batch.err)

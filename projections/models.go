@@ -87,6 +87,9 @@ type Session struct {
 	UnreadCount        int    `json:"unreadCount"`
 	Top                bool   `json:"-"`
 	TopTime            int64  `json:"-"`
+	DoNotDisturb       bool   `json:"-"`
+	MarkedUnread       bool   `json:"-"`
+	Hidden             bool   `json:"-"` // out of the list until a newer message
 }
 
 // Key returns the session's key.

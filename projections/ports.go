@@ -103,7 +103,8 @@ type Queries interface {
 	MembersByID(ctx context.Context, ids []string) (map[string]Member, error)
 	// FindMember finds a member of tenant by exact account or phone.
 	FindMember(ctx context.Context, tenant, keyword string) (Member, bool, error)
-	// Sessions lists member's conversations: pinned first, then newest first.
+	// Sessions lists member's conversations but the hidden ones: pinned
+	// first, latest pinned first, then newest first.
 	Sessions(ctx context.Context, member string) ([]Session, error)
 	// HistoryPage returns up to size messages of chatID visible to member, in
 	// chat order: the newest when anchor is nil, else those before (Up) or

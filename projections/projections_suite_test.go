@@ -33,6 +33,7 @@ func openStore() *sqliteread.Store {
 type log struct {
 	envs      []projections.Envelope
 	revisions map[string]uint64
+	offset    int // positions of earlier logs this one continues
 }
 
 func newLog() *log { return &log{revisions: map[string]uint64{}} }
@@ -46,7 +47,7 @@ func (l *log) add(stream string, e es.Event) *log {
 	}
 	l.revisions[stream] = rev
 	l.envs = append(l.envs, projections.Envelope{
-		RecordedEvent: es.RecordedEvent{Stream: stream, Revision: rev, Position: uint64(len(l.envs) + 1), Type: e.EventType()},
+		RecordedEvent: es.RecordedEvent{Stream: stream, Revision: rev, Position: uint64(l.offset + len(l.envs) + 1), Type: e.EventType()},
 		Event:         e, Tenant: sn.Tenant, Stream: sn,
 	})
 	return l

@@ -14,6 +14,12 @@ type SessionView struct {
 	LastMessageTime    int64  `json:"lastMessageTime"`
 	UnreadCount        int    `json:"unreadCount"`
 	TopMessage         string `json:"topMessage"`
+	TopTime            int64  `json:"topTime"` // when it was pinned, ms; 0 when not
+	DoNotDisturb       string `json:"dnd"`
+	MarkedUnread       string `json:"markedUnread"`
+	Hide               string `json:"hide"`
+	// OperationType says, in a push (command 49), what changed the item.
+	OperationType string `json:"operationType,omitempty"`
 }
 
 // View returns the client's shape of s.
@@ -22,15 +28,20 @@ func (s Session) View() SessionView {
 		ID: s.Peer, Type: s.ChatType, ChatType: s.ChatType,
 		LastMessageID: s.LastMessageID, LastMessageType: s.LastMessageType,
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
-		UnreadCount: s.UnreadCount, TopMessage: "N",
+		UnreadCount: s.UnreadCount, TopMessage: yesNo(s.Top), TopTime: s.TopTime,
+		DoNotDisturb: yesNo(s.DoNotDisturb), MarkedUnread: yesNo(s.MarkedUnread), Hide: yesNo(s.Hidden),
 	}
 	if s.ChatType == "Group" {
 		v.GroupID = s.Peer
 	} else {
 		v.FriendMemberID = s.Peer
 	}
-	if s.Top {
-		v.TopMessage = "Y"
-	}
 	return v
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "Y"
+	}
+	return "N"
 }

@@ -20,6 +20,8 @@ var _ = Describe("The policy", func() {
 		},
 		Entry("friends send to each other", commands.RoleFriend, commands.ScopeSameTenant, "chat", "send", true),
 		Entry("friends acknowledge reads", commands.RoleFriend, commands.ScopeSameTenant, "chat", "read", true),
+		Entry("friends arrange their conversation", commands.RoleFriend, commands.ScopeSameTenant, "conversation", "arrange", true),
+		Entry("strangers have no conversation to arrange", commands.RoleStranger, commands.ScopeSameTenant, "conversation", "arrange", false),
 		Entry("strangers cannot send", commands.RoleStranger, commands.ScopeSameTenant, "chat", "send", false),
 		Entry("strangers cannot acknowledge", commands.RoleStranger, commands.ScopeSameTenant, "chat", "read", false),
 		Entry("a stranger is a member who may be asked", commands.RoleStranger, commands.ScopeSameTenant, "apply", "create", true),

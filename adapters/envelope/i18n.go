@@ -93,6 +93,9 @@ var texts = map[string]map[string]string{
 		fault.MsgGroupNotSupported:  "群聊暂不可用",
 		fault.MsgStatusInvalid:      "状态必须是 accepted 或 rejected",
 		fault.MsgTooManyRequests:    "请求过于频繁，请稍后再试",
+		fault.MsgPinLimit:           "置顶聊天数量已超过上限，请取消其他置顶后重试",
+		fault.MsgConversationTarget: "请提供与 chatType 相符的 friendMemberId 或 groupId",
+		fault.MsgOperationInvalid:   "operationType 必须是 Add、Del、Report、AddTop 或 DelTop",
 	},
 	"vi_VN": {
 		"success":                   "Thành công",
@@ -137,5 +140,8 @@ var texts = map[string]map[string]string{
 		fault.MsgGroupNotSupported:  "Trò chuyện nhóm chưa khả dụng",
 		fault.MsgStatusInvalid:      "Trạng thái phải là accepted hoặc rejected",
 		fault.MsgTooManyRequests:    "Quá nhiều yêu cầu, vui lòng thử lại sau",
+		fault.MsgPinLimit:           "Số cuộc trò chuyện được ghim đã vượt quá giới hạn, hãy bỏ ghim cuộc trò chuyện khác rồi thử lại",
+		fault.MsgConversationTarget: "Hãy cung cấp friendMemberId hoặc groupId phù hợp với chatType",
+		fault.MsgOperationInvalid:   "operationType phải là Add, Del, Report, AddTop hoặc DelTop",
 	},
 }

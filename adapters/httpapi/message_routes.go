@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -59,11 +60,23 @@ func (a *API) send(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) sessions(c echo.Context, p commands.Principal) error {
-	ctx := c.Request().Context()
-	ss, err := a.deps.Queries.Sessions(ctx, p.MemberID)
+	out, err := a.sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}
+	return ok(c, out)
+}
+
+// sessionItems lists the sessions of member that keep admits, with their
+// peers' names and avatars, mentions resolved to names in previews, and
+// the marker of unacknowledged mentions.
+func (a *API) sessionItems(c echo.Context, member string, keep func(projections.Session) bool) ([]SessionItem, error) {
+	ctx := c.Request().Context()
+	ss, err := a.deps.Queries.Sessions(ctx, member)
+	if err != nil {
+		return nil, err
+	}
+	ss = slices.DeleteFunc(ss, func(s projections.Session) bool { return !keep(s) })
 	ids := make([]string, 0, len(ss))
 	for _, s := range ss {
 		ids = append(ids, s.Peer)
@@ -73,11 +86,11 @@ func (a *API) sessions(c echo.Context, p commands.Principal) error {
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	mentions, err := a.deps.Queries.Mentions(ctx, p.MemberID)
+	mentions, err := a.deps.Queries.Mentions(ctx, member)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	atCount := map[string]int{}
 	for _, m := range mentions {
@@ -103,7 +116,7 @@ func (a *API) sessions(c echo.Context, p commands.Principal) error {
 		}
 		out = append(out, item)
 	}
-	return ok(c, out)
+	return out, nil
 }
 
 // mentionAllName is how a preview shows a mention of everyone;

@@ -24,6 +24,14 @@ type Commands interface {
 	ShareContact(ctx context.Context, p commands.Principal, r commands.ShareContact) (commands.SendResult, error)
 	ClearHistory(ctx context.Context, p commands.Principal, r commands.ClearHistory) (commands.Cleared, error)
 	AckMentions(ctx context.Context, p commands.Principal, r commands.AckMentions) (uint64, error)
+
+	PinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	UnpinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	SetDoNotDisturb(ctx context.Context, p commands.Principal, r commands.SetDoNotDisturb) (commands.Changed, error)
+	MarkConversationUnread(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	MarkConversationRead(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	HideConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
+	ShowConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 }
 
 // Tokens turn sessions into tokens and back.

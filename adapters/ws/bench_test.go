@@ -57,6 +57,10 @@ func (c *countingCommands) SendMessage(_ context.Context, _ commands.Principal, 
 	return commands.SendResult{ID: "1", UUID: req.UUID, Position: c.n.Add(1)}, nil
 }
 
+func (c *countingCommands) OperateSession(context.Context, commands.Principal, commands.SessionOperation) (commands.Changed, error) {
+	return commands.Changed{}, nil
+}
+
 func (c *countingCommands) AckRead(context.Context, commands.Principal, commands.AckRead) (uint64, error) {
 	return c.n.Add(1), nil
 }

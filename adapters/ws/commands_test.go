@@ -58,6 +58,22 @@ var _ = Describe("Client commands", func() {
 		Expect(h.cmds.sent()).To(Equal([]sent{{commands.Principal{Tenant: "x0001", MemberID: "m1", SessionID: "s1"}, msg}}))
 	})
 
+	It("runs a session operation (49) for the socket's member and replies with its position", func() {
+		r := request(c, 49, commands.SessionOperation{Type: "Friend", MemberID: "someone-else", FriendMemberID: "m2", OperationType: "AddTop"})
+		Expect(r.Cmd).To(Equal(49))
+		Expect(r.Code).To(Equal("200"))
+		Expect(r.Data).To(MatchJSON(`{"position":77}`))
+		Expect(h.cmds.operated()).To(Equal([]commands.SessionOperation{
+			{Type: "Friend", MemberID: "m1", FriendMemberID: "m2", OperationType: "AddTop"}}))
+
+		r = request(c, 49, commands.SessionOperation{Type: "Friend", FriendMemberID: "m2", OperationType: "Sideways"})
+		Expect(r.Code).To(Equal("400"))
+		Expect(r.Info).To(Equal(fault.MsgOperationInvalid))
+		r = request(c, 49, "not an object")
+		Expect(r.Code).To(Equal("400"))
+		Expect(h.cmds.operated()).To(HaveLen(1))
+	})
+
 	It("answers a refusal with the code and text REST gives", func() {
 		h.cmds.failSends(fault.WithCode(fault.Forbidden, "30021", "You have been muted in this group"))
 		r := request(c, 11, commands.SendMessage{UUID: "u-1"})

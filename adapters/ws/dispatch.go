@@ -62,6 +62,8 @@ func (c *conn) handle(text []byte) {
 		c.sendMessage(req)
 	case projections.CmdReadAckIn:
 		c.ackRead(req)
+	case projections.CmdSessionChanged:
+		c.operateSession(req)
 	default:
 		c.fail(req, fault.New(fault.Invalid, fault.MsgBadRequest))
 	}
@@ -101,6 +103,27 @@ func (c *conn) ackRead(req request) {
 	}
 	if req.ID != "" {
 		c.succeed(req, ackResult{Position: pos})
+	}
+}
+
+// operateSession runs a command 49: AddTop, DelTop, Add, Del or Report on
+// a conversation of whoever holds the socket (memberId is not trusted).
+func (c *conn) operateSession(req request) {
+	var body commands.SessionOperation
+	if err := decodeData(req.Data, &body); err != nil {
+		c.fail(req, err)
+		return
+	}
+	body.MemberID = c.principal.MemberID
+	ctx, cancel := context.WithTimeout(c.g.ctx, c.g.cfg.CommandTimeout)
+	defer cancel()
+	res, err := c.g.cmds.OperateSession(ctx, c.principal, body)
+	if err != nil {
+		c.fail(req, err)
+		return
+	}
+	if req.ID != "" {
+		c.succeed(req, res)
 	}
 }
 

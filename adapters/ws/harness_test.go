@@ -61,6 +61,7 @@ type fakeCommands struct {
 	mu      sync.Mutex
 	sends   []sent
 	acks    []acked
+	ops     []commands.SessionOperation
 	sendErr error
 }
 
@@ -79,6 +80,22 @@ func (f *fakeCommands) AckRead(_ context.Context, p commands.Principal, req comm
 	defer f.mu.Unlock()
 	f.acks = append(f.acks, acked{p, req})
 	return 42, nil
+}
+
+func (f *fakeCommands) OperateSession(_ context.Context, _ commands.Principal, req commands.SessionOperation) (commands.Changed, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if req.OperationType == "Sideways" {
+		return commands.Changed{}, fault.New(fault.Invalid, fault.MsgOperationInvalid)
+	}
+	f.ops = append(f.ops, req)
+	return commands.Changed{Position: 77}, nil
+}
+
+func (f *fakeCommands) operated() []commands.SessionOperation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]commands.SessionOperation(nil), f.ops...)
 }
 
 func (f *fakeCommands) failSends(err error) {

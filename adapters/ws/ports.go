@@ -17,6 +17,7 @@ type Authenticator interface {
 type Commands interface {
 	SendMessage(ctx context.Context, p commands.Principal, req commands.SendMessage) (commands.SendResult, error)
 	AckRead(ctx context.Context, p commands.Principal, req commands.AckRead) (uint64, error)
+	OperateSession(ctx context.Context, p commands.Principal, req commands.SessionOperation) (commands.Changed, error)
 }
 
 // DeltaSource feeds the gateway the projected deltas to push.

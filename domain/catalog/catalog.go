@@ -6,6 +6,7 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
+	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
@@ -18,5 +19,6 @@ func Registry() es.Registry {
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
 	r.Add(group.Events()...)
+	r.Add(inbox.Events()...)
 	return r
 }

@@ -43,4 +43,7 @@ const (
 	MsgStatusInvalid      = "status must be accepted or rejected"
 	MsgTooManyRequests    = "too many requests, try later"
 	MsgDecrypt            = "data decryption error"
+	MsgPinLimit           = "The number of pinned chats has reached its limit, cancel another pin and try again"
+	MsgConversationTarget = "give either a friendMemberId or a groupId that matches chatType"
+	MsgOperationInvalid   = "operationType must be Add, Del, Report, AddTop or DelTop"
 )

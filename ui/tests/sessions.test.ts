@@ -2,28 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message, Session } from '../src/api/types';
 import { applyMessage, markSessionRead, sortSessions, upsertSession } from '../src/chat/sessions';
+import { session } from './fixtures';
 
 const ME = '1000000000000000001';
-
-function session(id: string, patch: Partial<Session> = {}): Session {
-  return {
-    id,
-    type: 'Friend',
-    chatType: 'Friend',
-    friendMemberId: id,
-    groupId: '',
-    name: `name-${id}`,
-    remark: '',
-    headUrl: '',
-    lastMessageId: '',
-    lastMessageType: 'Text',
-    lastMessageContent: '',
-    lastMessageTime: 0,
-    unreadCount: 0,
-    topMessage: 'N',
-    ...patch,
-  };
-}
 
 function message(from: string, to: string, id: string, time: number, content = 'hi'): Message {
   return {

@@ -121,6 +121,9 @@ type sessionDoc struct {
 	UnreadCount        int64  `bson:"unreadCount"`
 	Top                bool   `bson:"top"`
 	TopTime            int64  `bson:"topTime"`
+	DoNotDisturb       bool   `bson:"dnd"`
+	MarkedUnread       bool   `bson:"markedUnread"`
+	Hidden             bool   `bson:"hidden"`
 }
 
 func sessionDocID(k projections.SessionKey) string { return pairID(k.Member, k.Peer) }
@@ -131,6 +134,7 @@ func toSessionDoc(s projections.Session) sessionDoc {
 		ChatID: s.ChatID, LastMessageID: s.LastMessageID, LastMessageType: s.LastMessageType,
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
 		UnreadCount: int64(s.UnreadCount), Top: s.Top, TopTime: s.TopTime,
+		DoNotDisturb: s.DoNotDisturb, MarkedUnread: s.MarkedUnread, Hidden: s.Hidden,
 	}
 }
 
@@ -140,6 +144,7 @@ func (d sessionDoc) session() projections.Session {
 		LastMessageID: d.LastMessageID, LastMessageType: d.LastMessageType,
 		LastMessageContent: d.LastMessageContent, LastMessageTime: d.LastMessageTime,
 		UnreadCount: int(d.UnreadCount), Top: d.Top, TopTime: d.TopTime,
+		DoNotDisturb: d.DoNotDisturb, MarkedUnread: d.MarkedUnread, Hidden: d.Hidden,
 	}
 }
 

@@ -62,12 +62,14 @@ func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, er
 	return d.Tenant, found, nil
 }
 
-// Sessions lists member's sessions: pinned first (latest pinned first),
-// then by last message, newest first.
+// Sessions lists member's sessions but the hidden ones: pinned first
+// (latest pinned first), then by last message, newest first.
 func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Session, error) {
 	var docs []sessionDoc
 	sort := bson.D{{Key: "top", Value: -1}, {Key: "topTime", Value: -1}, {Key: "lastMessageTime", Value: -1}, {Key: "peer", Value: 1}}
-	if err := s.findAll(ctx, sessionsColl, bson.D{{Key: "member", Value: member}}, options.Find().SetSort(sort), &docs); err != nil {
+	// Documents written before the hidden field existed lack it: $ne matches them.
+	filter := bson.D{{Key: "member", Value: member}, {Key: "hidden", Value: bson.D{{Key: "$ne", Value: true}}}}
+	if err := s.findAll(ctx, sessionsColl, filter, options.Find().SetSort(sort), &docs); err != nil {
 		return nil, fmt.Errorf("mongoread: sessions of %s: %w", member, err)
 	}
 	out := make([]projections.Session, len(docs)) // empty, not nil: a list encodes as []

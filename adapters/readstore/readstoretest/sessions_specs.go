@@ -89,5 +89,37 @@ func describeSessions(store func() projections.ReadStore) {
 			Expect(peers(got)).To(Equal([]string{"pinned-late", "pinned-early", "new", "middle", "old"}))
 			Expect(got[0]).To(Equal(pinnedLate))
 		})
+
+		It("keeps each conversation's settings: pin, do-not-disturb, unread marker, hidden", func() {
+			set := session("alice", "bob", 10)
+			set.Top, set.TopTime, set.DoNotDisturb, set.MarkedUnread = true, 7, true, true
+			hidden := session("alice", "carol", 20)
+			hidden.Hidden, hidden.DoNotDisturb = true, true
+			putSessions(set, hidden)
+
+			Expect(getSessions(set.Key(), hidden.Key())).To(Equal(map[projections.SessionKey]projections.Session{
+				set.Key(): set, hidden.Key(): hidden}))
+			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{set}))
+
+			cleared := set
+			cleared.DoNotDisturb, cleared.MarkedUnread = false, false
+			shown := hidden
+			shown.Hidden = false
+			putSessions(cleared, shown)
+			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{cleared, shown}))
+		})
+
+		It("leaves hidden sessions out of the list, pinned or not", func() {
+			pinnedHidden := session("alice", "pinned-hidden", 5)
+			pinnedHidden.Top, pinnedHidden.TopTime, pinnedHidden.Hidden = true, 30, true
+			hidden := session("alice", "hidden", 400)
+			hidden.Hidden = true
+			putSessions(session("alice", "old", 50), pinnedHidden, hidden, session("alice", "new", 300))
+
+			got, err := store().Sessions(ctx, "alice")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(peers(got)).To(Equal([]string{"new", "old"}))
+			Expect(getSessions(hidden.Key())).To(HaveKeyWithValue(hidden.Key(), hidden))
+		})
 	})
 }

@@ -156,6 +156,25 @@ var _ = Describe("Hash of the read models", func() {
 		}
 	})
 
+	It("changes the sessions hash with each conversation setting", func() {
+		s := open()
+		write(s, sample(), 10)
+		seen := map[string]bool{hash(s)["sessions"]: true}
+		row := sample().sessions[2]
+		for _, set := range []func(*projections.Session){
+			func(x *projections.Session) { x.Top, x.TopTime = true, 9 },
+			func(x *projections.Session) { x.DoNotDisturb = true },
+			func(x *projections.Session) { x.MarkedUnread = true },
+			func(x *projections.Session) { x.Hidden = true },
+		} {
+			set(&row)
+			Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutSessions(ctx, []projections.Session{row}) })).To(Succeed())
+			h := hash(s)["sessions"]
+			Expect(seen).NotTo(HaveKey(h))
+			seen[h] = true
+		}
+	})
+
 	It("tells a text value from the same bytes split across columns", func() {
 		a, b := open(), open()
 		Expect(a.Update(ctx, func(tx projections.Tx) error {

@@ -18,14 +18,18 @@ const applicationID = 0x45435253
 
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log, but
-// for the versions migrations lists.
+// for the versions migrations lists. Version 3 added clear floors, mentions
+// and the sessions' dnd, marked_unread and hidden columns.
 const schemaVersion = 3
 
 // migrations bring a store of an older version to this one when all the
 // change adds is a read model no event before it could have filled: each
 // is keyed by the version it starts from.
 var migrations = map[int64][]string{
-	2: {clearFloorsTable, mentionsTable, mentionsIndex},
+	2: {clearFloorsTable, mentionsTable, mentionsIndex,
+		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
+		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
 }
 
 var schema = []string{
@@ -68,6 +72,7 @@ var schema = []string{
 		chat_id TEXT NOT NULL, last_message_id TEXT NOT NULL, last_message_type TEXT NOT NULL,
 		last_message_content TEXT NOT NULL, last_message_time INTEGER NOT NULL,
 		unread_count INTEGER NOT NULL, top INTEGER NOT NULL, top_time INTEGER NOT NULL,
+		dnd INTEGER NOT NULL, marked_unread INTEGER NOT NULL, hidden INTEGER NOT NULL,
 		PRIMARY KEY (member, peer)
 	) WITHOUT ROWID`,
 

@@ -13,13 +13,14 @@ import (
 var sessionsTable = table{
 	name: "sessions",
 	cols: []string{"member", "peer", "tenant", "chat_type", "chat_id", "last_message_id", "last_message_type",
-		"last_message_content", "last_message_time", "unread_count", "top", "top_time"},
+		"last_message_content", "last_message_time", "unread_count", "top", "top_time",
+		"dnd", "marked_unread", "hidden"},
 	key: []string{"member", "peer"},
 }
 
 var (
 	sessionColumns = sessionsTable.selectColumns("s")
-	sessionsSQL    = `SELECT ` + sessionColumns + ` FROM sessions s WHERE s.member = ?
+	sessionsSQL    = `SELECT ` + sessionColumns + ` FROM sessions s WHERE s.member = ? AND s.hidden = 0
 		ORDER BY s.top DESC, s.top_time DESC, s.last_message_time DESC, s.peer`
 )
 
@@ -39,6 +40,7 @@ func sessionAt(st *sqlitec.Stmt) projections.Session {
 		Member: st.Text(0), Peer: st.Text(1), Tenant: st.Text(2), ChatType: st.Text(3), ChatID: st.Text(4),
 		LastMessageID: st.Text(5), LastMessageType: st.Text(6), LastMessageContent: st.Text(7),
 		LastMessageTime: st.Int(8), UnreadCount: int(st.Int(9)), Top: st.Int(10) != 0, TopTime: st.Int(11),
+		DoNotDisturb: st.Int(12) != 0, MarkedUnread: st.Int(13) != 0, Hidden: st.Int(14) != 0,
 	}
 }
 
@@ -83,6 +85,9 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 				st.BindInt(int64(s.UnreadCount))
 				st.BindBool(s.Top)
 				st.BindInt(s.TopTime)
+				st.BindBool(s.DoNotDisturb)
+				st.BindBool(s.MarkedUnread)
+				st.BindBool(s.Hidden)
 			}
 			return st.Exec()
 		})
@@ -93,8 +98,8 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 	return nil
 }
 
-// Sessions lists member's sessions: pinned first (latest pinned first),
-// then by last message, newest first.
+// Sessions lists member's sessions but the hidden ones: pinned first
+// (latest pinned first), then by last message, newest first.
 func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Session, error) {
 	out := []projections.Session{} // empty, not nil: a list encodes as []
 	err := s.readers.run(ctx, func(r *readStatements) error {

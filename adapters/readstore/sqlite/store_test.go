@@ -139,16 +139,27 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
-	It("migrates a store of version 2, which had no clear floors nor mentions, keeping its rows", func() {
+	It("migrates a store of version 2: no clear floors, mentions or conversation settings, which no event before filled", func() {
 		s := open()
 		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{member}) })).To(Succeed())
+		session := projections.Session{Tenant: "x0001", Member: "m1", Peer: "m2", ChatType: "Friend", ChatID: "m1_m2", UnreadCount: 2}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutMembers(ctx, []projections.Member{member}); err != nil {
+				return err
+			}
+			return tx.PutSessions(ctx, []projections.Session{session})
+		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors; DROP TABLE mentions; PRAGMA user_version = 2`)
+		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `ALTER TABLE sessions DROP COLUMN dnd`,
+			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
 		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+		ss, err := s.Sessions(ctx, "m1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ss).To(HaveLen(1))
+		Expect(ss[0].UnreadCount).To(Equal(2))
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "m1", "c1", 3) })).To(Succeed())
 	})
 

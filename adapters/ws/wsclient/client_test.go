@@ -37,6 +37,10 @@ func (g gatedCommands) SendMessage(_ context.Context, _ commands.Principal, req 
 	return commands.SendResult{ID: "1", UUID: req.UUID}, nil
 }
 
+func (gatedCommands) OperateSession(context.Context, commands.Principal, commands.SessionOperation) (commands.Changed, error) {
+	return commands.Changed{}, nil
+}
+
 func (gatedCommands) AckRead(context.Context, commands.Principal, commands.AckRead) (uint64, error) {
 	return 0, nil
 }

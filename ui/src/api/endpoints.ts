@@ -125,3 +125,38 @@ export function getMessagesByIds(ids: string[]): Promise<Message[]> {
 export function clearHistory(friendMemberId: string): Promise<{ upTo: number; position: number }> {
   return request('POST', '/v1/message/clearHistory', { body: { chatType: 'Friend', friendMemberId } });
 }
+
+/** Names a conversation in the topInfo and sessionInfo calls. */
+export interface ConversationRef {
+  chatType: 'Friend';
+  friendMemberId: string;
+}
+
+export interface Changed {
+  position: number;
+}
+
+// Conversation actions: the caller shows failures (the pin cap's 20065 has its own notice).
+export function pinConversation(ref: ConversationRef): Promise<Changed> {
+  return request<Changed>('POST', '/v1/chat/topInfo/build', { body: ref, quiet: true });
+}
+
+export function unpinConversation(ref: ConversationRef): Promise<Changed> {
+  return request<Changed>('DELETE', '/v1/chat/topInfo/delete', { body: ref, quiet: true });
+}
+
+export function setDoNotDisturb(ref: ConversationRef, on: boolean): Promise<Changed> {
+  return request<Changed>('PUT', '/v1/message/sessionInfo/dnd', { body: { ...ref, on }, quiet: true });
+}
+
+export function markConversationUnread(ref: ConversationRef): Promise<Changed> {
+  return request<Changed>('PUT', '/v1/message/sessionInfo/markUnread', { body: ref, quiet: true });
+}
+
+export function markConversationRead(ref: ConversationRef): Promise<Changed> {
+  return request<Changed>('PUT', '/v1/message/sessionInfo/markRead', { body: ref, quiet: true });
+}
+
+export function removeConversation(ref: ConversationRef): Promise<Changed> {
+  return request<Changed>('PUT', '/v1/message/sessionInfo/remove', { body: ref, quiet: true });
+}

@@ -93,6 +93,16 @@ export interface Session {
   lastMessageTime: number;
   unreadCount: number;
   topMessage: 'Y' | 'N';
+  /** when it was pinned, ms; 0 when not pinned */
+  topTime?: number;
+  /** do-not-disturb: the unread count still counts, the badge is muted */
+  dnd?: 'Y' | 'N';
+  /** the member marked it unread: a badge even with no unread message */
+  markedUnread?: 'Y' | 'N';
+  /** removed from the list until a newer message (only in pushes) */
+  hide?: 'Y' | 'N';
+  /** in a pushed item (command 49): what changed it */
+  operationType?: string;
 }
 
 /** Server states are Unread and Read; sending, sent and failedSent exist only in this client. */

@@ -6,11 +6,13 @@ export function peerOf(message: Pick<Message, 'from' | 'to'>, me: string): strin
   return message.from === me ? message.to : message.from;
 }
 
-/** Pinned first, then the newest last message first. */
+/** Pinned first, the latest pinned first, then the newest last message first. */
 export function sortSessions(list: Session[]): Session[] {
   return [...list].sort((a, b) => {
     const pinned = Number(b.topMessage === 'Y') - Number(a.topMessage === 'Y');
-    return pinned !== 0 ? pinned : (b.lastMessageTime ?? 0) - (a.lastMessageTime ?? 0);
+    if (pinned !== 0) return pinned;
+    const pinTime = a.topMessage === 'Y' ? (b.topTime ?? 0) - (a.topTime ?? 0) : 0;
+    return pinTime !== 0 ? pinTime : (b.lastMessageTime ?? 0) - (a.lastMessageTime ?? 0);
   });
 }
 

@@ -110,14 +110,6 @@ export const PinIcon = () => (
   </Icon>
 );
 
-export const MoreIcon = () => (
-  <Icon size={18}>
-    <circle cx="5" cy="12" r="1.2" />
-    <circle cx="12" cy="12" r="1.2" />
-    <circle cx="19" cy="12" r="1.2" />
-  </Icon>
-);
-
 export const CloseIcon = () => (
   <Icon size={18}>
     <path d="M18 6L6 18M6 6l12 12" />
@@ -169,5 +161,23 @@ export const FileIcon = () => (
   <Icon size={28}>
     <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
     <path d="M14 3v5h5" />
+  </Icon>
+);
+
+export const BellOffIcon = () => (
+  <Icon size={13}>
+    <path d="M13.7 21a2 2 0 0 1-3.4 0" />
+    <path d="M18.6 13A17.9 17.9 0 0 1 18 8" />
+    <path d="M6.3 6.3A6 6 0 0 0 6 8c0 7-3 9-3 9h14" />
+    <path d="M18 8a6 6 0 0 0-9.3-5" />
+    <path d="M2 2l20 20" />
+  </Icon>
+);
+
+export const MoreIcon = () => (
+  <Icon size={18}>
+    <circle cx="5" cy="12" r="1" />
+    <circle cx="12" cy="12" r="1" />
+    <circle cx="19" cy="12" r="1" />
   </Icon>
 );

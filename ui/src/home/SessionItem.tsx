@@ -1,10 +1,13 @@
+import { useCallback, useState } from 'react';
 import type { Session } from '../api/types';
 import { Avatar } from '../components/Avatar';
-import { PinIcon } from '../components/icons';
+import { BellOffIcon, MoreIcon, PinIcon } from '../components/icons';
+import { badgeOf, isMuted, isPinned, sessionActions, type SessionAction } from '../chat/conversations';
 import { listTime } from '../chat/format';
 import { previewText } from '../chat/preview';
 import { useT } from '../i18n';
 import { CountBadge } from './CountBadge';
+import { SessionMenu, type MenuPlace } from './SessionMenu';
 
 export function displayName(item: { remark?: string; name?: string; code?: string }): string {
   return item.remark?.trim() || item.name?.trim() || item.code?.trim() || '';
@@ -14,42 +17,83 @@ interface SessionItemProps {
   session: Session;
   active: boolean;
   onOpen: () => void;
+  onAction: (action: SessionAction) => void;
 }
 
-export function SessionItem({ session, active, onOpen }: SessionItemProps) {
+export function SessionItem({ session, active, onOpen, onAction }: SessionItemProps) {
   const t = useT();
+  const [menu, setMenu] = useState<MenuPlace | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
   const name = displayName(session);
   const preview = session.lastMessageType ? previewText(session.lastMessageType, session.lastMessageContent, t) : '';
-  const pinned = session.topMessage === 'Y';
+  const pinned = isPinned(session);
+  const muted = isMuted(session);
+  const badge = badgeOf(session);
   return (
-    <button
-      type="button"
-      className={`session-item${active ? ' session-item-active' : ''}${pinned ? ' session-item-pinned' : ''}`}
-      onClick={onOpen}
-      aria-current={active ? 'true' : undefined}
-      data-testid="session-item"
-      data-peer-id={session.id}
+    <div
+      className="session-row"
+      onContextMenu={(event) => {
+        event.preventDefault();
+        setMenu({ x: event.clientX, y: event.clientY });
+      }}
     >
-      <Avatar name={session.name} remark={session.remark} headUrl={session.headUrl} seed={session.id} />
-      <span className="session-text">
-        <span className="session-line">
-          <span className="session-name">
-            {name || '\u00a0'}
-            {pinned ? <PinIcon /> : null}
+      <button
+        type="button"
+        className={`session-item${active ? ' session-item-active' : ''}${pinned ? ' session-item-pinned' : ''}`}
+        onClick={onOpen}
+        aria-current={active ? 'true' : undefined}
+        data-testid="session-item"
+        data-peer-id={session.id}
+        data-pinned={pinned ? 'Y' : 'N'}
+        data-dnd={muted ? 'Y' : 'N'}
+      >
+        <Avatar name={session.name} remark={session.remark} headUrl={session.headUrl} seed={session.id} />
+        <span className="session-text">
+          <span className="session-line">
+            <span className="session-name">
+              {name || '\u00a0'}
+              {pinned ? (
+                <span className="session-mark" title={t('session.pinned')} data-testid="pin-marker">
+                  <PinIcon />
+                </span>
+              ) : null}
+              {muted ? (
+                <span className="session-mark" title={t('session.muted')} data-testid="dnd-marker">
+                  <BellOffIcon />
+                </span>
+              ) : null}
+            </span>
+            <time className="session-time">{listTime(session.lastMessageTime, t('time.yesterday'))}</time>
           </span>
-          <time className="session-time">{listTime(session.lastMessageTime, t('time.yesterday'))}</time>
-        </span>
-        <span className="session-line">
-          <span className="session-preview" data-testid="session-preview">
-            {preview}
+          <span className="session-line">
+            <span className="session-preview" data-testid="session-preview">
+              {preview}
+            </span>
+            <CountBadge
+              count={badge.count}
+              muted={badge.muted}
+              label={t('unread.label', { n: badge.count })}
+              testId="unread-badge"
+            />
           </span>
-          <CountBadge
-            count={session.unreadCount}
-            label={t('unread.label', { n: session.unreadCount })}
-            testId="unread-badge"
-          />
         </span>
-      </span>
-    </button>
+      </button>
+      <button
+        type="button"
+        className="session-more"
+        aria-label={t('session.more')}
+        aria-haspopup="menu"
+        data-testid="session-more"
+        onClick={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          setMenu({ x: box.right - 200, y: box.bottom });
+        }}
+      >
+        <MoreIcon />
+      </button>
+      {menu ? (
+        <SessionMenu actions={sessionActions(session)} place={menu} onPick={onAction} onClose={closeMenu} />
+      ) : null}
+    </div>
   );
 }

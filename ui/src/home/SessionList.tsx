@@ -1,6 +1,8 @@
 import { useAtom } from 'jotai';
 import type { SWRResponse } from 'swr';
 import type { Session } from '../api/types';
+import { runSessionAction } from '../chat/conversationActions';
+import { opensMarked } from '../chat/conversations';
 import { useT } from '../i18n';
 import { paneAtom } from '../state/ui';
 import { FixedEntries } from './FixedEntries';
@@ -31,7 +33,14 @@ export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) 
             <SessionItem
               session={session}
               active={session.id === openPeerId}
-              onOpen={() => setPane({ kind: 'chat', peerId: session.id })}
+              onOpen={() => {
+                setPane({ kind: 'chat', peerId: session.id });
+                if (opensMarked(session)) void runSessionAction(session, 'markRead');
+              }}
+              onAction={(action) => {
+                if (action === 'remove' && session.id === openPeerId) setPane({ kind: 'none' });
+                void runSessionAction(session, action);
+              }}
             />
           </li>
         ))}

@@ -3,6 +3,7 @@ import { useFriendApplies, useSessions } from '../api/hooks';
 import type { UserInfo } from '../api/types';
 import { logout } from '../auth/logout';
 import { pendingReceived } from '../chat/applies';
+import { totalUnread } from '../chat/conversations';
 import { Avatar } from '../components/Avatar';
 import { ChatIcon, ContactsIcon, LogoutIcon } from '../components/icons';
 import { useT } from '../i18n';
@@ -16,7 +17,7 @@ export function Sidebar({ me }: { me: UserInfo }) {
   const [tab, setTab] = useAtom(leftTabAtom);
   const sessions = useSessions();
   const applies = useFriendApplies();
-  const unread = sessions.data?.reduce((sum, session) => sum + (session.unreadCount || 0), 0) ?? 0;
+  const unread = totalUnread(sessions.data ?? []);
   const requests = pendingReceived(applies.data?.records);
 
   const tabs: { id: LeftTab; label: string; icon: React.ReactNode; count: number; countLabel: string }[] = [

@@ -206,6 +206,17 @@ export const en = {
   'search.older': 'Search earlier messages',
   'search.allLoaded': 'All messages are loaded',
   'search.show': 'Show in chat',
+  'session.more': 'More actions',
+  'session.pin': 'Pin',
+  'session.unpin': 'Unpin',
+  'session.dndOn': 'Do not disturb',
+  'session.dndOff': 'Allow notifications',
+  'session.markUnread': 'Mark as unread',
+  'session.markRead': 'Mark as read',
+  'session.remove': 'Remove from list',
+  'session.pinned': 'Pinned',
+  'session.muted': 'Do not disturb',
+  'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

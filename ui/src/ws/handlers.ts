@@ -7,7 +7,8 @@ import { maxId } from '../chat/ids';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
-import { applyMessage, markSessionRead, peerOf, upsertSession } from '../chat/sessions';
+import { applySessionPush } from '../chat/conversations';
+import { applyMessage, markSessionRead, peerOf } from '../chat/sessions';
 import type { ReadMarks } from '../chat/timeline';
 import { t, type MessageKey } from '../i18n';
 import { readMarksAtom } from '../state/chat';
@@ -59,7 +60,7 @@ export function handlePush(frame: Frame, me: string): void {
       onCleared(frame.data as ClearPush);
       return;
     case CMD.session:
-      queueSessionUpdate((list) => upsertSession(list, frame.data as Session));
+      queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
       return;
     case CMD.friendAdded:
       void mutate(keys.friends);
