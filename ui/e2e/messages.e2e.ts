@@ -192,7 +192,7 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   it('searches the loaded messages of a chat and shows a result in place', async () => {
     await a.page.getByTestId('chat-search-toggle').click();
     await a.page.getByTestId('chat-search').fill('FORWARD me');
-    await a.page.getByTestId('chat-search-count').filter({ hasText: '2 matching messages' }).waitFor();
+    await a.page.getByTestId('chat-search-count').filter({ hasText: 'Matches: 2' }).waitFor();
     assert.equal(await a.page.getByTestId('message').count(), 2);
     assert.equal(await a.page.locator('[data-testid=message] mark').first().textContent(), 'forward me');
     await shot(a.page, 'm10-search');

@@ -201,7 +201,7 @@ export const en = {
   'search.open': 'Search in this chat',
   'search.placeholder': 'Search loaded messages',
   'search.close': 'Close search',
-  'search.results': '{n} matching messages',
+  'search.results': 'Matches: {n}',
   'search.none': 'No loaded message matches',
   'search.older': 'Search earlier messages',
   'search.allLoaded': 'All messages are loaded',

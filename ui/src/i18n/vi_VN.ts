@@ -202,7 +202,7 @@ export const vi_VN: Table = {
   'search.open': 'Tìm trong cuộc trò chuyện',
   'search.placeholder': 'Tìm trong tin nhắn đã tải',
   'search.close': 'Đóng tìm kiếm',
-  'search.results': '{n} tin nhắn phù hợp',
+  'search.results': 'Kết quả: {n}',
   'search.none': 'Không có tin nhắn đã tải nào phù hợp',
   'search.older': 'Tìm trong tin nhắn cũ hơn',
   'search.allLoaded': 'Đã tải tất cả tin nhắn',
