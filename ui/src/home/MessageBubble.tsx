@@ -59,7 +59,7 @@ function ReplyQuote({ parentId, env }: { parentId: string; env: BubbleEnv }) {
   const fetched = useParentMessage(loaded || removed ? null : parentId);
   const parent = loaded ?? (removed ? null : fetched.data);
   let text: string;
-  if (parent === undefined) text = t('message.parentLoading');
+  if (parent === undefined) text = fetched.error ? t('preview.unsupported') : t('message.parentLoading');
   else if (parent === null) text = t('message.parentDeleted');
   else if (parent.recalled) text = t('message.parentRecalled');
   else text = previewText(parent.msgType === 'Forward' ? (parent.forwardType ?? 'Text') : parent.msgType, parent.content, t);
