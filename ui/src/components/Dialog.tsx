@@ -86,6 +86,7 @@ interface ConfirmProps {
   testId?: string;
 }
 
+/** A question before a destructive step; Cancel has the focus, so Enter does not destroy anything. */
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, testId }: ConfirmProps) {
   const t = useT();
   return (
@@ -96,7 +97,13 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, 
       testId={testId}
       footer={
         <>
-          <button type="button" className="button button-secondary" onClick={onCancel} data-testid="confirm-cancel">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={onCancel}
+            data-testid="confirm-cancel"
+            data-autofocus
+          >
             {t('common.cancel')}
           </button>
           <button
@@ -104,7 +111,6 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, 
             className="button button-danger"
             onClick={onConfirm}
             data-testid="confirm-ok"
-            data-autofocus
           >
             {confirmLabel}
           </button>
