@@ -76,6 +76,7 @@ export function MessageList({
   const nearBottom = useRef(true);
   const placeKeeper = useRef<{ key: string; delta: number } | null>(null);
   const pendingJump = useRef<string | null>(null);
+  const toBottomOnce = useRef(false);
   const [flashKey, setFlashKey] = useState<string | null>(null);
   const [anchor, setAnchor] = useState<WindowAnchor>({ kind: 'bottom' });
 
@@ -131,9 +132,16 @@ export function MessageList({
         element.scrollTop += top - kept.delta;
       }
     }
+    if (toBottomOnce.current && anchor.kind === 'bottom') {
+      toBottomOnce.current = false;
+      element.scrollTop = element.scrollHeight;
+      return;
+    }
     const appended = lastKey !== before.lastKey;
     if (!appended) return;
     if (last?.from === env.me && before.lastKey && anchor.kind !== 'bottom') {
+      // One's own message while reading far above: back to the newest messages, then down.
+      toBottomOnce.current = true;
       setAnchor({ kind: 'bottom' });
       return;
     }
