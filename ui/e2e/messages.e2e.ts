@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openSession, register, shot, waitUntil, type Member, type Session } from './harness';
+import { launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
+import { befriendOverApi, registerOverApi } from './rest';
 
 /** A REST call with the page's own login, for the set-up steps the friend tests already cover in the UI. */
 function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
@@ -19,23 +20,6 @@ function api<T>(page: Page, method: string, path: string, body?: unknown): Promi
     },
     { method, path, body },
   ) as Promise<T>;
-}
-
-async function befriend(from: Session, to: Session, target: Member): Promise<void> {
-  const { id } = await api<{ id: string }>(from.page, 'POST', '/v1/chat/applyInfo/build', {
-    friendMemberId: target.id,
-    remark: '',
-    content: 'hi',
-  });
-  await waitUntil('the friend request to reach its recipient', async () => {
-    const page = await api<{ records: { id: string }[] }>(
-      to.page,
-      'GET',
-      '/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1',
-    );
-    return page.records.some((record) => record.id === id);
-  });
-  await api(to.page, 'PUT', '/v1/chat/applyInfo/modify', { id, status: 'accepted' });
 }
 
 async function openChat(page: Page, peerId: string): Promise<void> {
@@ -71,12 +55,10 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   before(async () => {
     browser = await launchBrowser();
     [a, b, c] = await Promise.all([openSession(browser), openSession(browser), openSession(browser)]);
-    await Promise.all([register(a.page, alice), register(b.page, bob), register(c.page, carol)]);
+    const [ann, ben, cat] = await Promise.all([registerOverApi(alice), registerOverApi(bob), registerOverApi(carol)]);
+    await befriendOverApi(ann, ben);
+    await befriendOverApi(ann, cat);
     await Promise.all([login(a.page, alice), login(b.page, bob), login(c.page, carol)]);
-    await befriend(a, b, bob);
-    await befriend(a, c, carol);
-    await a.page.reload();
-    await b.page.reload();
     await openChat(a.page, bob.id!);
     await openChat(b.page, alice.id!);
   });
