@@ -52,7 +52,8 @@ function senderName(message: Message, env: BubbleEnv, you: string): string {
   return message.from === env.me ? you : env.peerName;
 }
 
-function ReplyQuote({ parentId, env }: { parentId: string; env: BubbleEnv }) {
+/** The quoted parent of a reply; `inert` inside a bubble that is itself a button (a failed send). */
+function ReplyQuote({ parentId, env, inert }: { parentId: string; env: BubbleEnv; inert: boolean }) {
   const t = useT();
   const loaded = env.find(parentId);
   const removed = env.isRemoved(parentId);
@@ -64,6 +65,19 @@ function ReplyQuote({ parentId, env }: { parentId: string; env: BubbleEnv }) {
   else if (parent.recalled) text = t('message.parentRecalled');
   else text = previewText(parent.msgType === 'Forward' ? (parent.forwardType ?? 'Text') : parent.msgType, parent.content, t);
   const gone = parent === null || !!parent?.recalled;
+  const body = (
+    <>
+      {parent ? <strong>{senderName(parent, env, t('message.you'))}</strong> : null}
+      <span className="reply-quote-text">{text}</span>
+    </>
+  );
+  if (inert) {
+    return (
+      <span className={`reply-quote${gone ? ' reply-quote-gone' : ''}`} data-testid="reply-quote" data-parent-id={parentId}>
+        {body}
+      </span>
+    );
+  }
   return (
     <button
       type="button"
@@ -76,8 +90,7 @@ function ReplyQuote({ parentId, env }: { parentId: string; env: BubbleEnv }) {
       data-testid="reply-quote"
       data-parent-id={parentId}
     >
-      {parent ? <strong>{senderName(parent, env, t('message.you'))}</strong> : null}
-      <span className="reply-quote-text">{text}</span>
+      {body}
     </button>
   );
 }
@@ -108,11 +121,12 @@ function ContactCardView({ content, env }: { content: string; env: BubbleEnv }) 
   );
 }
 
-function Body({ message, env }: { message: Message; env: BubbleEnv }) {
+/** The content by type; `plain` (inside a failed send's button) shows media as its placeholder text. */
+function Body({ message, env, plain }: { message: Message; env: BubbleEnv; plain: boolean }) {
   const t = useT();
   const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
   if (type === 'ShareContact') return <ContactCardView content={message.content} env={env} />;
-  const media = MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
+  const media = !plain && MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
   if (media) return <MediaView msgType={type} media={media} />;
   const text = previewText(type, message.content, t);
   return <Highlighted text={text} query={env.query} />;
@@ -137,10 +151,10 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
         </span>
       ) : null}
       {message.msgType === 'Reply' && message.parentMessageId ? (
-        <ReplyQuote parentId={message.parentMessageId} env={env} />
+        <ReplyQuote parentId={message.parentMessageId} env={env} inert={failed} />
       ) : null}
       <span className="bubble-text" data-testid="message-text">
-        <Body message={message} env={env} />
+        <Body message={message} env={env} plain={failed} />
       </span>
       {message.edited ? (
         <span className="edited-label" data-testid="edited-label">
