@@ -60,7 +60,7 @@ func newWorld() *world {
 	w.lookups = projections.Lookups{Q: w.reads, Log: w.events}
 	w.app = w.newApp(1)
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.All()...)
 	w.lookups.Wait = w.engine.WaitFor
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)

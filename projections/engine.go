@@ -332,3 +332,8 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 		}
 	}
 }
+
+// All lists every projector the server runs.
+func All() []Projector {
+	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}}
+}

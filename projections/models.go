@@ -67,6 +67,33 @@ type Mention struct {
 	At          int64  `json:"createTime"`
 }
 
+// Group is a group as listed.
+type Group struct {
+	ID          string `json:"id"`
+	Tenant      string `json:"-"`
+	Name        string `json:"name"`
+	HeadURL     string `json:"headUrl"`
+	Notice      string `json:"notice"`
+	Owner       string `json:"owner"`
+	MuteAll     bool   `json:"muteAll"`
+	AllowLeave  bool   `json:"allowLeave"`
+	SendRate    string `json:"sendRate"`
+	Dissolved   bool   `json:"dissolved"`
+	MemberCount int    `json:"memberCount"`
+	CreatedAt   int64  `json:"createTime"`
+}
+
+// GroupMember is one member of a group.
+type GroupMember struct {
+	GroupID    string `json:"groupId"`
+	Tenant     string `json:"-"`
+	Member     string `json:"memberId"`
+	Role       string `json:"role"` // Owner | Admin | Normal
+	Nickname   string `json:"nickname"`
+	MutedUntil int64  `json:"mutedUntil"` // ms; 0 when not muted
+	JoinedAt   int64  `json:"joinTime"`
+}
+
 // SessionKey names one conversation of one member.
 type SessionKey struct {
 	Member string
@@ -152,6 +179,9 @@ const (
 	CmdApplyRefresh   = 26
 	CmdReadAckIn      = 27
 	CmdReadAck        = 28
+	CmdGroupLeft      = 21 // dissolved, left or removed
+	CmdGroupCreated   = 22
+	CmdGroupChanged   = 23
 	CmdClearFriend    = 30
 	CmdSessionEnd     = 31
 	CmdOnline         = 33

@@ -81,6 +81,14 @@ type Tx interface {
 	// LastVisible returns the newest message of chatID that member sees.
 	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
 
+	GetGroups(ctx context.Context, ids []string) (map[string]Group, error)
+	PutGroups(ctx context.Context, gs []Group) error
+	// GetGroupMembers returns the members among ids of a group, or all of
+	// them when ids is nil, by id.
+	GetGroupMembers(ctx context.Context, groupID string, ids []string) (map[string]GroupMember, error)
+	PutGroupMembers(ctx context.Context, ms []GroupMember) error
+	DeleteGroupMembers(ctx context.Context, groupID string, ids []string) error
+
 	PutMentions(ctx context.Context, ms []Mention) error
 	// DeleteMentions drops member's mentions in messageIDs, or every
 	// member's when member is "".
@@ -111,6 +119,12 @@ type Queries interface {
 	// after (Down) the anchor's sequence.
 	HistoryPage(ctx context.Context, chatID, member string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
 	MessageSeq(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
+	Group(ctx context.Context, id string) (Group, bool, error)
+	// GroupMembers lists a group's members: the owner, the admins, then
+	// the others, each by the time they joined.
+	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
+	// MemberGroups lists member's memberships, oldest first.
+	MemberGroups(ctx context.Context, member string) ([]GroupMember, error)
 	// Mentions lists member's unacknowledged mentions, oldest first.
 	Mentions(ctx context.Context, member string) ([]Mention, error)
 	// VisibleMessages returns the messages among ids that member sees, in

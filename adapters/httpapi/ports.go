@@ -25,6 +25,17 @@ type Commands interface {
 	ClearHistory(ctx context.Context, p commands.Principal, r commands.ClearHistory) (commands.Cleared, error)
 	AckMentions(ctx context.Context, p commands.Principal, r commands.AckMentions) (uint64, error)
 
+	CreateGroup(ctx context.Context, p commands.Principal, r commands.CreateGroup) (commands.GroupCreated, error)
+	InviteToGroup(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	RemoveGroupMembers(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	LeaveGroup(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	SetGroupRole(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	TransferGroup(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	MuteGroupMember(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	SetGroupNickname(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	DissolveGroup(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
+	ModifyGroup(ctx context.Context, p commands.Principal, r commands.ModifyGroup) (commands.GroupWritten, error)
+
 	PinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 	UnpinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 	SetDoNotDisturb(ctx context.Context, p commands.Principal, r commands.SetDoNotDisturb) (commands.Changed, error)

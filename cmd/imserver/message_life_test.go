@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -338,5 +339,48 @@ var _ = Describe("The message life", func() {
 
 		refused("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{}, http.StatusBadRequest, "invalid request")
 		refused("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
+	})
+
+	It("refuses bad input to every call of the message life with a clear 4xx and appends nothing", func() {
+		dave := s.register("dave0002")
+		mine := s.send(alice, bob, "b-1", "mine")
+		theirs := s.send(bob, alice, "b-2", "theirs")
+		before := s.send(alice, bob, "b-3", "before").Position
+		unknown := "1234567890123456789"
+		target := []map[string]string{{"chatType": "Friend", "to": bob.ID}}
+		cases := []struct {
+			method, path string
+			body         any
+			status       int
+			info         string
+		}{
+			{"PUT", "/v1/message/modify", `{"id":`, 400, "invalid request"},
+			{"PUT", "/v1/message/modify", map[string]string{"content": "x"}, 400, "message not found"},
+			{"PUT", "/v1/message/modify", map[string]string{"id": theirs.ID, "content": "x"}, 403, "only the sender can do this to a message"},
+			{"PUT", "/v1/message/modify", map[string]string{"id": mine.ID, "content": strings.Repeat("x", 65<<10)}, 413, "message content too long"},
+			{"PUT", "/v1/message/recall", map[string]string{"id": unknown}, 404, "message not found"},
+			{"PUT", "/v1/message/recall", `[]`, 400, "invalid request"},
+			{"POST", "/v1/message/deleteMessage", map[string]any{"messageIds": []string{mine.ID, unknown}}, 404, "message not found"},
+			{"POST", "/v1/message/deleteMessage", map[string]any{"messageIds": "x"}, 400, "invalid request"},
+			{"DELETE", "/v1/chat/friendInfo/deleteRemoteFriendMessage", map[string]any{"messageIds": []string{mine.ID}}, 400, "Friend not in friend list or deleted"},
+			{"DELETE", "/v1/chat/friendInfo/deleteRemoteFriendMessage", map[string]any{"friendMemberId": bob.ID, "messageIds": []string{theirs.ID}}, 403, "only the sender can do this to a message"},
+			{"PUT", "/v1/message/reply", map[string]string{"uuid": "b-4", "chatType": "Friend", "to": bob.ID, "content": "x", "parentMessageId": unknown}, 400, "the message replied to is not in this conversation"},
+			{"PUT", "/v1/message/reply", map[string]string{"uuid": "b-5", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "x"}, 400, "message type not supported"},
+			{"POST", "/v1/message/forward", map[string]any{"messageIds": []string{mine.ID}, "targets": target}, 400, "uuid is required"},
+			{"POST", "/v1/message/forward", map[string]any{"uuid": "b-6", "messageIds": []string{mine.ID}, "targets": []map[string]string{{"chatType": "Group", "to": "1"}}}, 400, "group chats are not available yet"},
+			{"POST", "/v1/message/forward", map[string]any{"uuid": "b-7", "messageIds": []string{unknown}, "targets": target}, 404, "message not found"},
+			{"POST", "/v1/message/shareContact", map[string]string{"uuid": "b-8", "chatType": "Friend", "to": bob.ID}, 400, "member not found"},
+			{"POST", "/v1/message/shareContact", map[string]string{"uuid": "b-9", "chatType": "Friend", "to": dave.ID, "memberId": carol.ID}, 403, "You are not yet a friend, add first"},
+			{"POST", "/v1/message/clearHistory", map[string]string{"chatType": "Group", "friendMemberId": bob.ID}, 400, "group chats are not available yet"},
+			{"POST", "/v1/message/messagePush/at/ack/messageIds", `{"messageIds":[1]}`, 400, "invalid request"},
+		}
+		for _, c := range cases {
+			status, env := s.call(c.method, c.path, alice.Token, c.body)
+			Expect(status).To(Equal(c.status), "%s %s %v: %s", c.method, c.path, c.body, env.Info)
+			Expect(env.Code).To(Equal(fmt.Sprint(c.status)))
+			Expect(env.Info).To(Equal(c.info), "%s %s %v", c.method, c.path, c.body)
+		}
+		after := s.send(alice, bob, "b-10", "after").Position
+		Expect(after).To(Equal(before+1), "a refused request appended an event")
 	})
 })

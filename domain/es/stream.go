@@ -46,4 +46,5 @@ const (
 	CategoryFriendship = "friendship"
 	CategoryChat       = "chat"
 	CategoryInbox      = "inbox"
+	CategoryGroup      = "group"
 )

@@ -17,6 +17,8 @@ const (
 	authSessionsColl = "auth_sessions"
 	clearFloorsColl  = "clear_floors"
 	mentionsColl     = "mentions"
+	groupsColl       = "groups"
+	groupMembersColl = "group_members"
 	checkpointsColl  = "checkpoints"
 	journalColl      = "journal"
 	leaseColl        = "projection_lease"

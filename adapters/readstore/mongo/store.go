@@ -62,6 +62,14 @@ var indexes = map[string][]bson.D{
 	journalColl: {
 		{{Key: "batch", Value: 1}},
 	},
+	mentionsColl: {
+		{{Key: "member", Value: 1}, {Key: "at", Value: 1}},
+		{{Key: "messageId", Value: 1}},
+	},
+	groupMembersColl: {
+		{{Key: "group", Value: 1}, {Key: "rank", Value: 1}, {Key: "joinedAt", Value: 1}},
+		{{Key: "member", Value: 1}, {Key: "joinedAt", Value: 1}},
+	},
 }
 
 // Open connects to the MongoDB server at uri and creates the indexes of the

@@ -36,7 +36,12 @@ type tx struct {
 	// drops from mentions the puts it follows.
 	mentions       map[string]mentionDoc
 	mentionDeletes []bson.D
-	over           bool
+	// groups and groupMembers are the groups and members put, by _id;
+	// memberDeletes the members deleted, before every other write.
+	groups        map[string]groupDoc
+	groupMembers  map[string]groupMemberDoc
+	memberDeletes []bson.D
+	over          bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -49,6 +54,7 @@ func newTx(s *Store) *tx {
 		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
+		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{},
 	}
 }
 
@@ -104,6 +110,15 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, f := range t.mentionDeletes {
 		add(mentionsColl, opDelete, f)
+	}
+	for _, d := range t.groups {
+		add(groupsColl, opReplace, d)
+	}
+	for _, d := range t.groupMembers {
+		add(groupMembersColl, opReplace, d)
+	}
+	for _, f := range t.memberDeletes {
+		add(groupMembersColl, opDelete, f)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

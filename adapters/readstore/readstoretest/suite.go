@@ -47,6 +47,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeHistory(current)
 		describeMessageLife(current)
 		describeMentions(current)
+		describeGroups(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

@@ -24,6 +24,8 @@ var hashedModels = []struct{ name, table, order string }{
 	{"messages", "messages", "id"},
 	{"clearFloors", "clear_floors", "member, chat_id"},
 	{"mentions", "mentions", "member, message_id"},
+	{"groups", "groups", "id"},
+	{"groupMembers", "group_members", "group_id, member"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
 	{"friends", "friends", "member, friend_id"},

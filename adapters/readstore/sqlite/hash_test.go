@@ -72,7 +72,7 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return h
 	}
-	models := []string{"members", "messages", "clearFloors", "mentions", "sessions", "applies", "friends", "authSessions"}
+	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "sessions", "applies", "friends", "authSessions"}
 
 	It("covers every read model and hashes two empty stores alike", func() {
 		a, b := hash(open()), hash(open())
@@ -117,6 +117,12 @@ var _ = Describe("Hash of the read models", func() {
 			"messages": func(tx projections.Tx) error {
 				_, err := tx.MarkRead(ctx, "c1", "m01", 2)
 				return err
+			},
+			"groups": func(tx projections.Tx) error {
+				return tx.PutGroups(ctx, []projections.Group{{ID: "g1", Tenant: "x0001", Name: "Team"}})
+			},
+			"groupMembers": func(tx projections.Tx) error {
+				return tx.PutGroupMembers(ctx, []projections.GroupMember{{GroupID: "g1", Tenant: "x0001", Member: "m01", Role: "Owner"}})
 			},
 			"mentions": func(tx projections.Tx) error {
 				return tx.PutMentions(ctx, []projections.Mention{{Tenant: "x0001", Member: "m01", MessageID: "x", SessionID: "m02", SessionType: "Friend", At: 1}})

@@ -26,7 +26,7 @@ const schemaVersion = 3
 // change adds is a read model no event before it could have filled: each
 // is keyed by the version it starts from.
 var migrations = map[int64][]string{
-	2: {clearFloorsTable, mentionsTable, mentionsIndex,
+	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex,
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
@@ -66,6 +66,9 @@ var schema = []string{
 	clearFloorsTable,
 	mentionsTable,
 	mentionsIndex,
+	groupsTable,
+	groupMembersTable,
+	groupMembersIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,
@@ -124,6 +127,20 @@ const (
 		PRIMARY KEY (member, message_id)
 	) WITHOUT ROWID`
 	mentionsIndex = `CREATE INDEX mentions_by_message ON mentions (message_id)`
+)
+
+// groupsTable keeps each group as a JSON document; group_members one row
+// per member, found by group or by member.
+const (
+	groupsTable = `CREATE TABLE groups (
+		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, doc TEXT NOT NULL
+	) WITHOUT ROWID`
+	groupMembersTable = `CREATE TABLE group_members (
+		group_id TEXT NOT NULL, member TEXT NOT NULL, tenant TEXT NOT NULL, role TEXT NOT NULL,
+		nickname TEXT NOT NULL, muted_until INTEGER NOT NULL, joined_at INTEGER NOT NULL,
+		PRIMARY KEY (group_id, member)
+	) WITHOUT ROWID`
+	groupMembersIndex = `CREATE INDEX group_members_by_member ON group_members (member, joined_at)`
 )
 
 // sqliteHeader starts every SQLite database file.

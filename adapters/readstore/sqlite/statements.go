@@ -12,10 +12,12 @@ type writeStatements struct {
 
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
+	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
+
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions                                                                                   sqlitec.Batch
+	putMentions, putGroups, putGroupMembers                                                       sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -44,6 +46,11 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.deleteMention:         `DELETE FROM mentions WHERE member = ? AND message_id = ?`,
 		&w.deleteMessageMentions: `DELETE FROM mentions WHERE message_id = ?`,
 		&w.deleteSessionMentions: `DELETE FROM mentions WHERE member = ? AND session_id = ?`,
+
+		&w.getGroup:          groupSQL,
+		&w.getGroupMember:    groupMemberSQL,
+		&w.allGroupMembers:   groupMembersSQL,
+		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
 	})
 	if err != nil {
 		return w, err
@@ -57,6 +64,8 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putFriends:      friendsTable.upsert,
 		&w.putAuthSessions: authSessionsTable.upsert,
 		&w.putMentions:     mentionRows.upsert,
+		&w.putGroups:       groupRows.upsert,
+		&w.putGroupMembers: groupMemberRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -76,6 +85,8 @@ type readStatements struct {
 	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
+
+	group, groupMembers, memberGroups *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -100,6 +111,9 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.messageByID:   messageByIDSQL,
 		&r.clearFloor:    clearFloorSQL,
 		&r.mentions:      mentionsSQL,
+		&r.group:         groupSQL,
+		&r.groupMembers:  groupMembersSQL,
+		&r.memberGroups:  memberGroupsSQL,
 	})
 	return r, err
 }

@@ -139,7 +139,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
-	It("migrates a store of version 2: no clear floors, mentions or conversation settings, which no event before filled", func() {
+	It("migrates a store of version 2: no clear floors, mentions, groups or conversation settings, which no event before filled", func() {
 		s := open()
 		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
 		session := projections.Session{Tenant: "x0001", Member: "m1", Peer: "m2", ChatType: "Friend", ChatID: "m1_m2", UnreadCount: 2}
@@ -150,7 +150,7 @@ var _ = Describe("sqlite read store file", func() {
 			return tx.PutSessions(ctx, []projections.Session{session})
 		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `ALTER TABLE sessions DROP COLUMN dnd`,
+		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `PRAGMA user_version = 2`)
 
 		s = open()

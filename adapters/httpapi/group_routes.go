@@ -1,0 +1,203 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// GroupInfo is a group as its members see it, with the asking member's
+// role.
+type GroupInfo struct {
+	projections.Group
+	MyRole     string `json:"myRole"`
+	AllowSpeak string `json:"allowSpeak"` // N when the whole group is muted
+}
+
+// GroupMemberItem is a member of a group with its name and avatar.
+type GroupMemberItem struct {
+	projections.GroupMember
+	Name       string `json:"name"`
+	HeadURL    string `json:"headUrl"`
+	AllowSpeak string `json:"allowSpeak"` // N while muted
+}
+
+// MyGroups are the member's groups: managed (Owner or Admin) and joined.
+type MyGroups struct {
+	Managed []GroupInfo `json:"managed"`
+	Joined  []GroupInfo `json:"joined"`
+}
+
+func (a *API) groupRoutes() []route {
+	groupQuery := []param{{"groupId", true, "the group"}}
+	change := func(path, summary string, run func(Commands, context.Context, commands.Principal, commands.GroupChange) (commands.GroupWritten, error)) route {
+		return route{method: http.MethodPut, path: path, summary: summary, body: commands.GroupChange{},
+			result: commands.GroupWritten{}, handle: handleBody(a, run)}
+	}
+	return []route{
+		{method: http.MethodPost, path: "/chat/groupInfo/build",
+			summary: "Create a group (name required, 1 to 100 friends invited); its members get cmd 22.",
+			body:    commands.CreateGroup{}, result: commands.GroupCreated{}, handle: handleBody(a, Commands.CreateGroup)},
+		{method: http.MethodGet, path: "/chat/groupInfo/getGroupInfoByGroupId",
+			summary: "A group the member belongs to, with the member's role.", query: groupQuery,
+			result: GroupInfo{}, handle: a.groupInfo},
+		{method: http.MethodGet, path: "/chat/groupInfo/listGroupMember",
+			summary: "A group's members: the owner, the admins, then the others.", query: groupQuery,
+			result: []GroupMemberItem{}, handle: a.groupMembers},
+		{method: http.MethodGet, path: "/chat/groupInfo/listMemberInGroup",
+			summary: "The member's groups, managed (Owner, Admin) and joined (Normal); names starting with a digit last.",
+			result:  MyGroups{}, handle: a.myGroups},
+		{method: http.MethodPost, path: "/chat/applyInfo/batchMemberToGroup",
+			summary: "Invite friends (at most 100) into a group; they get cmd 22, the members cmd 23.",
+			body:    commands.GroupChange{}, result: commands.GroupWritten{}, handle: handleBody(a, Commands.InviteToGroup)},
+		change("/chat/groupInfo/setMemberRole", "Owner only: make a member Admin or Normal; members get cmd 23.", Commands.SetGroupRole),
+		change("/chat/groupInfo/deleteGroupMember", "Owner or Admin: remove members of lower rank; they get cmd 21.", Commands.RemoveGroupMembers),
+		change("/chat/groupInfo/leave", "Leave a group (not its owner; only while the group allows it); cmd 21.", Commands.LeaveGroup),
+		change("/chat/groupInfo/transfer", "Owner only: make another member the owner; the old owner becomes Admin.", Commands.TransferGroup),
+		change("/chat/groupInfo/muteMember", "Owner or Admin: mute a member of lower rank for minutes (0 unmutes).", Commands.MuteGroupMember),
+		change("/chat/groupInfo/modifyMemberNickname", "Set one's nickname in a group.", Commands.SetGroupNickname),
+		{method: http.MethodPut, path: "/chat/groupInfo/modify",
+			summary: "Change name, notice, avatar, send rate (Admin), mute all (Admin), allow leaving (Owner); cmd 23.",
+			body:    commands.ModifyGroup{}, result: commands.GroupWritten{}, handle: handleBody(a, Commands.ModifyGroup)},
+		{method: http.MethodDelete, path: "/chat/groupInfo/delete",
+			summary: "Owner only: dissolve a group; its members get cmd 21.", query: groupQuery,
+			body: commands.GroupChange{}, result: commands.GroupWritten{}, handle: a.dissolveGroup},
+	}
+}
+
+// member finds the group the principal belongs to, 404 otherwise (another
+// tenant's groups are not visible).
+func (a *API) memberGroup(c echo.Context, p commands.Principal) (projections.Group, string, error) {
+	id := c.QueryParam("groupId")
+	if id == "" {
+		return projections.Group{}, "", fault.New(fault.Invalid, fault.MsgGroupNotFound)
+	}
+	ctx := c.Request().Context()
+	g, ok, err := a.deps.Queries.Group(ctx, id)
+	if err != nil {
+		return g, "", err
+	}
+	if !ok || g.Tenant != p.Tenant {
+		return g, "", fault.New(fault.NotFound, fault.MsgGroupNotFound)
+	}
+	ms, err := a.deps.Queries.MemberGroups(ctx, p.MemberID)
+	if err != nil {
+		return g, "", err
+	}
+	for _, m := range ms {
+		if m.GroupID == id {
+			return g, m.Role, nil
+		}
+	}
+	return g, "", fault.New(fault.NotFound, fault.MsgGroupNotFound)
+}
+
+func infoOf(g projections.Group, role string) GroupInfo {
+	speak := "Y"
+	if g.MuteAll {
+		speak = "N"
+	}
+	return GroupInfo{Group: g, MyRole: role, AllowSpeak: speak}
+}
+
+func (a *API) groupInfo(c echo.Context, p commands.Principal) error {
+	g, role, err := a.memberGroup(c, p)
+	if err != nil {
+		return err
+	}
+	return ok(c, infoOf(g, role))
+}
+
+func (a *API) groupMembers(c echo.Context, p commands.Principal) error {
+	g, _, err := a.memberGroup(c, p)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	ms, err := a.deps.Queries.GroupMembers(ctx, g.ID)
+	if err != nil {
+		return err
+	}
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.Member
+	}
+	people, err := a.deps.Queries.MembersByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UnixMilli()
+	out := make([]GroupMemberItem, len(ms))
+	for i, m := range ms {
+		speak := "Y"
+		if m.MutedUntil > now {
+			speak = "N"
+		}
+		out[i] = GroupMemberItem{GroupMember: m, Name: people[m.Member].Name, HeadURL: people[m.Member].HeadURL, AllowSpeak: speak}
+	}
+	return ok(c, out)
+}
+
+func (a *API) myGroups(c echo.Context, p commands.Principal) error {
+	ctx := c.Request().Context()
+	ms, err := a.deps.Queries.MemberGroups(ctx, p.MemberID)
+	if err != nil {
+		return err
+	}
+	out := MyGroups{Managed: []GroupInfo{}, Joined: []GroupInfo{}}
+	for _, m := range ms {
+		g, found, err := a.deps.Queries.Group(ctx, m.GroupID)
+		if err != nil {
+			return err
+		}
+		if !found || g.Dissolved {
+			continue
+		}
+		if m.Role == "Normal" {
+			out.Joined = append(out.Joined, infoOf(g, m.Role))
+		} else {
+			out.Managed = append(out.Managed, infoOf(g, m.Role))
+		}
+	}
+	slices.SortStableFunc(out.Managed, byGroupName)
+	slices.SortStableFunc(out.Joined, byGroupName)
+	return ok(c, out)
+}
+
+// byGroupName sorts by name, names starting with a digit last.
+func byGroupName(x, y GroupInfo) int {
+	dx, dy := startsWithDigit(x.Name), startsWithDigit(y.Name)
+	if dx != dy {
+		if dx {
+			return 1
+		}
+		return -1
+	}
+	return strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name))
+}
+
+func startsWithDigit(s string) bool {
+	for _, r := range s {
+		return unicode.IsDigit(r)
+	}
+	return false
+}
+
+func (a *API) dissolveGroup(c echo.Context, p commands.Principal) error {
+	r := commands.GroupChange{GroupID: c.QueryParam("groupId")}
+	if c.Request().ContentLength != 0 {
+		if err := bind(c, &r); err != nil {
+			return err
+		}
+	}
+	return answer(c)(a.deps.Commands.DissolveGroup(c.Request().Context(), p, r))
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("Groups", func() {
+	var s *testServer
+	var alice, bob, carol, dave member
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		alice, bob, carol, dave = s.register("alice001"), s.register("bob00001"), s.register("carol001"), s.register("dave0001")
+		s.befriend(alice, bob)
+		s.befriend(alice, carol)
+	})
+
+	type groupChange struct {
+		GroupID, OperationType, MemberID string
+	}
+	written := func(method, path string, m member, body any) uint64 {
+		GinkgoHelper()
+		var out struct{ Position uint64 }
+		s.ok(method, path, m.Token, body, &out)
+		return out.Position
+	}
+	refused := func(method, path string, m member, body any, status int, info string) {
+		GinkgoHelper()
+		code, env := s.call(method, path, m.Token, body)
+		Expect(code).To(Equal(status), env.Info)
+		Expect(env.Info).To(Equal(info))
+	}
+	type memberItem struct{ MemberID, Role, Name, AllowSpeak string }
+	members := func(m member, groupID string, after uint64) []string {
+		GinkgoHelper()
+		var items []memberItem
+		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/listGroupMember?groupId=%s&after=%d", groupID, after), m.Token, nil, &items)
+		out := []string{}
+		for _, it := range items {
+			out = append(out, it.Name+":"+it.Role)
+		}
+		return out
+	}
+
+	It("creates a group of friends, lists it, and runs its roles, removals, departures and dissolution", func() {
+		b := s.dial(bob)
+		var created struct {
+			GroupID  string
+			Position uint64
+		}
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "notice": "welcome", "memberIds": []string{bob.ID, carol.ID}}, &created)
+		var ch groupChange
+		Expect(json.Unmarshal(next(b, 22).Data, &ch)).To(Succeed())
+		Expect(ch.GroupID).To(Equal(created.GroupID))
+
+		Expect(members(carol, created.GroupID, created.Position)).To(Equal([]string{"alice001:Owner", "bob00001:Normal", "carol001:Normal"}))
+		var info struct{ Name, Notice, MyRole, Owner string }
+		s.ok("GET", "/v1/chat/groupInfo/getGroupInfoByGroupId?groupId="+created.GroupID, bob.Token, nil, &info)
+		Expect(info).To(Equal(struct{ Name, Notice, MyRole, Owner string }{"Team", "welcome", "Normal", alice.ID}))
+
+		pos := written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": created.GroupID, "memberId": bob.ID, "role": "Admin"})
+		Expect(json.Unmarshal(next(b, 23).Data, &ch)).To(Succeed())
+		Expect(ch.OperationType).To(Equal("RoleChanged"))
+		var mine struct{ Managed, Joined []struct{ ID, MyRole string } }
+		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/listMemberInGroup?after=%d", pos), bob.Token, nil, &mine)
+		Expect(mine.Managed).To(HaveLen(1))
+		Expect(mine.Managed[0].MyRole).To(Equal("Admin"))
+		Expect(mine.Joined).To(BeEmpty())
+
+		refused("PUT", "/v1/chat/groupInfo/setMemberRole", bob, map[string]string{"groupId": created.GroupID, "memberId": carol.ID, "role": "Admin"}, http.StatusForbidden, "you are not allowed to do this")
+		written("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": carol.ID, "minutes": 10})
+		refused("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": alice.ID, "minutes": 10}, http.StatusForbidden, "you can only do this to members below your role in the group")
+		pos = written("PUT", "/v1/chat/groupInfo/deleteGroupMember", bob, map[string]any{"groupId": created.GroupID, "memberIds": []string{carol.ID}})
+		Expect(members(alice, created.GroupID, pos)).To(Equal([]string{"alice001:Owner", "bob00001:Admin"}))
+		refused("GET", "/v1/chat/groupInfo/getGroupInfoByGroupId?groupId="+created.GroupID, carol, nil, http.StatusNotFound, "group not found")
+
+		refused("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": created.GroupID}, http.StatusConflict, "the owner cannot leave the group: transfer it or dissolve it")
+		refused("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, bob, nil, http.StatusForbidden, "you are not allowed to do this")
+		written("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, alice, nil)
+		Expect(json.Unmarshal(next(b, 21).Data, &ch)).To(Succeed())
+		Expect(ch.OperationType).To(Equal("Dissolved"))
+		refused("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": created.GroupID, "nickname": "x"}, http.StatusConflict, "this group has been dissolved")
+	})
+
+	It("changes settings with the permission each needs, and lets members leave only while allowed", func() {
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID, carol.ID}}, &created)
+		g := created.GroupID
+		written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": g, "memberId": bob.ID, "role": "Admin"})
+		written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "name": "Renamed", "sendRate": "FivePerMinute"})
+		written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "muteAll": true})
+		refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "allowLeave": false}, http.StatusForbidden, "you are not allowed to do this")
+		refused("PUT", "/v1/chat/groupInfo/modify", carol, map[string]any{"groupId": g, "name": "Mine"}, http.StatusForbidden, "you are not allowed to do this")
+		refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "sendRate": "Fast"}, http.StatusBadRequest, "sendRate must be NoLimit, Backend, TenPerMinute or FivePerMinute")
+		pos := written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": g, "allowLeave": false})
+		var info struct {
+			Name, SendRate, AllowSpeak string
+			AllowLeave                 bool
+		}
+		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", g, pos), carol.Token, nil, &info)
+		Expect([]any{info.Name, info.SendRate, info.AllowSpeak, info.AllowLeave}).To(Equal([]any{"Renamed", "FivePerMinute", "N", false}))
+		refused("PUT", "/v1/chat/groupInfo/leave", carol, map[string]string{"groupId": g}, http.StatusForbidden, "members are not allowed to leave this group")
+		written("PUT", "/v1/chat/groupInfo/leave", bob, map[string]string{"groupId": g})
+		written("PUT", "/v1/chat/groupInfo/transfer", alice, map[string]string{"groupId": g, "memberId": carol.ID})
+		pos = written("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": g})
+		Expect(members(carol, g, pos)).To(Equal([]string{"carol001:Owner"}))
+	})
+
+	It("refuses bad input with a clear 4xx and appends nothing", func() {
+		var created struct {
+			GroupID  string
+			Position uint64
+		}
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID}}, &created)
+		before := created.Position
+		g := created.GroupID
+		cases := []struct {
+			who          member
+			method, path string
+			body         any
+			status       int
+			info         string
+		}{
+			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": " ", "memberIds": []string{bob.ID}}, 400, "group name cannot be empty"},
+			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": []string{}}, 400, "group members cannot be empty"},
+			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},
+			{alice, "POST", "/v1/chat/groupInfo/build", `{"name":`, 400, "invalid request"},
+			{alice, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},
+			{dave, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{alice.ID}}, 403, "not a member of this group"},
+			{alice, "PUT", "/v1/chat/groupInfo/setMemberRole", map[string]string{"groupId": "1234567890123456789", "memberId": bob.ID, "role": "Admin"}, 404, "group not found"},
+			{alice, "PUT", "/v1/chat/groupInfo/setMemberRole", map[string]string{"groupId": g, "memberId": bob.ID, "role": "Owner"}, 400, "role must be Admin or Normal"},
+			{alice, "PUT", "/v1/chat/groupInfo/muteMember", map[string]any{"groupId": g, "memberId": bob.ID, "minutes": -1}, 400, "a mute must end in the future"},
+			{alice, "GET", "/v1/chat/groupInfo/listGroupMember?groupId=", nil, 400, "group not found"},
+			{dave, "GET", "/v1/chat/groupInfo/listGroupMember?groupId=" + g, nil, 404, "group not found"},
+		}
+		for _, c := range cases {
+			status, env := s.call(c.method, c.path, c.who.Token, c.body)
+			Expect(status).To(Equal(c.status), "%s %s %v: %s", c.method, c.path, c.body, env.Info)
+			Expect(env.Info).To(Equal(c.info), "%s %s %v", c.method, c.path, c.body)
+		}
+		after := written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": g, "nickname": "Bobby"})
+		Expect(after).To(Equal(before+1), "a refused request appended an event")
+	})
+})

@@ -1,0 +1,248 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/group"
+)
+
+// ScopeGroup is the policy's scope of an actor inside a group it belongs
+// to; its role there is the subject.
+const ScopeGroup = "group"
+
+// CreateGroup is the body of POST /v1/chat/groupInfo/build.
+type CreateGroup struct {
+	Name      string   `json:"name"`
+	HeadURL   string   `json:"headUrl"`
+	Notice    string   `json:"notice"`
+	MemberIDs []string `json:"memberIds"`
+}
+
+// GroupCreated answers the creation of a group.
+type GroupCreated struct {
+	GroupID  string `json:"groupId"`
+	Position uint64 `json:"position"`
+}
+
+// GroupChange names a group and, for the calls about one member, the
+// member; the other fields belong to the calls that need them.
+type GroupChange struct {
+	GroupID   string   `json:"groupId"`
+	MemberID  string   `json:"memberId"`
+	MemberIDs []string `json:"memberIds"`
+	Role      string   `json:"role"`     // setMemberRole: Admin | Normal
+	Nickname  string   `json:"nickname"` // modifyMemberNickname
+	Minutes   int      `json:"minutes"`  // muteMember: 0 unmutes
+}
+
+// ModifyGroup is the body of PUT /v1/chat/groupInfo/modify: absent fields
+// stay as they are.
+type ModifyGroup struct {
+	GroupID    string  `json:"groupId"`
+	Name       *string `json:"name"`
+	HeadURL    *string `json:"headUrl"`
+	Notice     *string `json:"notice"`
+	MuteAll    *bool   `json:"muteAll"`
+	AllowLeave *bool   `json:"allowLeave"`
+	SendRate   *string `json:"sendRate"`
+}
+
+// GroupWritten answers a change of a group with its event's position (0
+// when nothing changed).
+type GroupWritten struct {
+	Position uint64 `json:"position"`
+}
+
+// maxGroupRetries bounds the decisions taken again after a concurrent
+// change of the same group.
+const maxGroupRetries = 8
+
+// CreateGroup creates a group of p with friends of p as its members.
+func (a *App) CreateGroup(ctx context.Context, p Principal, r CreateGroup) (GroupCreated, error) {
+	id := a.NewID()
+	e, err := group.Create(id, p.MemberID, r.Name, r.HeadURL, r.Notice, r.MemberIDs, a.Now())
+	if err != nil {
+		return GroupCreated{}, err
+	}
+	if err := a.checkFriends(ctx, p, e.(*group.Created).Members); err != nil {
+		return GroupCreated{}, err
+	}
+	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryGroup, id), es.NoStream, []es.Event{e})
+	if err != nil {
+		return GroupCreated{}, err
+	}
+	return GroupCreated{GroupID: id, Position: res.Position}, nil
+}
+
+// checkFriends fails unless every member is a friend of p.
+func (a *App) checkFriends(ctx context.Context, p Principal, members []string) error {
+	for _, m := range members {
+		if _, err := a.authorizeFriendChat(ctx, p, m, "send"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadGroup folds a group's stream.
+func (a *App) loadGroup(ctx context.Context, tenant, id string) (*group.Group, streamState, error) {
+	g := &group.Group{}
+	if id == "" {
+		return g, streamState{}, nil
+	}
+	st, err := a.loadAll(ctx, es.Stream(tenant, es.CategoryGroup, id), g.Apply)
+	return g, st, err
+}
+
+// actOnGroup lets p take action on a group: the policy must allow p's
+// role there, then decide settles the event, appended with the expected
+// revision and decided again after a concurrent change.
+func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action string,
+	decide func(g *group.Group, now time.Time) (es.Event, error)) (GroupWritten, error) {
+	for range maxGroupRetries {
+		g, st, err := a.loadGroup(ctx, p.Tenant, groupID)
+		if err != nil {
+			return GroupWritten{}, err
+		}
+		if !g.Exists() {
+			return GroupWritten{}, fault.New(fault.NotFound, fault.MsgGroupNotFound)
+		}
+		role := g.RoleOf(p.MemberID)
+		if role == "" {
+			return GroupWritten{}, fault.New(fault.Forbidden, fault.MsgNotGroupMember)
+		}
+		if !g.Dissolved && !a.Authz.Allowed(string(role), ScopeGroup, "group", action) {
+			return GroupWritten{}, fault.New(fault.Forbidden, fault.MsgForbidden)
+		}
+		e, err := decide(g, a.Now())
+		if err != nil || e == nil {
+			return GroupWritten{}, err
+		}
+		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryGroup, groupID), st.expected(), []es.Event{e})
+		if errors.Is(err, es.ErrConcurrency) {
+			continue
+		}
+		if err != nil {
+			return GroupWritten{}, err
+		}
+		return GroupWritten{Position: res.Position}, nil
+	}
+	return GroupWritten{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+}
+
+// InviteToGroup adds friends of p to a group p belongs to.
+func (a *App) InviteToGroup(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "invite", func(g *group.Group, now time.Time) (es.Event, error) {
+		e, err := g.Invite(p.MemberID, r.MemberIDs, now)
+		if err != nil || e == nil {
+			return e, err
+		}
+		return e, a.checkFriends(ctx, p, e.(*group.MembersAdded).Members)
+	})
+}
+
+// RemoveGroupMembers removes members of lower rank than p, one event
+// each.
+func (a *App) RemoveGroupMembers(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	ids := r.MemberIDs
+	if r.MemberID != "" {
+		ids = append(ids, r.MemberID)
+	}
+	if len(ids) == 0 {
+		return GroupWritten{}, fault.New(fault.Invalid, fault.MsgNotGroupMember)
+	}
+	var last GroupWritten
+	for _, id := range ids {
+		w, err := a.actOnGroup(ctx, p, r.GroupID, "remove-member", func(g *group.Group, now time.Time) (es.Event, error) {
+			if g.Members[id] == nil {
+				return nil, nil
+			}
+			return g.Remove(p.MemberID, id, now)
+		})
+		if err != nil {
+			return last, err
+		}
+		last.Position = max(last.Position, w.Position)
+	}
+	return last, nil
+}
+
+// LeaveGroup takes p out of a group.
+func (a *App) LeaveGroup(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "leave", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Leave(p.MemberID, now)
+	})
+}
+
+// SetGroupRole makes a member Admin or Normal.
+func (a *App) SetGroupRole(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "set-role", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.SetRole(p.MemberID, r.MemberID, group.Role(r.Role), now)
+	})
+}
+
+// TransferGroup makes another member the owner.
+func (a *App) TransferGroup(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "transfer", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Transfer(p.MemberID, r.MemberID, now)
+	})
+}
+
+// MuteGroupMember mutes a member for r.Minutes, or unmutes it at 0.
+func (a *App) MuteGroupMember(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	if r.Minutes < 0 || r.Minutes > maxMuteMinutes {
+		return GroupWritten{}, fault.New(fault.Invalid, fault.MsgMuteUntilPast)
+	}
+	return a.actOnGroup(ctx, p, r.GroupID, "mute", func(g *group.Group, now time.Time) (es.Event, error) {
+		var until time.Time
+		if r.Minutes > 0 {
+			until = now.Add(time.Duration(r.Minutes) * time.Minute)
+		}
+		return g.Mute(p.MemberID, r.MemberID, until, now)
+	})
+}
+
+// maxMuteMinutes bounds a mute: 30 days.
+const maxMuteMinutes = 30 * 24 * 60
+
+// SetGroupNickname sets p's nickname in a group.
+func (a *App) SetGroupNickname(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "set-nickname", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.SetNickname(p.MemberID, r.Nickname, now)
+	})
+}
+
+// DissolveGroup ends a group.
+func (a *App) DissolveGroup(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "dissolve", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Dissolve(p.MemberID, now)
+	})
+}
+
+// ModifyGroup changes a group's settings. Each kind of setting needs its
+// own permission: info (name, notice, avatar, send rate) and muting all
+// are an admin's, allowing members to leave the owner's.
+func (a *App) ModifyGroup(ctx context.Context, p Principal, r ModifyGroup) (GroupWritten, error) {
+	s := group.Settings{Name: r.Name, HeadURL: r.HeadURL, Notice: r.Notice, MuteAll: r.MuteAll, AllowLeave: r.AllowLeave}
+	if r.SendRate != nil {
+		rate, err := group.ParseSendRate(*r.SendRate)
+		if err != nil {
+			return GroupWritten{}, err
+		}
+		s.SendRate = &rate
+	}
+	action := "modify"
+	switch {
+	case r.AllowLeave != nil:
+		action = "allow-leave"
+	case r.MuteAll != nil && r.Name == nil && r.HeadURL == nil && r.Notice == nil && r.SendRate == nil:
+		action = "mute"
+	}
+	return a.actOnGroup(ctx, p, r.GroupID, action, func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Modify(p.MemberID, s, now)
+	})
+}
