@@ -1,5 +1,15 @@
 import { request } from './http';
-import type { Apply, LoginResult, PublicInfo, SendBody, SendResult, UserInfo } from './types';
+import type {
+  Apply,
+  ForwardResult,
+  ForwardTarget,
+  LoginResult,
+  Message,
+  PublicInfo,
+  SendBody,
+  SendResult,
+  UserInfo,
+} from './types';
 
 export const SEND_TIMEOUT_MS = 15_000;
 
@@ -67,6 +77,53 @@ export function answerFriendRequest(
 
 export function sendMessage(body: SendBody): Promise<SendResult> {
   return request<SendResult>('POST', '/v1/message/send', { body, timeoutMs: SEND_TIMEOUT_MS, quiet: true });
+}
+
+// The message life (docs/api-messages.md). Errors show as toasts unless the caller says otherwise.
+
+export function replyMessage(body: SendBody): Promise<SendResult> {
+  return request<SendResult>('PUT', '/v1/message/reply', { body, timeoutMs: SEND_TIMEOUT_MS, quiet: true });
+}
+
+export function modifyMessage(
+  id: string,
+  content: string,
+): Promise<{ id: string; content: string; editTime: number; position: number }> {
+  return request('PUT', '/v1/message/modify', { body: { id, content } });
+}
+
+export function recallMessage(id: string): Promise<{ id: string; recallTime: number; position: number }> {
+  return request('PUT', '/v1/message/recall', { body: { id } });
+}
+
+export function deleteForMe(messageIds: string[]): Promise<{ messageIds: string[]; position: number }> {
+  return request('POST', '/v1/message/deleteMessage', { body: { messageIds } });
+}
+
+export function deleteForEveryone(
+  friendMemberId: string,
+  messageIds: string[],
+): Promise<{ messageIds: string[]; position: number }> {
+  return request('DELETE', '/v1/chat/friendInfo/deleteRemoteFriendMessage', {
+    body: { friendMemberId, messageIds, deleteMessageType: 'Bilateral' },
+  });
+}
+
+export function forwardMessages(uuid: string, messageIds: string[], targets: ForwardTarget[]): Promise<ForwardResult> {
+  return request('POST', '/v1/message/forward', { body: { uuid, messageIds, targets } });
+}
+
+export function shareContact(uuid: string, to: string, memberId: string): Promise<SendResult> {
+  return request('POST', '/v1/message/shareContact', { body: { uuid, chatType: 'Friend', to, memberId } });
+}
+
+/** The messages visible to this member, in the order asked; deleted ones are left out. */
+export function getMessagesByIds(ids: string[]): Promise<Message[]> {
+  return request<Message[]>('POST', '/v1/message/messagePush/getMessageByIds', { body: ids, quiet: true });
+}
+
+export function clearHistory(friendMemberId: string): Promise<{ upTo: number; position: number }> {
+  return request('POST', '/v1/message/clearHistory', { body: { chatType: 'Friend', friendMemberId } });
 }
 
 /** Names a conversation in the topInfo and sessionInfo calls. */

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { authAtom } from '../auth/authState';
 import { HISTORY_PAGE_SIZE, keys } from './keys';
-import type { Apply, FriendGroup, Message, Page, Session } from './types';
+import type { Apply, FriendGroup, Message, Page, PublicInfo, Session } from './types';
 
 function useSignedIn(): boolean {
   return useAtomValue(authAtom) !== null;
@@ -20,6 +20,10 @@ export function useFriendGroups() {
 
 export function useFriendApplies() {
   return useSWR<Page<Apply>>(useSignedIn() ? keys.applies : null);
+}
+
+export function useMember(memberId: string) {
+  return useSWR<PublicInfo>(useSignedIn() ? keys.member(memberId) : null, { revalidateOnFocus: false });
 }
 
 /**

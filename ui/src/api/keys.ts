@@ -6,6 +6,9 @@ export const keys = {
   sessions: '/v1/message/sessionInfo/list',
   friends: '/v1/chat/friendGroup/listFriendGroupByMemberId',
   applies: '/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1',
+  member(memberId: string): string {
+    return `/v1/member/memberInfo/getMemberByMemberId?${new URLSearchParams({ memberId })}`;
+  },
   /** A history page of a friend chat: the newest page without `beforeId`, else older than it. */
   history(friendMemberId: string, beforeId?: string): string {
     const query = new URLSearchParams({ friendMemberId, queryType: 'Up', pageSize: String(HISTORY_PAGE_SIZE) });

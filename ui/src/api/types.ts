@@ -123,14 +123,29 @@ export interface Message {
   seq?: number;
   position?: number;
   failedSentCount?: number;
+  /** Reply: the message replied to */
+  parentMessageId?: string;
+  edited?: boolean;
+  editTime?: number;
+  /** content is "" once recalled */
+  recalled?: boolean;
+  recallTime?: number;
+  /** Forward: one id per forwarded batch and target, the original message and its type */
+  forwardBatchId?: string;
+  forwardFrom?: string;
+  forwardType?: string;
 }
+
+/** The message types this client sends itself (Forward and ShareContact come from their own calls). */
+export type SendType = 'Text' | 'Reply' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
 
 export interface SendBody {
   uuid: string;
   chatType: 'Friend';
   to: string;
-  msgType: 'Text' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
+  msgType: SendType;
   content: string;
+  parentMessageId?: string;
 }
 
 export interface SendResult {
@@ -146,6 +161,56 @@ export interface ReadAck {
   to: string;
   messageId: string;
   messageIds?: string[];
+}
+
+/** Push 34: a message's new content. */
+export interface EditPush {
+  id: string;
+  chatType: ChatType;
+  from: string;
+  to: string;
+  content: string;
+  editTime: number;
+  operationType: 'edit';
+  position?: number;
+}
+
+/** Push 16: messages recalled, or deleted for this member (scope Me) or for both (scope Everyone). */
+export interface OperationPush {
+  messageIds: string[];
+  chatType: ChatType;
+  from: string;
+  to: string;
+  operationType: 'Recall' | 'Delete';
+  scope?: 'Me' | 'Everyone';
+  operatorId?: string;
+  time: number;
+  position?: number;
+}
+
+/** Push 30: this member cleared a friend chat up to `upTo` (ms). */
+export interface ClearPush {
+  chatType: ChatType;
+  friendMemberId: string;
+  upTo: number;
+  position?: number;
+}
+
+/** The content of a ShareContact message, as JSON text. */
+export interface ContactCard {
+  memberId: string;
+  name: string;
+  headUrl: string;
+  account: string;
+}
+
+export interface ForwardTarget {
+  chatType: 'Friend';
+  to: string;
+}
+
+export interface ForwardResult {
+  messages: { id: string; uuid: string; serverReceiveTime: number; position: number; to: string }[];
 }
 
 export type SessionEndType = 'KickOut' | 'Disable' | 'Offline' | 'Logout';

@@ -8,11 +8,18 @@ const placeholders: Record<string, MessageKey> = {
   Forward: 'preview.Forward',
   VoiceCall: 'preview.VoiceCall',
   VideoCall: 'preview.VideoCall',
+  ShareContact: 'preview.ShareContact',
 };
+
+/** What the server puts as the last content of a conversation whose last message was recalled. */
+export const RECALLED_PREVIEW = '[recalled]';
 
 /** The last-content preview of a conversation (spec messaging.md section 4). */
 export function previewText(msgType: string, content: string, translate: (key: MessageKey) => string): string {
-  if (msgType === 'Text' || msgType === 'Event' || msgType === 'AtText' || msgType === '') return content;
+  if (content === RECALLED_PREVIEW && msgType !== 'Event') return translate('preview.recalled');
+  if (msgType === 'Text' || msgType === 'Event' || msgType === 'AtText' || msgType === 'Reply' || msgType === '') {
+    return content;
+  }
   const key = placeholders[msgType];
   return translate(key ?? 'preview.unsupported');
 }

@@ -1,7 +1,7 @@
 // Optimistic sending: the message shows at once as `sending`, then `sent` with the server id and
 // time, or `failedSent` after a failure or 15 s without answer. A resend reuses the uuid, which
 // the server treats as the same message.
-import { sendMessage } from '../api/endpoints';
+import { replyMessage, sendMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
 import type { Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
@@ -13,12 +13,13 @@ import { applyMessage, hasSession } from './sessions';
 
 const MUTED_CODES = new Set(['30021', '30022']);
 
-export function sendText(peerId: string, content: string): void {
-  sendContent(peerId, 'Text', content);
+/** Sends a text, or a reply to `parent` (msgType Reply with its parentMessageId). */
+export function sendText(peerId: string, content: string, parent?: Message): void {
+  sendContent(peerId, parent ? 'Reply' : 'Text', content, parent);
 }
 
 /** Sends a message of a sendable type; a media message's content comes from chat/upload.ts. */
-export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string): void {
+export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string, parent?: Message): void {
   const me = currentAuth()?.user.id;
   if (!me) return;
   const message: Message = {
@@ -30,6 +31,7 @@ export function sendContent(peerId: string, msgType: SendBody['msgType'], conten
     groupId: '',
     msgType,
     content,
+    ...(parent ? { parentMessageId: parent.id } : {}),
     serverReceiveTime: 0,
     createTime: Date.now(),
     msgStatus: 'sending',
@@ -53,13 +55,16 @@ export function resend(message: Message): void {
 
 async function deliver(message: Message, me: string): Promise<void> {
   try {
-    const result = await sendMessage({
+    const body = {
       uuid: message.uuid,
-      chatType: 'Friend',
+      chatType: 'Friend' as const,
       to: message.to,
       msgType: message.msgType as SendBody['msgType'],
       content: message.content,
-    });
+    };
+    const result = message.parentMessageId
+      ? await replyMessage({ ...body, msgType: 'Reply', parentMessageId: message.parentMessageId })
+      : await sendMessage(body);
     let sent: Message = message;
     patchLive(message.to, message.uuid, (item) => {
       sent = {

@@ -1,5 +1,6 @@
 // Pure updates of the recent-chats list; the websocket client and the send path apply them to the swr cache.
 import type { Message, Session } from '../api/types';
+import { RECALLED_PREVIEW } from './preview';
 
 export function peerOf(message: Pick<Message, 'from' | 'to'>, me: string): string {
   return message.from === me ? message.to : message.from;
@@ -90,4 +91,55 @@ export function markSessionRead(list: Session[], peerId: string): Session[] {
 
 export function hasSession(list: Session[], peerId: string): boolean {
   return list.some((session) => session.id === peerId);
+}
+
+
+function patchLast(list: Session[], peerId: string, ids: string[], patch: Partial<Session>): Session[] {
+  const target = list.find((session) => session.id === peerId);
+  if (!target || !ids.includes(target.lastMessageId)) return list;
+  return list.map((session) => (session.id === peerId ? { ...session, ...patch } : session));
+}
+
+/** An edit of the last message changes the preview. */
+export function sessionAfterEdit(list: Session[], peerId: string, id: string, content: string): Session[] {
+  return patchLast(list, peerId, [id], { lastMessageContent: content });
+}
+
+export function sessionAfterRecall(list: Session[], peerId: string, ids: string[]): Session[] {
+  return patchLast(list, peerId, ids, { lastMessageContent: RECALLED_PREVIEW });
+}
+
+/**
+ * When the last message is deleted or cleared, the preview falls back to the newest remaining
+ * message of the loaded timeline, or is blank (spec messaging.md section 4).
+ */
+export function sessionAfterRemoval(
+  list: Session[],
+  peerId: string,
+  removedIds: string[],
+  remaining: Message[],
+): Session[] {
+  const target = list.find((session) => session.id === peerId);
+  if (!target || !target.lastMessageId || !removedIds.includes(target.lastMessageId)) return list;
+  const newest = [...remaining].reverse().find((message) => message.id && !removedIds.includes(message.id));
+  const patch: Partial<Session> = newest
+    ? {
+        lastMessageId: newest.id,
+        lastMessageType: newest.msgType,
+        lastMessageContent: newest.recalled ? RECALLED_PREVIEW : newest.content,
+        lastMessageTime: newest.serverReceiveTime || newest.createTime,
+      }
+    : { lastMessageId: '', lastMessageType: '', lastMessageContent: '', lastMessageTime: 0 };
+  return sortSessions(list.map((session) => (session.id === peerId ? { ...session, ...patch } : session)));
+}
+
+/** Clearing a chat blanks its preview when the last message is among the cleared ones. */
+export function sessionAfterClear(list: Session[], peerId: string, upTo: number): Session[] {
+  const target = list.find((session) => session.id === peerId);
+  if (!target || target.lastMessageTime > upTo) return list;
+  return list.map((session) =>
+    session.id === peerId
+      ? { ...session, lastMessageId: '', lastMessageType: '', lastMessageContent: '', unreadCount: 0 }
+      : session,
+  );
 }

@@ -110,6 +110,32 @@ export const PinIcon = () => (
   </Icon>
 );
 
+export const CloseIcon = () => (
+  <Icon size={18}>
+    <path d="M18 6L6 18M6 6l12 12" />
+  </Icon>
+);
+
+export const PlusIcon = () => (
+  <Icon>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const ReplyIcon = () => (
+  <Icon size={16}>
+    <path d="M9 14L4 9l5-5" />
+    <path d="M4 9h10a6 6 0 0 1 6 6v5" />
+  </Icon>
+);
+
+export const EditIcon = () => (
+  <Icon size={16}>
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
+  </Icon>
+);
+
 export const ImageIcon = () => (
   <Icon>
     <rect x="3" y="4" width="18" height="16" rx="2" />

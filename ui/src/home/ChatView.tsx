@@ -1,21 +1,46 @@
-import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useRef } from 'react';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useHistory } from '../api/hooks';
 import { HISTORY_PAGE_SIZE } from '../api/keys';
-import type { UserInfo } from '../api/types';
+import type { Message, UserInfo } from '../api/types';
+import { clearChat, copyToClipboard, deleteMessages, forward, recall } from '../chat/actions';
+import { applyChanges, expandForwardBatches } from '../chat/changes';
+import { FORWARD_TARGETS_MAX, forwardRefusal, inChatOrder, toggleSelection } from '../chat/forward';
+import { forgetTimeline, rememberTimeline } from '../chat/life';
+import { copyText, messageActions, type MessageAction } from '../chat/menu';
+import { matchesQuery } from '../chat/search';
 import { mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
-import { LockIcon } from '../components/icons';
-import { useT } from '../i18n';
-import { liveMessagesAtom, readMarksAtom } from '../state/chat';
+import { ConfirmDialog } from '../components/Dialog';
+import { CloseIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
+import { PopupMenu } from '../components/PopupMenu';
+import { useT, type MessageKey } from '../i18n';
+import { composerModeAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
 import { resyncAtom } from '../state/connection';
+import { showToast } from '../state/toast';
+import { paneAtom } from '../state/ui';
 import { Composer } from './Composer';
+import type { BubbleEnv } from './MessageBubble';
 import { MessageList } from './MessageList';
 import { PaneHeader } from './PaneHeader';
 import { displayName } from './SessionItem';
+import { TargetPicker } from './TargetPicker';
 import { usePeer } from './usePeer';
 import { useReadAck } from './useReadAck';
+
+const ACTION_LABELS: Record<MessageAction, MessageKey> = {
+  reply: 'menu.reply',
+  edit: 'menu.edit',
+  recall: 'menu.recall',
+  copy: 'menu.copy',
+  forward: 'menu.forward',
+  select: 'menu.select',
+  deleteForMe: 'menu.deleteForMe',
+  deleteForEveryone: 'menu.deleteForEveryone',
+};
+
+type Confirm = { kind: 'deleteForMe' | 'deleteForEveryone'; ids: string[] } | { kind: 'clear' };
 
 export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const t = useT();
@@ -23,13 +48,32 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const history = useHistory(peerId);
   const live = useAtomValue(liveMessagesAtom)[peerId];
   const marks = useAtomValue(readMarksAtom)[peerId];
+  const changes = useAtomValue(messageChangesAtom)[peerId];
   const resync = useAtomValue(resyncAtom);
+  const [modes, setModes] = useAtom(composerModeAtom);
+  const setPane = useSetAtom(paneAtom);
+
+  /** a message to scroll to: a quote or a search result was clicked */
+  const [jump, setJump] = useState<{ id: string; nonce: number } | null>(null);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [selection, setSelection] = useState<string[] | null>(null);
+  const [menu, setMenu] = useState<{ message: Message; x: number; y: number } | null>(null);
+  const [headerMenu, setHeaderMenu] = useState<{ x: number; y: number } | null>(null);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [forwardIds, setForwardIds] = useState<string[] | null>(null);
+  const headerMenuButton = useRef<HTMLButtonElement>(null);
 
   const pages = history.data;
   const timeline = useMemo(() => {
     const older = pages ? [...pages].reverse().flat() : [];
-    return mergeTimeline(older, live ?? [], me.id, marks ?? {});
-  }, [pages, live, marks, me.id]);
+    return applyChanges(mergeTimeline(older, live ?? [], me.id, marks ?? {}), changes);
+  }, [pages, live, marks, me.id, changes]);
+
+  useEffect(() => {
+    rememberTimeline(peerId, timeline);
+  }, [peerId, timeline]);
+  useEffect(() => () => forgetTimeline(peerId), [peerId]);
 
   useReadAck(peerId, me.id, timeline, peer.unreadCount);
 
@@ -45,6 +89,128 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const hasMore = !!lastPage && lastPage.length >= HISTORY_PAGE_SIZE;
   const loadingMore = history.isLoading || (history.size > 0 && pages !== undefined && pages.length < history.size);
   const title = displayName(peer) || '\u00a0';
+  const searching = searchOpen && query.trim() !== '';
+  const shown = useMemo(
+    () => (searching ? timeline.filter((message) => matchesQuery(message, query)) : timeline),
+    [searching, timeline, query],
+  );
+  const byId = useMemo(() => new Map(timeline.filter((m) => m.id).map((m) => [m.id, m])), [timeline]);
+
+  // A reply or an edit stops when its message is recalled, deleted or cleared meanwhile.
+  const modeId = modes[peerId]?.message.id;
+  const modeGone = !!modeId && pages !== undefined && (!byId.get(modeId) || !!byId.get(modeId)?.recalled);
+  useEffect(() => {
+    if (modeGone) setModes((all) => ({ ...all, [peerId]: undefined }));
+  }, [modeGone, peerId, setModes]);
+
+  function onAction(action: MessageAction, message: Message) {
+    switch (action) {
+      case 'reply':
+        setModes((all) => ({ ...all, [peerId]: { kind: 'reply', message } }));
+        return;
+      case 'edit':
+        setModes((all) => ({ ...all, [peerId]: { kind: 'edit', message, text: message.content } }));
+        return;
+      case 'recall':
+        void recall(peerId, message);
+        return;
+      case 'copy':
+        void copyToClipboard(copyText(message));
+        return;
+      case 'forward':
+        setForwardIds([message.id]);
+        return;
+      case 'select':
+        setSelection([message.id]);
+        return;
+      case 'deleteForMe':
+      case 'deleteForEveryone':
+        setConfirm({ kind: action, ids: expandForwardBatches(timeline, [message.id]) });
+        return;
+    }
+  }
+
+  const env: BubbleEnv = {
+    me: me.id,
+    peerName: title,
+    query: searching ? query : '',
+    find: (id) => byId.get(id),
+    isRemoved: (id) => !!changes?.removed[id],
+    selecting: selection !== null,
+    isSelected: (id) => !!selection?.includes(id),
+    onToggle: (message) => {
+      const result = toggleSelection(selection ?? [], message);
+      if (result.refusal) showToast(t(result.refusal), 'error');
+      setSelection(result.selected);
+    },
+    onMenu: (message, x, y) => {
+      if (messageActions(message, me.id, Date.now()).length > 0) setMenu({ message, x, y });
+    },
+    onJump: (id) => setJump({ id, nonce: Date.now() }),
+    onOpenMember: (memberId) => setPane({ kind: 'member', memberId }),
+  };
+
+  function closeSearch() {
+    setSearchOpen(false);
+    setQuery('');
+  }
+
+  function forwardSelection() {
+    const ids = selection ?? [];
+    const refusal = forwardRefusal(ids);
+    if (refusal) {
+      showToast(t(refusal), 'error');
+      return;
+    }
+    setForwardIds(inChatOrder(ids, timeline));
+  }
+
+  async function runConfirmed(current: Confirm) {
+    setConfirm(null);
+    if (current.kind === 'clear') {
+      await clearChat(peerId);
+      setModes((all) => ({ ...all, [peerId]: undefined }));
+      return;
+    }
+    const done = await deleteMessages(peerId, current.ids, current.kind === 'deleteForEveryone');
+    if (done) setSelection(null);
+  }
+
+  function cancelConfirm(current: Confirm) {
+    setConfirm(null);
+    showToast(t(current.kind === 'clear' ? 'clear.cancelled' : 'delete.cancelled'));
+  }
+
+  const headerActions = (
+    <>
+      <button
+        type="button"
+        className={`icon-button${searchOpen ? ' icon-button-active' : ''}`}
+        aria-label={t('search.open')}
+        aria-pressed={searchOpen}
+        title={t('search.open')}
+        onClick={() => (searchOpen ? closeSearch() : setSearchOpen(true))}
+        data-testid="chat-search-toggle"
+      >
+        <SearchIcon />
+      </button>
+      <button
+        ref={headerMenuButton}
+        type="button"
+        className="icon-button"
+        aria-label={t('chat.menu')}
+        aria-haspopup="menu"
+        title={t('chat.menu')}
+        onClick={() => {
+          const box = headerMenuButton.current!.getBoundingClientRect();
+          setHeaderMenu({ x: box.right - 200, y: box.bottom + 4 });
+        }}
+        data-testid="chat-menu"
+      >
+        <MoreIcon />
+      </button>
+    </>
+  );
 
   return (
     <section className="chat" aria-label={title} data-testid="chat-view" data-peer-id={peerId}>
@@ -55,20 +221,175 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
             <LockIcon /> {peer.code ? `@${peer.code}` : 'AES-256-GCM'}
           </>
         }
-        leading={<Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />}
-        actions={<CallButtons peerId={peerId} />}
+        leading={
+          <button
+            type="button"
+            className="header-avatar"
+            aria-label={t('member.title')}
+            onClick={() => setPane({ kind: 'member', memberId: peerId })}
+            data-testid="chat-peer-info"
+          >
+            <Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />
+          </button>
+        }
+        actions={
+          <>
+            <CallButtons peerId={peerId} />
+            {headerActions}
+          </>
+        }
       />
+      {searchOpen ? (
+        <div className="chat-search" role="search">
+          <input
+            className="text-input"
+            type="search"
+            value={query}
+            autoFocus
+            onChange={(event) => setQuery(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') closeSearch();
+            }}
+            placeholder={t('search.placeholder')}
+            aria-label={t('search.placeholder')}
+            data-testid="chat-search"
+          />
+          {searching ? (
+            <span className="muted chat-search-count" data-testid="chat-search-count" aria-live="polite">
+              {t('search.results', { n: shown.length })}
+            </span>
+          ) : null}
+          {hasMore ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={loadingMore}
+              onClick={() => void history.setSize(history.size + 1)}
+              data-testid="chat-search-older"
+            >
+              {loadingMore ? t('chat.loadingOlder') : t('search.older')}
+            </button>
+          ) : (
+            <span className="muted chat-search-count">{t('search.allLoaded')}</span>
+          )}
+          <button type="button" className="icon-button" aria-label={t('search.close')} onClick={closeSearch}>
+            <CloseIcon />
+          </button>
+        </div>
+      ) : null}
       <MessageList
-        messages={timeline}
-        me={me.id}
+        messages={shown}
+        env={env}
         loading={history.isLoading}
         loadingMore={loadingMore}
         hasMore={hasMore}
         failed={history.error && !pages ? history.error.message || t('common.requestFailed') : null}
         onLoadMore={() => void history.setSize(history.size + 1)}
         onRetry={() => void mutate()}
+        jumpTo={jump}
+        onShowInChat={
+          searching
+            ? (message) => {
+                closeSearch();
+                setJump({ id: message.id, nonce: Date.now() });
+              }
+            : undefined
+        }
+        emptyNote={searching ? t('search.none') : undefined}
       />
-      <Composer peerId={peerId} />
+      {selection ? (
+        <div className="selection-bar" data-testid="selection-bar">
+          <span data-testid="selection-count">{t('forward.selected', { n: selection.length })}</span>
+          <button type="button" className="button button-secondary" onClick={() => setSelection(null)}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            disabled={selection.length === 0}
+            onClick={() =>
+              setConfirm({ kind: 'deleteForMe', ids: expandForwardBatches(timeline, selection) })
+            }
+            data-testid="selection-delete"
+          >
+            {t('menu.deleteForMe')}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={forwardSelection}
+            data-testid="selection-forward"
+          >
+            {t('forward.send')}
+          </button>
+        </div>
+      ) : (
+        <Composer peerId={peerId} peerName={title} me={me.id} />
+      )}
+      {menu ? (
+        <PopupMenu
+          x={menu.x}
+          y={menu.y}
+          label={t('menu.more')}
+          onClose={() => setMenu(null)}
+          items={messageActions(menu.message, me.id, Date.now()).map((action) => ({
+            key: action,
+            label: t(ACTION_LABELS[action]),
+            danger: action === 'deleteForMe' || action === 'deleteForEveryone' || action === 'recall',
+            onSelect: () => onAction(action, menu.message),
+          }))}
+          testId="message-menu"
+        />
+      ) : null}
+      {headerMenu ? (
+        <PopupMenu
+          x={headerMenu.x}
+          y={headerMenu.y}
+          label={t('chat.menu')}
+          onClose={() => setHeaderMenu(null)}
+          items={[{ key: 'clear', label: t('clear.action'), danger: true, onSelect: () => setConfirm({ kind: 'clear' }) }]}
+          testId="chat-menu-list"
+        />
+      ) : null}
+      {confirm ? (
+        <ConfirmDialog
+          title={
+            confirm.kind === 'clear'
+              ? t('clear.title')
+              : t(confirm.kind === 'deleteForMe' ? 'delete.titleMe' : 'delete.titleEveryone')
+          }
+          body={
+            confirm.kind === 'clear' ? (
+              t('clear.body', { name: title })
+            ) : (
+              <>
+                {t(confirm.kind === 'deleteForMe' ? 'delete.bodyMe' : 'delete.bodyEveryone')}
+                {confirm.ids.length > 1 ? <> {t('delete.bodyBatch', { n: confirm.ids.length })}</> : null}
+              </>
+            )
+          }
+          confirmLabel={confirm.kind === 'clear' ? t('clear.confirm') : t('delete.confirm')}
+          onConfirm={() => void runConfirmed(confirm)}
+          onCancel={() => cancelConfirm(confirm)}
+          testId="confirm-dialog"
+        />
+      ) : null}
+      {forwardIds ? (
+        <TargetPicker
+          title={t('forward.title')}
+          multiple
+          max={FORWARD_TARGETS_MAX}
+          confirmLabel={t('forward.send')}
+          onClose={() => setForwardIds(null)}
+          onConfirm={(targets) => {
+            void forward(forwardIds, targets).then((done) => {
+              setForwardIds(null);
+              if (done) setSelection(null);
+            });
+          }}
+          testId="forward-picker"
+        />
+      ) : null}
     </section>
   );
 }

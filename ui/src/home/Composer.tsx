@@ -1,76 +1,187 @@
 import { useAtom } from 'jotai';
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { saveEdit, shareCard } from '../chat/actions';
+import { previewText } from '../chat/preview';
 import { sendText } from '../chat/send';
-import { SendIcon } from '../components/icons';
+import { CloseIcon, EditIcon, PlusIcon, ReplyIcon, SendIcon } from '../components/icons';
+import { PopupMenu } from '../components/PopupMenu';
 import { useT } from '../i18n';
-import { draftsAtom } from '../state/chat';
+import { composerModeAtom, draftsAtom, type ComposerMode } from '../state/chat';
+import { showToast } from '../state/toast';
 import { Attach } from './Attach';
+import { TargetPicker } from './TargetPicker';
 
 const MAX_HEIGHT_PX = 160;
 
-/** Enter sends, Shift+Enter adds a line; the text is kept per conversation until sent. */
-export function Composer({ peerId }: { peerId: string }) {
+/**
+ * Enter sends, Shift+Enter adds a line; the text is kept per conversation until sent. Above it a
+ * quoted message while replying (× cancels), or the edit bar while editing one's own message
+ * (Escape cancels). The + menu sends a contact card.
+ */
+export function Composer({ peerId, peerName, me }: { peerId: string; peerName: string; me: string }) {
   const t = useT();
   const [drafts, setDrafts] = useAtom(draftsAtom);
-  const draft = drafts[peerId] ?? '';
+  const [modes, setModes] = useAtom(composerModeAtom);
+  const mode = modes[peerId];
+  const editing = mode?.kind === 'edit';
+  const value = editing ? mode.text : (drafts[peerId] ?? '');
   const input = useRef<HTMLTextAreaElement>(null);
+  const plusButton = useRef<HTMLButtonElement>(null);
+  const [plusMenu, setPlusMenu] = useState<{ x: number; y: number } | null>(null);
+  const [sharing, setSharing] = useState(false);
+  const [saving, setSaving] = useState(false);
 
   useLayoutEffect(() => {
     const element = input.current;
     if (!element) return;
     element.style.height = 'auto';
     element.style.height = `${Math.min(element.scrollHeight, MAX_HEIGHT_PX)}px`;
-  }, [draft]);
+  }, [value]);
 
-  function setDraft(value: string) {
-    setDrafts((all) => ({ ...all, [peerId]: value }));
+  const modeKey = mode ? `${mode.kind}:${mode.message.uuid || mode.message.id}` : '';
+  useLayoutEffect(() => {
+    if (modeKey) input.current?.focus();
+  }, [modeKey]);
+
+  function setMode(next: ComposerMode | undefined) {
+    setModes((all) => ({ ...all, [peerId]: next }));
   }
 
-  function send() {
-    const content = draft.trim();
+  function setValue(text: string) {
+    if (mode?.kind === 'edit') setMode({ ...mode, text });
+    else setDrafts((all) => ({ ...all, [peerId]: text }));
+  }
+
+  async function submit() {
+    const content = value.trim();
+    if (mode?.kind === 'edit') {
+      if (!content) {
+        showToast(t('edit.empty'), 'error');
+        return;
+      }
+      setSaving(true);
+      const saved = content === mode.message.content || (await saveEdit(peerId, mode.message, content));
+      setSaving(false);
+      if (saved) setMode(undefined);
+      input.current?.focus();
+      return;
+    }
     if (!content) return;
-    sendText(peerId, content);
-    setDraft('');
+    sendText(peerId, content, mode?.kind === 'reply' ? mode.message : undefined);
+    setDrafts((all) => ({ ...all, [peerId]: '' }));
+    setMode(undefined);
     input.current?.focus();
   }
 
   function onKeyDown(event: React.KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Escape' && mode) {
+      event.preventDefault();
+      setMode(undefined);
+      return;
+    }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    send();
+    void submit();
+  }
+
+  let bar: React.ReactNode = null;
+  if (mode) {
+    const quoted = mode.message;
+    const who = quoted.from === me ? t('message.you') : peerName;
+    bar = (
+      <div className={`composer-bar composer-${mode.kind}`} data-testid={`composer-${mode.kind}`}>
+        {mode.kind === 'reply' ? <ReplyIcon /> : <EditIcon />}
+        <div className="composer-bar-text">
+          <strong>{mode.kind === 'reply' ? t('composer.replyingTo', { name: who }) : t('composer.editing')}</strong>
+          <span>{previewText(quoted.msgType === 'Forward' ? (quoted.forwardType ?? 'Text') : quoted.msgType, quoted.content, t)}</span>
+        </div>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={() => {
+            setMode(undefined);
+            input.current?.focus();
+          }}
+          aria-label={mode.kind === 'reply' ? t('composer.cancelReply') : t('composer.cancelEdit')}
+          data-testid="composer-cancel"
+        >
+          <CloseIcon />
+        </button>
+      </div>
+    );
   }
 
   return (
-    <form
-      className="composer"
-      onSubmit={(event) => {
-        event.preventDefault();
-        send();
-      }}
-    >
-      <Attach peerId={peerId} />
-      <textarea
-        ref={input}
-        rows={1}
-        value={draft}
-        onChange={(event) => setDraft(event.target.value)}
-        onKeyDown={onKeyDown}
-        placeholder={t('chat.placeholder')}
-        aria-label={t('chat.placeholder')}
-        title={t('chat.hint')}
-        data-testid="composer"
-        maxLength={5000}
-      />
-      <button
-        type="submit"
-        className="button button-primary send-button"
-        disabled={!draft.trim()}
-        aria-label={t('chat.send')}
-        data-testid="send-button"
+    <div className="composer-wrap">
+      {bar}
+      <form
+        className="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
       >
-        <SendIcon />
-        <span>{t('chat.send')}</span>
-      </button>
-    </form>
+        <button
+          ref={plusButton}
+          type="button"
+          className="icon-button composer-plus"
+          aria-label={t('composer.more')}
+          aria-haspopup="menu"
+          onClick={() => {
+            const box = plusButton.current!.getBoundingClientRect();
+            setPlusMenu({ x: box.left, y: box.top - 60 });
+          }}
+          data-testid="composer-plus"
+        >
+          <PlusIcon />
+        </button>
+        <Attach peerId={peerId} />
+        <textarea
+          ref={input}
+          rows={1}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={t('chat.placeholder')}
+          aria-label={t('chat.placeholder')}
+          title={t('chat.hint')}
+          data-testid="composer"
+          maxLength={5000}
+        />
+        <button
+          type="submit"
+          className="button button-primary send-button"
+          disabled={!value.trim() || saving}
+          aria-label={editing ? t('composer.save') : t('chat.send')}
+          data-testid="send-button"
+        >
+          <SendIcon />
+          <span>{editing ? t('composer.save') : t('chat.send')}</span>
+        </button>
+      </form>
+      {plusMenu ? (
+        <PopupMenu
+          x={plusMenu.x}
+          y={plusMenu.y}
+          label={t('composer.more')}
+          onClose={() => setPlusMenu(null)}
+          items={[{ key: 'shareContact', label: t('composer.shareContact'), onSelect: () => setSharing(true) }]}
+          testId="composer-menu"
+        />
+      ) : null}
+      {sharing ? (
+        <TargetPicker
+          title={t('share.title')}
+          multiple={false}
+          confirmLabel={t('share.send')}
+          exclude={[peerId]}
+          onClose={() => setSharing(false)}
+          onConfirm={(ids) => {
+            void shareCard(peerId, ids[0]).finally(() => setSharing(false));
+          }}
+          testId="share-picker"
+        />
+      ) : null}
+    </div>
   );
 }

@@ -1,28 +1,43 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { HISTORY_PAGE_SIZE } from '../api/keys';
 import type { Message } from '../api/types';
+import { isEventLike } from '../chat/changes';
 import { SEPARATOR_GAP_MS, clockTime, separatorLabel } from '../chat/format';
+import {
+  HISTORY_DEBOUNCE_MS,
+  SCROLL_BOTTOM_THROTTLE_MS,
+  debounce,
+  throttle,
+} from '../chat/timing';
+import { MAX_RENDERED, anchorAround, shiftDown, shiftUp, windowRange, type WindowAnchor } from '../chat/window';
 import { useT } from '../i18n';
-import { MessageBubble } from './MessageBubble';
+import { MessageBubble, SystemLine, type BubbleEnv } from './MessageBubble';
 
 interface MessageListProps {
   messages: Message[];
-  me: string;
+  env: BubbleEnv;
   loading: boolean;
   loadingMore: boolean;
   hasMore: boolean;
   failed: string | null;
   onLoadMore: () => void;
   onRetry: () => void;
+  /** a message to scroll to and flash */
+  jumpTo: { id: string; nonce: number } | null;
+  /** search results: each row offers to show the message in the whole chat */
+  onShowInChat?: (message: Message) => void;
+  emptyNote?: string;
 }
 
-const LOAD_MORE_THRESHOLD_PX = 48;
+const EDGE_PX = 48;
 const NEAR_BOTTOM_PX = 120;
+const FLASH_MS = 1600;
 
 function timeOf(message: Message): number {
   return message.serverReceiveTime || message.createTime;
 }
 
-function keyOf(message: Message): string {
+export function keyOf(message: Message): string {
   return message.uuid || message.id;
 }
 
@@ -30,6 +45,7 @@ function keyOf(message: Message): string {
 function endsRun(message: Message, next: Message | undefined): boolean {
   return (
     !next ||
+    isEventLike(next) ||
     next.from !== message.from ||
     next.msgStatus !== message.msgStatus ||
     clockTime(timeOf(next)) !== clockTime(timeOf(message))
@@ -37,79 +53,193 @@ function endsRun(message: Message, next: Message | undefined): boolean {
 }
 
 /**
- * The scrolling message column. Scrolling near the top loads the previous page; the view keeps
- * its place while older messages are put above. A new message scrolls to the bottom when the
- * reader was already there, or when it is one's own.
+ * The scrolling message column. It renders a window of at most 1000 messages, moved by 200 when
+ * the reader scrolls past one of its ends; at the top of what is loaded it asks for the previous
+ * page. The view keeps its place while rows come and go above. A new message scrolls to the
+ * bottom when the reader was already there, or when it is one's own.
  */
 export function MessageList({
   messages,
-  me,
+  env,
   loading,
   loadingMore,
   hasMore,
   failed,
   onLoadMore,
   onRetry,
+  jumpTo,
+  onShowInChat,
+  emptyNote,
 }: MessageListProps) {
   const t = useT();
   const scroller = useRef<HTMLDivElement>(null);
-  const anchor = useRef<{ height: number; top: number } | null>(null);
   const nearBottom = useRef(true);
-  const firstKey = messages.length ? keyOf(messages[0]) : '';
+  const placeKeeper = useRef<{ key: string; delta: number } | null>(null);
+  const pendingJump = useRef<string | null>(null);
+  const toBottomOnce = useRef(false);
+  const [flashKey, setFlashKey] = useState<string | null>(null);
+  const [anchor, setAnchor] = useState<WindowAnchor>({ kind: 'bottom' });
+
+  const keys = useMemo(() => messages.map(keyOf), [messages]);
+  const range = windowRange(keys, anchor);
+  const shown = messages.slice(range.start, range.end);
+  const firstKey = shown.length ? keyOf(shown[0]) : '';
   const last = messages.length ? messages[messages.length - 1] : undefined;
   const lastKey = last ? keyOf(last) : '';
   const previous = useRef({ firstKey: '', lastKey: '' });
+
+  const scrollToBottom = useMemo(
+    () =>
+      throttle(() => {
+        const element = scroller.current;
+        if (element) element.scrollTop = element.scrollHeight;
+      }, SCROLL_BOTTOM_THROTTLE_MS),
+    [],
+  );
+  const loadMoreLater = useRef(onLoadMore);
+  loadMoreLater.current = onLoadMore;
+  const requestOlder = useMemo(() => debounce(() => loadMoreLater.current(), HISTORY_DEBOUNCE_MS), []);
+  useEffect(
+    () => () => {
+      scrollToBottom.cancel();
+      requestOlder.cancel();
+    },
+    [scrollToBottom, requestOlder],
+  );
+
+  // A requested jump is done on the first render that holds its row.
+  useLayoutEffect(() => {
+    const key = pendingJump.current;
+    const target = key && scroller.current?.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(key)}"]`);
+    if (!key || !target) return;
+    pendingJump.current = null;
+    nearBottom.current = false;
+    target.scrollIntoView({ block: 'center' });
+    setFlashKey(key);
+  });
 
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
     const before = previous.current;
     previous.current = { firstKey, lastKey };
-    if (anchor.current && firstKey !== before.firstKey) {
-      element.scrollTop = element.scrollHeight - anchor.current.height + anchor.current.top;
-      anchor.current = null;
+    if (pendingJump.current) return;
+    const kept = placeKeeper.current;
+    if (kept && before.firstKey && firstKey !== before.firstKey) {
+      const row = element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);
+      if (row) {
+        const top = row.getBoundingClientRect().top - element.getBoundingClientRect().top;
+        element.scrollTop += top - kept.delta;
+      }
+    }
+    if (toBottomOnce.current && anchor.kind === 'bottom') {
+      toBottomOnce.current = false;
+      element.scrollTop = element.scrollHeight;
       return;
     }
     const appended = lastKey !== before.lastKey;
-    if (appended && (nearBottom.current || last?.from === me || !before.lastKey)) {
-      element.scrollTop = element.scrollHeight;
+    if (!appended) return;
+    if (last?.from === env.me && before.lastKey && anchor.kind !== 'bottom') {
+      // One's own message while reading far above: back to the newest messages, then down.
+      toBottomOnce.current = true;
+      setAnchor({ kind: 'bottom' });
+      return;
     }
-  }, [firstKey, lastKey, last?.from, me]);
+    if (anchor.kind === 'bottom' && (nearBottom.current || last?.from === env.me || !before.lastKey)) {
+      if (!before.lastKey) element.scrollTop = element.scrollHeight;
+      else scrollToBottom();
+    }
+  }, [firstKey, lastKey, last?.from, env.me, anchor.kind, scrollToBottom]);
+
+  useEffect(() => {
+    if (!jumpTo) return;
+    const index = messages.findIndex((message) => message.id === jumpTo.id);
+    if (index < 0) return;
+    pendingJump.current = keys[index];
+    setAnchor(anchorAround(keys, index));
+  }, [jumpTo?.nonce]);
+
+  useEffect(() => {
+    if (!flashKey) return undefined;
+    const timer = setTimeout(() => setFlashKey(null), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flashKey]);
+
+  /** Remembers the row at the top of the view, to put it back there when rows change above it. */
+  function keepPlace(element: HTMLDivElement) {
+    const box = element.getBoundingClientRect();
+    for (const dy of [4, 16, 40, 80]) {
+      const hit = document
+        .elementFromPoint(box.left + box.width / 2, box.top + dy)
+        ?.closest<HTMLElement>('[data-row-key]');
+      if (hit && element.contains(hit)) {
+        placeKeeper.current = { key: hit.dataset.rowKey!, delta: hit.getBoundingClientRect().top - box.top };
+        return;
+      }
+    }
+  }
 
   function onScroll() {
     const element = scroller.current;
     if (!element) return;
-    nearBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
-    if (element.scrollTop < LOAD_MORE_THRESHOLD_PX && hasMore && !loadingMore) {
-      anchor.current = { height: element.scrollHeight, top: element.scrollTop };
-      onLoadMore();
+    keepPlace(element);
+    const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
+    nearBottom.current = fromBottom < NEAR_BOTTOM_PX && range.end >= keys.length;
+    if (element.scrollTop < EDGE_PX) {
+      const up = shiftUp(keys, range);
+      if (up) setAnchor(up);
+      else if (hasMore && !loadingMore) {
+        if (keys.length + HISTORY_PAGE_SIZE > MAX_RENDERED) setAnchor({ kind: 'start', key: null });
+        requestOlder();
+      }
+    } else if (fromBottom < EDGE_PX) {
+      const down = shiftDown(keys, range);
+      if (down) setAnchor(down);
     }
   }
 
   const rows: React.ReactNode[] = [];
-  let previousTime = 0;
-  messages.forEach((message, index) => {
+  let previousTime = range.start > 0 ? timeOf(messages[range.start - 1]) : 0;
+  shown.forEach((message, index) => {
     const time = timeOf(message);
-    const next = messages[index + 1];
+    const key = keyOf(message);
+    const next = shown[index + 1];
     if (time - previousTime > SEPARATOR_GAP_MS) {
       rows.push(
-        <li key={`sep-${keyOf(message)}`} className="time-separator" role="separator">
+        <li key={`sep-${key}`} className="time-separator" role="separator">
           {separatorLabel(time, t('time.yesterday'))}
         </li>,
       );
     }
     previousTime = time;
     rows.push(
-      <li key={keyOf(message)}>
-        <MessageBubble message={message} own={message.from === me} showMeta={endsRun(message, next)} />
+      <li key={key} data-row-key={key} className={flashKey === key ? 'row-flash' : undefined}>
+        {isEventLike(message) ? (
+          <SystemLine message={message} env={env} />
+        ) : (
+          <MessageBubble message={message} env={env} showMeta={endsRun(message, next)} />
+        )}
+        {onShowInChat && message.id ? (
+          <button
+            type="button"
+            className={`link-button show-in-chat${message.from === env.me ? ' show-in-chat-own' : ''}`}
+            onClick={() => onShowInChat(message)}
+            data-testid="show-in-chat"
+          >
+            {t('search.show')}
+          </button>
+        ) : null}
       </li>,
     );
   });
 
+  const atStart = range.start === 0;
   return (
     <div className="message-scroller" ref={scroller} onScroll={onScroll} data-testid="message-scroller">
-      {loadingMore && !loading ? <p className="list-note">{t('chat.loadingOlder')}</p> : null}
-      {!hasMore && !loading && messages.length > 0 ? <p className="list-note">{t('chat.noMore')}</p> : null}
+      {atStart && loadingMore && !loading ? <p className="list-note">{t('chat.loadingOlder')}</p> : null}
+      {atStart && !hasMore && !loading && messages.length > 0 && !onShowInChat ? (
+        <p className="list-note">{t('chat.noMore')}</p>
+      ) : null}
       {loading ? <p className="list-note">{t('common.loading')}</p> : null}
       {failed ? (
         <div className="list-note">
@@ -119,8 +249,17 @@ export function MessageList({
           </button>
         </div>
       ) : null}
-      {!loading && !failed && messages.length === 0 ? <p className="empty-chat">{t('chat.empty')}</p> : null}
-      <ol className="message-list" aria-label={t('chat.messages')} aria-live="polite">
+      {!loading && !failed && messages.length === 0 ? (
+        <p className="empty-chat">{emptyNote ?? t('chat.empty')}</p>
+      ) : null}
+      <ol
+        className="message-list"
+        aria-label={t('chat.messages')}
+        aria-live="polite"
+        data-testid="message-list"
+        data-rendered={shown.length}
+        data-total={messages.length}
+      >
         {rows}
       </ol>
     </div>

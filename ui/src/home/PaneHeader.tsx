@@ -37,7 +37,7 @@ export function PaneHeader({
         <h1>{title}</h1>
         {subtitle ? <p className="muted">{subtitle}</p> : null}
       </div>
-      {actions}
+      {actions ? <div className="pane-actions">{actions}</div> : null}
     </header>
   );
 }

@@ -7,6 +7,7 @@ import { AddFriend } from './AddFriend';
 import { ChatView } from './ChatView';
 import { FixedEntryView } from './FixedEntryView';
 import { FriendRequests } from './FriendRequests';
+import { MemberInfo } from './MemberInfo';
 
 export function RightPane({ me }: { me: UserInfo }) {
   const t = useT();
@@ -24,6 +25,9 @@ export function RightPane({ me }: { me: UserInfo }) {
       break;
     case 'requests':
       content = <FriendRequests />;
+      break;
+    case 'member':
+      content = <MemberInfo key={pane.memberId} memberId={pane.memberId} me={me} />;
       break;
     case 'none':
       content = (

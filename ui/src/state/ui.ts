@@ -10,7 +10,8 @@ export type Pane =
   | { kind: 'chat'; peerId: string }
   | { kind: 'fixed'; id: FixedEntryId }
   | { kind: 'addFriend' }
-  | { kind: 'requests' };
+  | { kind: 'requests' }
+  | { kind: 'member'; memberId: string };
 
 export const paneAtom = atom<Pane>({ kind: 'none' });
 

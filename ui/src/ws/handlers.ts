@@ -1,11 +1,12 @@
 // What each pushed command does to the client state.
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
-import type { Message, ReadAck, Session, SessionEndType } from '../api/types';
+import type { ClearPush, EditPush, Message, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
 import { maxId } from '../chat/ids';
+import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { applySessionPush } from '../chat/conversations';
@@ -32,11 +33,14 @@ export const CMD = {
   /** call signals, docs/api-calls.md */
   call: 12,
   heartbeat: 13,
+  operation: 16,
   friendAdded: 24,
   applyChanged: 26,
   readAck: 27,
   readPushed: 28,
+  friendCleared: 30,
   sessionEnd: 31,
+  edited: 34,
   session: 49,
 } as const;
 
@@ -52,6 +56,15 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.readPushed:
       onRead(frame.data as ReadAck, me);
+      return;
+    case CMD.edited:
+      onEdited(frame.data as EditPush, me);
+      return;
+    case CMD.operation:
+      onOperation(frame.data as OperationPush, me);
+      return;
+    case CMD.friendCleared:
+      onCleared(frame.data as ClearPush);
       return;
     case CMD.session:
       queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
@@ -82,6 +95,23 @@ function onMessage(message: Message, me: string): void {
   upsertLive(peerId, message);
   const openPeerId = appStore.get(openPeerIdAtom);
   queueSessionUpdate((list) => applyMessage(list, message, { me, openPeerId }), message.position);
+}
+
+function onEdited(push: EditPush, me: string): void {
+  if (!push || push.chatType !== 'Friend' || !push.id) return;
+  applyEdit(peerOf(push, me), push.id, push.content, push.editTime || Date.now(), push.position);
+}
+
+function onOperation(push: OperationPush, me: string): void {
+  if (!push || push.chatType !== 'Friend' || !push.messageIds?.length) return;
+  const peerId = peerOf(push, me);
+  if (push.operationType === 'Recall') applyRecall(peerId, push.messageIds, push.time || Date.now(), push.position);
+  else if (push.operationType === 'Delete') applyRemoval(peerId, push.messageIds, push.position);
+}
+
+function onCleared(push: ClearPush): void {
+  if (!push || push.chatType !== 'Friend' || !push.friendMemberId) return;
+  applyClear(push.friendMemberId, push.upTo || Date.now(), push.position);
 }
 
 function patchMarks(peerId: string, patch: (marks: ReadMarks) => ReadMarks): void {
