@@ -6,6 +6,7 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
 
@@ -16,5 +17,6 @@ func Registry() es.Registry {
 	r.Add(member.Events()...)
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
+	r.Add(personal.Events()...)
 	return r
 }

@@ -36,7 +36,11 @@ type tx struct {
 	// drops from mentions the puts it follows.
 	mentions       map[string]mentionDoc
 	mentionDeletes []bson.D
-	over           bool
+	// personal and personalDeletes are the personal items' puts and
+	// delete filters, kept like the mentions'.
+	personal        map[string]personalDoc
+	personalDeletes []bson.D
+	over            bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -49,6 +53,7 @@ func newTx(s *Store) *tx {
 		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
+		personal: map[string]personalDoc{},
 	}
 }
 
@@ -104,6 +109,12 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, f := range t.mentionDeletes {
 		add(mentionsColl, opDelete, f)
+	}
+	for _, d := range t.personal {
+		add(personalColl, opReplace, d)
+	}
+	for _, f := range t.personalDeletes {
+		add(personalColl, opDelete, f)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

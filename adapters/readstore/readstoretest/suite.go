@@ -47,6 +47,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeHistory(current)
 		describeMessageLife(current)
 		describeMentions(current)
+		describePersonal(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

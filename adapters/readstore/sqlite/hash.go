@@ -24,6 +24,7 @@ var hashedModels = []struct{ name, table, order string }{
 	{"messages", "messages", "id"},
 	{"clearFloors", "clear_floors", "member, chat_id"},
 	{"mentions", "mentions", "member, message_id"},
+	{"personal", "personal_items", "member, kind, id"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
 	{"friends", "friends", "member, friend_id"},

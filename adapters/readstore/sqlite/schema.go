@@ -25,7 +25,7 @@ const schemaVersion = 3
 // change adds is a read model no event before it could have filled: each
 // is keyed by the version it starts from.
 var migrations = map[int64][]string{
-	2: {clearFloorsTable, mentionsTable, mentionsIndex},
+	2: {clearFloorsTable, mentionsTable, mentionsIndex, personalTable, personalIndex},
 }
 
 var schema = []string{
@@ -62,6 +62,8 @@ var schema = []string{
 	clearFloorsTable,
 	mentionsTable,
 	mentionsIndex,
+	personalTable,
+	personalIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,

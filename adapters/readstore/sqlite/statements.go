@@ -12,10 +12,12 @@ type writeStatements struct {
 
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
+	deletePersonal, clearPersonal *sqlitec.Stmt
+
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions                                                                                   sqlitec.Batch
+	putMentions, putPersonal                                                                      sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -44,6 +46,9 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.deleteMention:         `DELETE FROM mentions WHERE member = ? AND message_id = ?`,
 		&w.deleteMessageMentions: `DELETE FROM mentions WHERE message_id = ?`,
 		&w.deleteSessionMentions: `DELETE FROM mentions WHERE member = ? AND session_id = ?`,
+
+		&w.deletePersonal: `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
+		&w.clearPersonal:  `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
 	})
 	if err != nil {
 		return w, err
@@ -57,6 +62,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putFriends:      friendsTable.upsert,
 		&w.putAuthSessions: authSessionsTable.upsert,
 		&w.putMentions:     mentionRows.upsert,
+		&w.putPersonal:     personalRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -76,6 +82,8 @@ type readStatements struct {
 	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
+
+	personalPage, personalCount, personalByID *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -100,6 +108,9 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.messageByID:   messageByIDSQL,
 		&r.clearFloor:    clearFloorSQL,
 		&r.mentions:      mentionsSQL,
+		&r.personalPage:  personalPageSQL,
+		&r.personalCount: personalCountSQL,
+		&r.personalByID:  personalByIDSQL,
 	})
 	return r, err
 }

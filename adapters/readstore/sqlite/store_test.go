@@ -139,17 +139,20 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
-	It("migrates a store of version 2, which had no clear floors nor mentions, keeping its rows", func() {
+	It("migrates a store of version 2, which had no clear floors, mentions nor personal items, keeping its rows", func() {
 		s := open()
 		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{member}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors; DROP TABLE mentions; PRAGMA user_version = 2`)
+		foreign(`DROP TABLE clear_floors; DROP TABLE mentions; DROP TABLE personal_items; PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
 		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "m1", "c1", 3) })).To(Succeed())
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Member: "m1", Kind: "favourite", ID: "f1", Doc: []byte("{}")}})
+		})).To(Succeed())
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {
