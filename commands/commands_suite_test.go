@@ -60,7 +60,7 @@ func newWorld() *world {
 	w.lookups = projections.Lookups{Q: w.reads, Log: w.events}
 	w.app = w.newApp(1)
 	w.engine = projections.NewEngine(w.events, w.reads, nil, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{}, projections.Personal{})
 	w.lookups.Wait = w.engine.WaitFor
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
@@ -85,6 +85,7 @@ func (w *world) newApp(node int64) *commands.App {
 	return commands.New(commands.Deps{
 		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
 		Messages: &w.lookups,
+		Personal: &w.lookups,
 		SMS:      smsoutbox.New(w.outbox, zap.NewNop()),
 		NewID:    idgen.New(node).Next, NewUUID: uuid.NewString,
 		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },

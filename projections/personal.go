@@ -92,8 +92,10 @@ func (l Lookups) PersonalCount(ctx context.Context, member, kind string) (int, e
 }
 
 // BatchSendSetting returns member's mass-send setting: Enable unless it
-// turned it off.
+// turned it off. It first waits for the read models to reach the log's
+// head, so that a change the member has just made counts.
 func (l Lookups) BatchSendSetting(ctx context.Context, member string) (string, error) {
+	l.caughtUp(ctx)
 	items, err := l.Q.PersonalItemsByID(ctx, member, personal.KindSetting, []string{personal.SettingBatchSend})
 	if err != nil || len(items) == 0 {
 		return personal.Enable, err

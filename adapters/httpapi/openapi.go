@@ -15,6 +15,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.friendRoutes()...)
 	rs = append(rs, a.messageRoutes()...)
 	rs = append(rs, a.messageLifeRoutes()...)
+	rs = append(rs, a.personalRoutes()...)
 	rs = append(rs, a.uploadRoutes()...)
 	return rs
 }

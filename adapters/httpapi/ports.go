@@ -24,6 +24,16 @@ type Commands interface {
 	ShareContact(ctx context.Context, p commands.Principal, r commands.ShareContact) (commands.SendResult, error)
 	ClearHistory(ctx context.Context, p commands.Principal, r commands.ClearHistory) (commands.Cleared, error)
 	AckMentions(ctx context.Context, p commands.Principal, r commands.AckMentions) (uint64, error)
+
+	AddFavourite(ctx context.Context, p commands.Principal, r commands.AddFavourite) (commands.Kept, error)
+	EditFavourite(ctx context.Context, p commands.Principal, r commands.EditFavourite) (commands.FavouriteEdited, error)
+	DeleteFavourites(ctx context.Context, p commands.Principal, r commands.PersonalIDs) (commands.Dropped, error)
+	ForwardFavourites(ctx context.Context, p commands.Principal, r commands.ForwardFavourites) (commands.Forwarded, error)
+	AddSticker(ctx context.Context, p commands.Principal, r commands.AddSticker) (commands.Kept, error)
+	DeleteStickers(ctx context.Context, p commands.Principal, r commands.PersonalIDs) (commands.Dropped, error)
+	SendBatch(ctx context.Context, p commands.Principal, r commands.SendBatch) (commands.BatchResult, error)
+	ClearBatches(ctx context.Context, p commands.Principal) (uint64, error)
+	SetBatchSend(ctx context.Context, p commands.Principal, r commands.SetBatchSend) (commands.BatchSendSetting, error)
 }
 
 // Tokens turn sessions into tokens and back.

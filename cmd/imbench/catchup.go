@@ -73,7 +73,7 @@ func runCatchup(ctx context.Context, args []string) error {
 // reads and returns how long they took to fold everything up to head.
 func catchUp(ctx context.Context, log projections.EventLog, reads projections.ReadStore, head uint64) (time.Duration, error) {
 	engine := projections.NewEngine(log, reads, nil, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{}, projections.Personal{})
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	start := time.Now()

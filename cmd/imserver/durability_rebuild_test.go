@@ -91,7 +91,7 @@ func rebuild(eventsPath, readPath string) map[string]string {
 	defer deltas.Close()
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{}, projections.Personal{})
 	head, err := events.Head(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	runCtx, stop := context.WithCancel(ctx)

@@ -123,6 +123,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	app := commands.New(commands.Deps{
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
 		Messages: &lookups,
+		Personal: &lookups,
 		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now,
 	})
@@ -131,7 +132,8 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
-		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{},
+		projections.Personal{})
 	lookups.Wait = engine.WaitFor
 	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)

@@ -46,6 +46,7 @@ const (
 	MsgStickerNotPicture    = "A sticker must be a picture"
 	MsgStickersFull         = "At most 300 stickers can be kept"
 	MsgStickerMissing       = "Choose an uploaded picture or a favourite picture"
+	MsgStickerNotFound      = "The sticker is not found"
 	MsgBatchNoRecipients    = "Please select the recipients"
 	MsgBatchTooMany         = "A mass message can go to at most 100 friends"
 	MsgBatchDisabled        = "Mass send is not enabled for this account"
