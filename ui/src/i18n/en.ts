@@ -1,4 +1,6 @@
 // The English table is the reference: its keys type every other table.
+import { personalEn } from './personal';
+
 export const en = {
   'app.name': 'EventChat',
   'app.tagline': 'Private, encrypted conversations with the people you trust.',
@@ -131,6 +133,7 @@ export const en = {
   'preview.unsupported': '[message]',
   'time.yesterday': 'Yesterday',
   'unread.label': '{n} unread',
+  ...personalEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,5 @@
 import type { Table } from './en';
+import { personalVi } from './personal';
 
 export const vi_VN: Table = {
   'app.name': 'EventChat',
@@ -132,4 +133,5 @@ export const vi_VN: Table = {
   'preview.unsupported': '[tin nhắn]',
   'time.yesterday': 'Hôm qua',
   'unread.label': '{n} chưa đọc',
+  ...personalVi,
 };

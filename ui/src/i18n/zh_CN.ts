@@ -1,4 +1,5 @@
 import type { Table } from './en';
+import { personalZh } from './personal';
 
 export const zh_CN: Table = {
   'app.name': 'EventChat',
@@ -132,4 +133,5 @@ export const zh_CN: Table = {
   'preview.unsupported': '[消息]',
   'time.yesterday': '昨天',
   'unread.label': '{n} 条未读',
+  ...personalZh,
 };

@@ -4,6 +4,7 @@ import { keys } from '../api/keys';
 import type { Message, ReadAck, Session, SessionEndType } from '../api/types';
 import { logout } from '../auth/logout';
 import { maxId } from '../chat/ids';
+import { personalKeys } from '../personal/api';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { applyMessage, markSessionRead, peerOf, upsertSession } from '../chat/sessions';
@@ -32,6 +33,7 @@ export const CMD = {
   readAck: 27,
   readPushed: 28,
   sessionEnd: 31,
+  stickers: 43,
   session: 49,
 } as const;
 
@@ -54,6 +56,9 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.applyChanged:
       void mutate(keys.applies);
+      return;
+    case CMD.stickers:
+      void mutate(personalKeys.stickers);
       return;
     case CMD.sessionEnd:
       onSessionEnd((frame.data as { type?: SessionEndType } | undefined)?.type);
