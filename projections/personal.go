@@ -68,13 +68,12 @@ type batchSetting struct {
 }
 
 // PersonalDocs returns the documents of member's items of kind among ids,
-// in the order of ids, waiting for the read models to reach the log's head
-// when some are missing (see SentMessages).
+// in the order of ids. It first waits for the read models to reach the
+// log's head, so that a command never acts on an item the member has
+// already deleted or changed.
 func (l Lookups) PersonalDocs(ctx context.Context, member, kind string, ids []string) ([][]byte, error) {
+	l.caughtUp(ctx)
 	items, err := l.Q.PersonalItemsByID(ctx, member, kind, ids)
-	if err == nil && len(items) < len(ids) && l.caughtUp(ctx) {
-		items, err = l.Q.PersonalItemsByID(ctx, member, kind, ids)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ export function FavouritesView() {
       ) : null}
       <div className="personal-body">
         {favourites.data && records.length === 0 ? (
-          <div className="empty-state empty-state-center" data-testid="fav-empty">
+          <div className="empty-state empty-state-center" data-testid="fixed-empty">
             <Avatar icon={<StarIcon />} tone="#f0a020" size={56} />
             <p className="muted">{t('fav.empty')}</p>
           </div>
