@@ -20,6 +20,7 @@ type Deps struct {
 	Directory Directory
 	Applies   ApplyLocator
 	Messages  Messages
+	Personal  Personal
 	Uploads   Uploads       // nil: media messages are checked by their content alone
 	NewID     func() string // 19-digit snowflake ids
 	NewUUID   func() string

@@ -269,27 +269,42 @@ type Forwarded struct {
 // ForwardMessages sends copies of messages p sees to each target, one
 // append per target; the same uuid again answers the first result.
 func (a *App) ForwardMessages(ctx context.Context, p Principal, r ForwardMessages) (Forwarded, error) {
-	if err := (chat.Outgoing{UUID: r.UUID, ChatType: chat.Friend, To: "-", Content: "-"}).Validate(); err != nil {
+	if err := checkForward(r.UUID, r.MessageIDs, r.Targets); err != nil {
 		return Forwarded{}, err
-	}
-	if err := chat.CheckForwardIDs(r.MessageIDs); err != nil {
-		return Forwarded{}, err
-	}
-	switch {
-	case len(r.Targets) == 0:
-		return Forwarded{}, fault.New(fault.Invalid, fault.MsgForwardNoTarget)
-	case len(r.Targets) > chat.MaxForwardTargets:
-		return Forwarded{}, fault.New(fault.Invalid, fault.MsgTooManyTargets)
 	}
 	records, err := a.sentMessages(ctx, p, r.MessageIDs)
 	if err != nil {
 		return Forwarded{}, err
 	}
+	return a.forward(ctx, p, r.UUID, records, r.Targets)
+}
+
+// checkForward checks a forward's uuid, the number of its records and of
+// its targets, before any is looked up.
+func checkForward(uuid string, ids []string, targets []ForwardTarget) error {
+	if err := (chat.Outgoing{UUID: uuid, ChatType: chat.Friend, To: "-", Content: "-"}).Validate(); err != nil {
+		return err
+	}
+	if err := chat.CheckForwardIDs(ids); err != nil {
+		return err
+	}
+	switch {
+	case len(targets) == 0:
+		return fault.New(fault.Invalid, fault.MsgForwardNoTarget)
+	case len(targets) > chat.MaxForwardTargets:
+		return fault.New(fault.Invalid, fault.MsgTooManyTargets)
+	}
+	return nil
+}
+
+// forward checks records and targets, then sends the copies of records to
+// each target, one append per target.
+func (a *App) forward(ctx context.Context, p Principal, uuid string, records []chat.Stored, targets []ForwardTarget) (Forwarded, error) {
 	if err := chat.CheckForward(records); err != nil {
 		return Forwarded{}, err
 	}
-	pairs := make([]string, len(r.Targets))
-	for i, t := range r.Targets {
+	pairs := make([]string, len(targets))
+	for i, t := range targets {
 		chatType, err := chat.ParseChatType(t.ChatType)
 		if err != nil {
 			return Forwarded{}, err
@@ -302,8 +317,8 @@ func (a *App) ForwardMessages(ctx context.Context, p Principal, r ForwardMessage
 		}
 	}
 	var out Forwarded
-	for i, t := range r.Targets {
-		sent, err := a.forwardTo(ctx, p, r.UUID, pairs[i], t.To, records)
+	for i, t := range targets {
+		sent, err := a.forwardTo(ctx, p, uuid, pairs[i], t.To, records)
 		if err != nil {
 			return Forwarded{}, err
 		}

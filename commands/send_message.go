@@ -50,6 +50,12 @@ func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendRes
 	} else {
 		out.Parent = ""
 	}
+	return a.appendSend(ctx, p, pair, out)
+}
+
+// appendSend appends one checked message to the chat pair; a retried uuid
+// answers the first send.
+func (a *App) appendSend(ctx context.Context, p Principal, pair string, out chat.Outgoing) (SendResult, error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
 	eventID := messageEventID(p.Tenant, pair, p.MemberID, out.UUID)
 	e := chat.Send(a.NewID(), out, a.Now())

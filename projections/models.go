@@ -147,6 +147,17 @@ type Friend struct {
 	Since    int64  `json:"createTime"`
 }
 
+// PersonalItem is one entry of a member's personal spaces (favourites,
+// stickers, mass messages, settings): Doc is its JSON.
+type PersonalItem struct {
+	Tenant string
+	Member string
+	Kind   string
+	ID     string
+	At     int64 // orders a list, newest first
+	Doc    json.RawMessage
+}
+
 // AuthSession is a login session as the token check sees it.
 type AuthSession struct {
 	ID        string
@@ -186,5 +197,6 @@ const (
 	CmdSessionEnd     = 31
 	CmdOnline         = 33
 	CmdEdit           = 34
+	CmdStickers       = 43
 	CmdSessionChanged = 49
 )

@@ -104,6 +104,12 @@ type Tx interface {
 	PutFriends(ctx context.Context, fs []Friend) error
 
 	PutAuthSessions(ctx context.Context, ss []AuthSession) error
+
+	// PutPersonalItems stores items, replacing stored ones of the same key.
+	PutPersonalItems(ctx context.Context, items []PersonalItem) error
+	// DeletePersonalItems drops member's items of kind among ids, or all of
+	// them when ids is nil.
+	DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error
 }
 
 // Queries are the reads the API serves from the read models.
@@ -136,6 +142,12 @@ type Queries interface {
 	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
 	TenantOf(ctx context.Context, memberID string) (string, bool, error)
 	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
+	// PersonalItems pages member's items of kind, newest first, and counts
+	// them; size <= 0 lists all.
+	PersonalItems(ctx context.Context, member, kind string, page, size int) ([]PersonalItem, int, error)
+	// PersonalItemsByID returns member's items of kind among ids, in the
+	// order of ids.
+	PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]PersonalItem, error)
 }
 
 // PageDirection of a history page.

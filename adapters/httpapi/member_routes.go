@@ -9,6 +9,7 @@ import (
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -48,7 +49,7 @@ type LoginResult struct {
 func userInfo(m projections.Member) UserInfo {
 	return UserInfo{
 		ID: m.ID, Name: m.Name, Code: m.Account, Username: m.Account, Phone: m.Phone, HeadURL: m.HeadURL,
-		Gender: "prefer not to say", MemberLevelCode: m.Level, DisplayHead: "N", SendBatchMessage: "Disable",
+		Gender: "prefer not to say", MemberLevelCode: m.Level, DisplayHead: "N", SendBatchMessage: personal.Enable,
 		TenantCode: m.Tenant,
 	}
 }
@@ -130,9 +131,13 @@ func (a *API) login(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
+	info, err := a.withBatchSetting(c.Request().Context(), userInfo(m))
+	if err != nil {
+		return err
+	}
 	token, key := a.deps.Tokens.Issue(res.Principal)
 	c.Set(principalKey, res.Principal)
-	return ok(c, LoginResult{Token: token, WSKey: key, UserInfo: userInfo(m)})
+	return ok(c, LoginResult{Token: token, WSKey: key, UserInfo: info})
 }
 
 func (a *API) logout(c echo.Context, p commands.Principal) error {
@@ -149,7 +154,7 @@ func (a *API) me(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	return ok(c, userInfo(m))
+	return answer(c)(a.withBatchSetting(c.Request().Context(), userInfo(m)))
 }
 
 func (a *API) memberByID(c echo.Context, p commands.Principal) error {

@@ -134,7 +134,12 @@ func (a *API) reply(c echo.Context, p commands.Principal) error {
 	return answer(c)(a.deps.Commands.SendMessage(c.Request().Context(), p, r))
 }
 
+// messagesByIDs is a query sent as a POST: it waits for ?after= as a GET
+// would.
 func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
+	if err := a.waitAfter(c); err != nil {
+		return err
+	}
 	var ids messageIDs
 	if err := bind(c, &ids); err != nil {
 		return err

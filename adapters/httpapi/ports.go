@@ -45,6 +45,16 @@ type Commands interface {
 	ShowConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 
 	CallCommands
+
+	AddFavourite(ctx context.Context, p commands.Principal, r commands.AddFavourite) (commands.Kept, error)
+	EditFavourite(ctx context.Context, p commands.Principal, r commands.EditFavourite) (commands.FavouriteEdited, error)
+	DeleteFavourites(ctx context.Context, p commands.Principal, r commands.PersonalIDs) (commands.Dropped, error)
+	ForwardFavourites(ctx context.Context, p commands.Principal, r commands.ForwardFavourites) (commands.Forwarded, error)
+	AddSticker(ctx context.Context, p commands.Principal, r commands.AddSticker) (commands.Kept, error)
+	DeleteStickers(ctx context.Context, p commands.Principal, r commands.PersonalIDs) (commands.Dropped, error)
+	SendBatch(ctx context.Context, p commands.Principal, r commands.SendBatch) (commands.BatchResult, error)
+	ClearBatches(ctx context.Context, p commands.Principal) (uint64, error)
+	SetBatchSend(ctx context.Context, p commands.Principal, r commands.SetBatchSend) (commands.BatchSendSetting, error)
 }
 
 // Tokens turn sessions into tokens and back.

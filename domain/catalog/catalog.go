@@ -9,6 +9,7 @@ import (
 	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
 
@@ -22,5 +23,6 @@ func Registry() es.Registry {
 	r.Add(group.Events()...)
 	r.Add(inbox.Events()...)
 	r.Add(call.Events()...)
+	r.Add(personal.Events()...)
 	return r
 }

@@ -183,3 +183,6 @@ type Card struct {
 	HeadURL  string `json:"headUrl"`
 	Account  string `json:"account"`
 }
+
+// CheckContent checks a text the way a sent message's content is checked.
+func CheckContent(content string) error { return checkContent(content) }

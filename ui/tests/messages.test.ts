@@ -186,6 +186,7 @@ describe('message menu', () => {
       'copy',
       'forward',
       'select',
+      'favourite',
       'deleteForMe',
       'deleteForEveryone',
     ]);
@@ -193,7 +194,7 @@ describe('message menu', () => {
 
   it('offers no edit, recall or delete for everyone on the peer’s messages', () => {
     const theirs = msg(1, { from: PEER, to: ME });
-    assert.deepEqual(messageActions(theirs, ME, NOW), ['reply', 'copy', 'forward', 'select', 'deleteForMe']);
+    assert.deepEqual(messageActions(theirs, ME, NOW), ['reply', 'copy', 'forward', 'select', 'favourite', 'deleteForMe']);
   });
 
   it('stops offering recall after 24 hours, and edit on non-text', () => {

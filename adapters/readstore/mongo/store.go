@@ -59,6 +59,9 @@ var indexes = map[string][]bson.D{
 	friendsColl: {
 		{{Key: "member", Value: 1}, {Key: "since", Value: 1}},
 	},
+	personalColl: {
+		{{Key: "member", Value: 1}, {Key: "kind", Value: 1}, {Key: "at", Value: -1}, {Key: "itemId", Value: -1}},
+	},
 	journalColl: {
 		{{Key: "batch", Value: 1}},
 	},

@@ -41,7 +41,11 @@ type tx struct {
 	groups        map[string]groupDoc
 	groupMembers  map[string]groupMemberDoc
 	memberDeletes []bson.D
-	over          bool
+	// personal and personalDeletes are the personal items' puts and
+	// delete filters, kept like the mentions'.
+	personal        map[string]personalDoc
+	personalDeletes []bson.D
+	over            bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -55,6 +59,7 @@ func newTx(s *Store) *tx {
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{},
+		personal: map[string]personalDoc{},
 	}
 }
 
@@ -119,6 +124,12 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, f := range t.memberDeletes {
 		add(groupMembersColl, opDelete, f)
+	}
+	for _, d := range t.personal {
+		add(personalColl, opReplace, d)
+	}
+	for _, f := range t.personalDeletes {
+		add(personalColl, opDelete, f)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

@@ -48,6 +48,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeMessageLife(current)
 		describeMentions(current)
 		describeGroups(current)
+		describePersonal(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

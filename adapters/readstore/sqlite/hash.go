@@ -26,6 +26,7 @@ var hashedModels = []struct{ name, table, order string }{
 	{"mentions", "mentions", "member, message_id"},
 	{"groups", "groups", "id"},
 	{"groupMembers", "group_members", "group_id, member"},
+	{"personal", "personal_items", "member, kind, id"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
 	{"friends", "friends", "member, friend_id"},

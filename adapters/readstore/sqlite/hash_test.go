@@ -72,7 +72,7 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return h
 	}
-	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "sessions", "applies", "friends", "authSessions"}
+	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "personal", "sessions", "applies", "friends", "authSessions"}
 
 	It("covers every read model and hashes two empty stores alike", func() {
 		a, b := hash(open()), hash(open())
@@ -126,6 +126,9 @@ var _ = Describe("Hash of the read models", func() {
 			},
 			"mentions": func(tx projections.Tx) error {
 				return tx.PutMentions(ctx, []projections.Mention{{Tenant: "x0001", Member: "m01", MessageID: "x", SessionID: "m02", SessionType: "Friend", At: 1}})
+			},
+			"personal": func(tx projections.Tx) error {
+				return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Tenant: "x0001", Member: "m01", Kind: "favourite", ID: "f1", At: 1, Doc: []byte("{}")}})
 			},
 			"clearFloors": func(tx projections.Tx) error {
 				return tx.SetClearFloor(ctx, "m01", "c1", 3)

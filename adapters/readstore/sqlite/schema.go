@@ -26,7 +26,7 @@ const schemaVersion = 3
 // change adds is a read model no event before it could have filled: each
 // is keyed by the version it starts from.
 var migrations = map[int64][]string{
-	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex,
+	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex, personalTable, personalIndex,
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
@@ -69,6 +69,8 @@ var schema = []string{
 	groupsTable,
 	groupMembersTable,
 	groupMembersIndex,
+	personalTable,
+	personalIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,

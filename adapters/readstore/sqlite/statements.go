@@ -13,11 +13,12 @@ type writeStatements struct {
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
+	deletePersonal, clearPersonal                                *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions, putGroups, putGroupMembers                                                       sqlitec.Batch
+	putMentions, putGroups, putGroupMembers, putPersonal                                          sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -51,6 +52,8 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.getGroupMember:    groupMemberSQL,
 		&w.allGroupMembers:   groupMembersSQL,
 		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
+		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
+		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
 	})
 	if err != nil {
 		return w, err
@@ -66,6 +69,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putMentions:     mentionRows.upsert,
 		&w.putGroups:       groupRows.upsert,
 		&w.putGroupMembers: groupMemberRows.upsert,
+		&w.putPersonal:     personalRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -86,7 +90,8 @@ type readStatements struct {
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
-	group, groupMembers, memberGroups *sqlitec.Stmt
+	group, groupMembers, memberGroups         *sqlitec.Stmt
+	personalPage, personalCount, personalByID *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -114,6 +119,9 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.group:         groupSQL,
 		&r.groupMembers:  groupMembersSQL,
 		&r.memberGroups:  memberGroupsSQL,
+		&r.personalPage:  personalPageSQL,
+		&r.personalCount: personalCountSQL,
+		&r.personalByID:  personalByIDSQL,
 	})
 	return r, err
 }

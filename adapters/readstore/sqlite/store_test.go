@@ -139,7 +139,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
 	})
 
-	It("migrates a store of version 2: no clear floors, mentions, groups or conversation settings, which no event before filled", func() {
+	It("migrates a store of version 2: no clear floors, mentions, groups, personal items or conversation settings, which no event before filled", func() {
 		s := open()
 		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
 		session := projections.Session{Tenant: "x0001", Member: "m1", Peer: "m2", ChatType: "Friend", ChatID: "m1_m2", UnreadCount: 2}
@@ -150,7 +150,7 @@ var _ = Describe("sqlite read store file", func() {
 			return tx.PutSessions(ctx, []projections.Session{session})
 		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `ALTER TABLE sessions DROP COLUMN dnd`,
+		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `PRAGMA user_version = 2`)
 
 		s = open()
@@ -161,6 +161,9 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(ss).To(HaveLen(1))
 		Expect(ss[0].UnreadCount).To(Equal(2))
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "m1", "c1", 3) })).To(Succeed())
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Member: "m1", Kind: "favourite", ID: "f1", Doc: []byte("{}")}})
+		})).To(Succeed())
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {

@@ -12,6 +12,7 @@ export type MessageAction =
   | 'copy'
   | 'forward'
   | 'select'
+  | 'favourite'
   | 'deleteForMe'
   | 'deleteForEveryone';
 
@@ -34,7 +35,7 @@ export function messageActions(message: Message, me: string, now: number): Messa
   if (own && EDITABLE_TYPES.has(message.msgType)) actions.push('edit');
   if (own && now - timeOf(message) <= RECALL_WINDOW_MS) actions.push('recall');
   if (copyText(message)) actions.push('copy');
-  if (canForward(message)) actions.push('forward', 'select');
+  if (canForward(message)) actions.push('forward', 'select', 'favourite');
   actions.push('deleteForMe');
   if (own) actions.push('deleteForEveryone');
   return actions;

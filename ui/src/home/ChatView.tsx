@@ -1,3 +1,4 @@
+import { addToFavourites } from '../chat/favourites';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useHistory } from '../api/hooks';
@@ -36,6 +37,7 @@ const ACTION_LABELS: Record<MessageAction, MessageKey> = {
   copy: 'menu.copy',
   forward: 'menu.forward',
   select: 'menu.select',
+  favourite: 'fav.add',
   deleteForMe: 'menu.deleteForMe',
   deleteForEveryone: 'menu.deleteForEveryone',
 };
@@ -122,6 +124,9 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
         return;
       case 'select':
         setSelection([message.id]);
+        return;
+      case 'favourite':
+        void addToFavourites(message);
         return;
       case 'deleteForMe':
       case 'deleteForEveryone':

@@ -9,6 +9,7 @@ import { useT } from '../i18n';
 import { composerModeAtom, draftsAtom, type ComposerMode } from '../state/chat';
 import { showToast } from '../state/toast';
 import { Attach } from './Attach';
+import { StickerPicker, sendSticker } from '../personal/StickerPicker';
 import { TargetPicker } from './TargetPicker';
 
 const MAX_HEIGHT_PX = 160;
@@ -29,6 +30,7 @@ export function Composer({ peerId, peerName, me }: { peerId: string; peerName: s
   const plusButton = useRef<HTMLButtonElement>(null);
   const [plusMenu, setPlusMenu] = useState<{ x: number; y: number } | null>(null);
   const [sharing, setSharing] = useState(false);
+  const [stickers, setStickers] = useState(false);
   const [saving, setSaving] = useState(false);
 
   useLayoutEffect(() => {
@@ -165,9 +167,25 @@ export function Composer({ peerId, peerName, me }: { peerId: string; peerName: s
           y={plusMenu.y}
           label={t('composer.more')}
           onClose={() => setPlusMenu(null)}
-          items={[{ key: 'shareContact', label: t('composer.shareContact'), onSelect: () => setSharing(true) }]}
+          items={[
+            { key: 'shareContact', label: t('composer.shareContact'), onSelect: () => setSharing(true) },
+            { key: 'stickers', label: t('sticker.title'), onSelect: () => setStickers(true) },
+          ]}
           testId="composer-menu"
         />
+      ) : null}
+      {stickers ? (
+        <div className="composer-stickers" data-testid="composer-stickers">
+          <button type="button" className="icon-button" aria-label={t('common.cancel')} onClick={() => setStickers(false)}>
+            <CloseIcon />
+          </button>
+          <StickerPicker
+            onPick={(sticker) => {
+              sendSticker(peerId, sticker);
+              setStickers(false);
+            }}
+          />
+        </div>
       ) : null}
       {sharing ? (
         <TargetPicker

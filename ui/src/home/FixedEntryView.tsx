@@ -1,11 +1,15 @@
 import { Avatar } from '../components/Avatar';
 import { useT, type MessageKey } from '../i18n';
+import { FavouritesView } from '../personal/FavouritesView';
+import { MassSendView } from '../personal/MassSendView';
 import type { FixedEntryId } from '../state/ui';
 import { fixedEntries } from './FixedEntries';
 import { PaneHeader } from './PaneHeader';
 
 export function FixedEntryView({ id }: { id: FixedEntryId }) {
   const t = useT();
+  if (id === '001') return <FavouritesView />;
+  if (id === '002') return <MassSendView />;
   const entry = fixedEntries.find((item) => item.id === id)!;
   return (
     <section className="pane-section" aria-label={t(`fixed.${id}` as MessageKey)}>

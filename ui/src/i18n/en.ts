@@ -1,6 +1,8 @@
 import { callsEn } from './calls';
 
 // The English table is the reference: its keys type every other table.
+import { personalEn } from './personal';
+
 export const en = {
   'app.name': 'EventChat',
   'app.tagline': 'Private, encrypted conversations with the people you trust.',
@@ -220,6 +222,7 @@ export const en = {
   'session.muted': 'Do not disturb',
   'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
   ...callsEn,
+  ...personalEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { callsVi } from './calls';
 import type { Table } from './en';
+import { personalVi } from './personal';
 
 export const vi_VN: Table = {
   'app.name': 'EventChat',
@@ -220,4 +221,5 @@ export const vi_VN: Table = {
   'session.muted': 'Không làm phiền',
   'session.pinLimit': 'Số cuộc trò chuyện được ghim đã vượt quá giới hạn. Hãy bỏ ghim cuộc trò chuyện khác rồi thử lại.',
   ...callsVi,
+  ...personalVi,
 };

@@ -1,5 +1,6 @@
 import { callsZh } from './calls';
 import type { Table } from './en';
+import { personalZh } from './personal';
 
 export const zh_CN: Table = {
   'app.name': 'EventChat',
@@ -220,4 +221,5 @@ export const zh_CN: Table = {
   'session.muted': '消息免打扰',
   'session.pinLimit': '置顶聊天数量已超过上限，请取消其他置顶后重试。',
   ...callsZh,
+  ...personalZh,
 };

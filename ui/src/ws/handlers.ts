@@ -7,6 +7,7 @@ import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
 import { maxId } from '../chat/ids';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
+import { personalKeys } from '../personal/api';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { applySessionPush } from '../chat/conversations';
@@ -41,6 +42,7 @@ export const CMD = {
   friendCleared: 30,
   sessionEnd: 31,
   edited: 34,
+  stickers: 43,
   session: 49,
 } as const;
 
@@ -75,6 +77,9 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.applyChanged:
       void mutate(keys.applies);
+      return;
+    case CMD.stickers:
+      void mutate(personalKeys.stickers);
       return;
     case CMD.sessionEnd:
       onSessionEnd((frame.data as { type?: SessionEndType } | undefined)?.type);

@@ -1,0 +1,107 @@
+package projections
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/eventchat/eventchat/domain/personal"
+)
+
+// Personal keeps each member's favourites, stickers, mass messages and
+// mass-send setting, and tells the member's connections when its stickers
+// change (43).
+type Personal struct{}
+
+// Name is the persisted checkpoint key.
+func (Personal) Name() string { return "personal.v1" }
+
+// stickersChanged is the push 43: the client reloads its sticker list.
+type stickersChanged struct {
+	Operation string   `json:"operationType"` // Add | Del
+	IDs       []string `json:"ids"`
+	Position  uint64   `json:"position"`
+}
+
+// Project folds the personal events in log order: puts and deletes reach
+// the store in the order of their events.
+func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
+	var deltas []Delta
+	put := func(env Envelope, member, kind, id string, at int64, v any) error {
+		doc, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		return tx.PutPersonalItems(ctx, []PersonalItem{{Tenant: env.Tenant, Member: member, Kind: kind, ID: id, At: at, Doc: doc}})
+	}
+	for _, env := range events {
+		var err error
+		switch e := env.Event.(type) {
+		case *personal.FavouriteAdded:
+			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, e.Favourite)
+		case *personal.FavouriteEdited:
+			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, e.Favourite)
+		case *personal.FavouritesDeleted:
+			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindFavourite, e.IDs)
+		case *personal.StickerAdded:
+			err = put(env, e.Member, personal.KindSticker, e.Sticker.ID, e.Sticker.At, e.Sticker)
+			deltas = append(deltas, delta(env, CmdStickers, stickersChanged{Operation: "Add", IDs: []string{e.Sticker.ID}, Position: env.Position}, e.Member))
+		case *personal.StickersDeleted:
+			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindSticker, e.IDs)
+			deltas = append(deltas, delta(env, CmdStickers, stickersChanged{Operation: "Del", IDs: e.IDs, Position: env.Position}, e.Member))
+		case *personal.BatchSent:
+			err = put(env, e.Member, personal.KindBatch, e.Batch.ID, e.Batch.At, e.Batch)
+		case *personal.BatchesCleared:
+			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindBatch, nil)
+		case *personal.BatchSendSet:
+			err = put(env, e.Member, personal.KindSetting, personal.SettingBatchSend, e.At, batchSetting{Value: e.Setting})
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return deltas, nil
+}
+
+// batchSetting is the document of the mass-send setting.
+type batchSetting struct {
+	Value string `json:"value"`
+}
+
+// PersonalDocs returns the documents of member's items of kind among ids,
+// in the order of ids. It first waits for the read models to reach the
+// log's head, so that a command never acts on an item the member has
+// already deleted or changed.
+func (l Lookups) PersonalDocs(ctx context.Context, member, kind string, ids []string) ([][]byte, error) {
+	l.caughtUp(ctx)
+	items, err := l.Q.PersonalItemsByID(ctx, member, kind, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]byte, len(items))
+	for i, it := range items {
+		out[i] = it.Doc
+	}
+	return out, nil
+}
+
+// PersonalCount counts member's items of kind.
+func (l Lookups) PersonalCount(ctx context.Context, member, kind string) (int, error) {
+	_, n, err := l.Q.PersonalItems(ctx, member, kind, 1, 1)
+	return n, err
+}
+
+// BatchSendSetting returns member's mass-send setting: Enable unless it
+// turned it off. It first waits for the read models to reach the log's
+// head, so that a change the member has just made counts.
+func (l Lookups) BatchSendSetting(ctx context.Context, member string) (string, error) {
+	l.caughtUp(ctx)
+	items, err := l.Q.PersonalItemsByID(ctx, member, personal.KindSetting, []string{personal.SettingBatchSend})
+	if err != nil || len(items) == 0 {
+		return personal.Enable, err
+	}
+	var s batchSetting
+	if err := json.Unmarshal(items[0].Doc, &s); err != nil || s.Value == "" {
+		return personal.Enable, err
+	}
+	return s.Value, nil
+}
