@@ -112,13 +112,6 @@ var _ = Describe("Calls", func() {
 		}
 		return out
 	}
-	refused := func(method, path string, m member, body any, status int, info string) {
-		GinkgoHelper()
-		code, env := s.call(method, path, m.Token, body)
-		Expect(code).To(Equal(status), env.Info)
-		Expect(env.Code).To(Equal(fmt.Sprint(status)))
-		Expect(env.Info).To(Equal(info))
-	}
 
 	It("rings, answers and hangs up with 12 to both members, and leaves a record pushed as 11", func() {
 		setup(nil)
@@ -147,10 +140,10 @@ var _ = Describe("Calls", func() {
 		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", done.Position), bob.Token, nil, &items)
 		Expect(items[0].LastMessageContent).To(Equal("[video call]"))
 
-		refused("POST", "/v1/message/call/answer", bob, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has already ended")
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw", "messageIds": []string{items[0].LastMessageID},
+		s.refused("POST", "/v1/message/call/answer", bob, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has already ended")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw", "messageIds": []string{items[0].LastMessageID},
 			"targets": []map[string]string{{"chatType": "Friend", "to": bob.ID}}}, http.StatusBadRequest, "This message cannot be forwarded yet")
-		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": items[0].LastMessageID, "content": "x"}, http.StatusBadRequest, "this message cannot be edited")
+		s.refused("PUT", "/v1/message/modify", alice, map[string]string{"id": items[0].LastMessageID, "content": "x"}, http.StatusBadRequest, "this message cannot be edited")
 	})
 
 	It("ends a call to a member in a call at once as Busy, pushed to both, and refuses a caller in a call", func() {
@@ -165,7 +158,7 @@ var _ = Describe("Calls", func() {
 			Expect([]string{sig.CallID, sig.OperationType, sig.From, sig.To}).To(Equal([]string{busy.CallID, "Busy", carol.ID, bob.ID}))
 			Expect(rec.Outcome).To(Equal("busy"))
 		}
-		refused("POST", "/v1/message/call/start", bob, map[string]string{"uuid": "third", "chatType": "Friend", "to": carol.ID, "media": "voice"},
+		s.refused("POST", "/v1/message/call/start", bob, map[string]string{"uuid": "third", "chatType": "Friend", "to": carol.ID, "media": "voice"},
 			http.StatusConflict, "you are already in a call")
 		done := signal(bob, "busy", first.CallID)
 		Expect([]string{done.State, done.Outcome}).To(Equal([]string{"ended", "busy"}))
@@ -184,7 +177,7 @@ var _ = Describe("Calls", func() {
 			Expect([]string{sig.CallID, sig.OperationType, sig.Outcome, sig.By}).To(Equal([]string{r.CallID, "NoAnswer", "noAnswer", ""}))
 			Expect(rec).To(Equal(callRecord{CallID: r.CallID, Media: "voice", Outcome: "noAnswer"}))
 		}
-		refused("POST", "/v1/message/call/cancel", alice, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has already ended")
+		s.refused("POST", "/v1/message/call/cancel", alice, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has already ended")
 	})
 
 	It("refuses bad signals with a 4xx, pushing and appending nothing", func() {
@@ -198,20 +191,20 @@ var _ = Describe("Calls", func() {
 		start := func(to string, media string) map[string]string {
 			return map[string]string{"uuid": "u-" + media, "chatType": "Friend", "to": to, "media": media}
 		}
-		refused("POST", "/v1/message/call/start", alice, start(bob.ID, "fax"), http.StatusBadRequest, "media must be voice or video")
-		refused("POST", "/v1/message/call/start", alice, start(carol.ID, "voice"), http.StatusForbidden, "You are not yet a friend, add first")
-		refused("POST", "/v1/message/call/start", alice, start(zed.ID, "voice"), http.StatusNotFound, "The target friend has a different tenant")
-		refused("POST", "/v1/message/call/start", alice, map[string]string{"chatType": "Friend", "to": bob.ID, "media": "voice"}, http.StatusBadRequest, "uuid is required")
-		refused("POST", "/v1/message/call/start", alice, `{"uuid":`, http.StatusBadRequest, "invalid request")
-		refused("POST", "/v1/message/call/answer", bob, map[string]string{}, http.StatusBadRequest, "callId is required")
-		refused("POST", "/v1/message/call/answer", bob, map[string]string{"callId": "1234567890123456789"}, http.StatusNotFound, "call not found")
+		s.refused("POST", "/v1/message/call/start", alice, start(bob.ID, "fax"), http.StatusBadRequest, "media must be voice or video")
+		s.refused("POST", "/v1/message/call/start", alice, start(carol.ID, "voice"), http.StatusForbidden, "You are not yet a friend, add first")
+		s.refused("POST", "/v1/message/call/start", alice, start(zed.ID, "voice"), http.StatusNotFound, "The target friend has a different tenant")
+		s.refused("POST", "/v1/message/call/start", alice, map[string]string{"chatType": "Friend", "to": bob.ID, "media": "voice"}, http.StatusBadRequest, "uuid is required")
+		s.refused("POST", "/v1/message/call/start", alice, `{"uuid":`, http.StatusBadRequest, "invalid request")
+		s.refused("POST", "/v1/message/call/answer", bob, map[string]string{}, http.StatusBadRequest, "callId is required")
+		s.refused("POST", "/v1/message/call/answer", bob, map[string]string{"callId": "1234567890123456789"}, http.StatusNotFound, "call not found")
 
 		r := startCall(alice, bob, "real", "voice")
 		Expect(pushed(a).OperationType).To(Equal("Start"))
-		refused("POST", "/v1/message/call/cancel", bob, map[string]string{"callId": r.CallID}, http.StatusForbidden, "only the caller can do this")
-		refused("POST", "/v1/message/call/answer", alice, map[string]string{"callId": r.CallID}, http.StatusForbidden, "only the member called can do this")
-		refused("POST", "/v1/message/call/complete", alice, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has not been answered yet")
-		refused("POST", "/v1/message/call/reject", carol, map[string]string{"callId": r.CallID}, http.StatusNotFound, "call not found")
+		s.refused("POST", "/v1/message/call/cancel", bob, map[string]string{"callId": r.CallID}, http.StatusForbidden, "only the caller can do this")
+		s.refused("POST", "/v1/message/call/answer", alice, map[string]string{"callId": r.CallID}, http.StatusForbidden, "only the member called can do this")
+		s.refused("POST", "/v1/message/call/complete", alice, map[string]string{"callId": r.CallID}, http.StatusConflict, "this call has not been answered yet")
+		s.refused("POST", "/v1/message/call/reject", carol, map[string]string{"callId": r.CallID}, http.StatusNotFound, "call not found")
 		code, env := s.call("POST", "/v1/message/call/complete", alice.Token, map[string]string{"callId": r.CallID}, "Accept-Language", "zh_CN")
 		Expect([]any{code, env.Info}).To(Equal([]any{http.StatusConflict, "通话尚未接听"}))
 
@@ -231,9 +224,9 @@ var _ = Describe("Calls", func() {
 		s.ok("GET", "/v1/message/getTokenByMemberId?memberId="+alice.ID, alice.Token, nil, &tok)
 		Expect([]string{tok.MemberID, tok.Token}).To(Equal([]string{alice.ID, alice.Token}))
 		Expect(tok.WSKey).To(Equal(alice.Key))
-		refused("GET", "/v1/message/getTokenByMemberId?memberId="+bob.ID, alice, nil, http.StatusForbidden, "you are not allowed to do this")
+		s.refused("GET", "/v1/message/getTokenByMemberId?memberId="+bob.ID, alice, nil, http.StatusForbidden, "you are not allowed to do this")
 		for _, media := range []string{"voice", "video"} {
-			refused("GET", "/v1/message/getAgoraTokenByMemberId/"+media, alice, nil, http.StatusConflict, "voice and video calls are not configured on this server")
+			s.refused("GET", "/v1/message/getAgoraTokenByMemberId/"+media, alice, nil, http.StatusConflict, "voice and video calls are not configured on this server")
 		}
 	})
 })

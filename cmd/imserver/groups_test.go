@@ -22,18 +22,6 @@ var _ = Describe("Groups", func() {
 	type groupChange struct {
 		GroupID, OperationType, MemberID string
 	}
-	written := func(method, path string, m member, body any) uint64 {
-		GinkgoHelper()
-		var out struct{ Position uint64 }
-		s.ok(method, path, m.Token, body, &out)
-		return out.Position
-	}
-	refused := func(method, path string, m member, body any, status int, info string) {
-		GinkgoHelper()
-		code, env := s.call(method, path, m.Token, body)
-		Expect(code).To(Equal(status), env.Info)
-		Expect(env.Info).To(Equal(info))
-	}
 	type memberItem struct{ MemberID, Role, Name, AllowSpeak string }
 	members := func(m member, groupID string, after uint64) []string {
 		GinkgoHelper()
@@ -62,7 +50,7 @@ var _ = Describe("Groups", func() {
 		s.ok("GET", "/v1/chat/groupInfo/getGroupInfoByGroupId?groupId="+created.GroupID, bob.Token, nil, &info)
 		Expect(info).To(Equal(struct{ Name, Notice, MyRole, Owner string }{"Team", "welcome", "Normal", alice.ID}))
 
-		pos := written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": created.GroupID, "memberId": bob.ID, "role": "Admin"})
+		pos := s.written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": created.GroupID, "memberId": bob.ID, "role": "Admin"})
 		Expect(json.Unmarshal(next(b, 23).Data, &ch)).To(Succeed())
 		Expect(ch.OperationType).To(Equal("RoleChanged"))
 		var mine struct{ Managed, Joined []struct{ ID, MyRole string } }
@@ -71,42 +59,42 @@ var _ = Describe("Groups", func() {
 		Expect(mine.Managed[0].MyRole).To(Equal("Admin"))
 		Expect(mine.Joined).To(BeEmpty())
 
-		refused("PUT", "/v1/chat/groupInfo/setMemberRole", bob, map[string]string{"groupId": created.GroupID, "memberId": carol.ID, "role": "Admin"}, http.StatusForbidden, "you are not allowed to do this")
-		written("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": carol.ID, "minutes": 10})
-		refused("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": alice.ID, "minutes": 10}, http.StatusForbidden, "you can only do this to members below your role in the group")
-		pos = written("PUT", "/v1/chat/groupInfo/deleteGroupMember", bob, map[string]any{"groupId": created.GroupID, "memberIds": []string{carol.ID}})
+		s.refused("PUT", "/v1/chat/groupInfo/setMemberRole", bob, map[string]string{"groupId": created.GroupID, "memberId": carol.ID, "role": "Admin"}, http.StatusForbidden, "you are not allowed to do this")
+		s.written("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": carol.ID, "minutes": 10})
+		s.refused("PUT", "/v1/chat/groupInfo/muteMember", bob, map[string]any{"groupId": created.GroupID, "memberId": alice.ID, "minutes": 10}, http.StatusForbidden, "you can only do this to members below your role in the group")
+		pos = s.written("PUT", "/v1/chat/groupInfo/deleteGroupMember", bob, map[string]any{"groupId": created.GroupID, "memberIds": []string{carol.ID}})
 		Expect(members(alice, created.GroupID, pos)).To(Equal([]string{"alice001:Owner", "bob00001:Admin"}))
-		refused("GET", "/v1/chat/groupInfo/getGroupInfoByGroupId?groupId="+created.GroupID, carol, nil, http.StatusNotFound, "group not found")
+		s.refused("GET", "/v1/chat/groupInfo/getGroupInfoByGroupId?groupId="+created.GroupID, carol, nil, http.StatusNotFound, "group not found")
 
-		refused("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": created.GroupID}, http.StatusConflict, "the owner cannot leave the group: transfer it or dissolve it")
-		refused("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, bob, nil, http.StatusForbidden, "you are not allowed to do this")
-		written("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, alice, nil)
+		s.refused("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": created.GroupID}, http.StatusConflict, "the owner cannot leave the group: transfer it or dissolve it")
+		s.refused("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, bob, nil, http.StatusForbidden, "you are not allowed to do this")
+		s.written("DELETE", "/v1/chat/groupInfo/delete?groupId="+created.GroupID, alice, nil)
 		Expect(json.Unmarshal(next(b, 21).Data, &ch)).To(Succeed())
 		Expect(ch.OperationType).To(Equal("Dissolved"))
-		refused("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": created.GroupID, "nickname": "x"}, http.StatusConflict, "this group has been dissolved")
+		s.refused("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": created.GroupID, "nickname": "x"}, http.StatusConflict, "this group has been dissolved")
 	})
 
 	It("changes settings with the permission each needs, and lets members leave only while allowed", func() {
 		var created struct{ GroupID string }
 		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID, carol.ID}}, &created)
 		g := created.GroupID
-		written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": g, "memberId": bob.ID, "role": "Admin"})
-		written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "name": "Renamed", "sendRate": "FivePerMinute"})
-		written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "muteAll": true})
-		refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "allowLeave": false}, http.StatusForbidden, "you are not allowed to do this")
-		refused("PUT", "/v1/chat/groupInfo/modify", carol, map[string]any{"groupId": g, "name": "Mine"}, http.StatusForbidden, "you are not allowed to do this")
-		refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "sendRate": "Fast"}, http.StatusBadRequest, "sendRate must be NoLimit, Backend, TenPerMinute or FivePerMinute")
-		pos := written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": g, "allowLeave": false})
+		s.written("PUT", "/v1/chat/groupInfo/setMemberRole", alice, map[string]string{"groupId": g, "memberId": bob.ID, "role": "Admin"})
+		s.written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "name": "Renamed", "sendRate": "FivePerMinute"})
+		s.written("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "muteAll": true})
+		s.refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "allowLeave": false}, http.StatusForbidden, "you are not allowed to do this")
+		s.refused("PUT", "/v1/chat/groupInfo/modify", carol, map[string]any{"groupId": g, "name": "Mine"}, http.StatusForbidden, "you are not allowed to do this")
+		s.refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": g, "sendRate": "Fast"}, http.StatusBadRequest, "sendRate must be NoLimit, Backend, TenPerMinute or FivePerMinute")
+		pos := s.written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": g, "allowLeave": false})
 		var info struct {
 			Name, SendRate, AllowSpeak string
 			AllowLeave                 bool
 		}
 		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", g, pos), carol.Token, nil, &info)
 		Expect([]any{info.Name, info.SendRate, info.AllowSpeak, info.AllowLeave}).To(Equal([]any{"Renamed", "FivePerMinute", "N", false}))
-		refused("PUT", "/v1/chat/groupInfo/leave", carol, map[string]string{"groupId": g}, http.StatusForbidden, "members are not allowed to leave this group")
-		written("PUT", "/v1/chat/groupInfo/leave", bob, map[string]string{"groupId": g})
-		written("PUT", "/v1/chat/groupInfo/transfer", alice, map[string]string{"groupId": g, "memberId": carol.ID})
-		pos = written("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": g})
+		s.refused("PUT", "/v1/chat/groupInfo/leave", carol, map[string]string{"groupId": g}, http.StatusForbidden, "members are not allowed to leave this group")
+		s.written("PUT", "/v1/chat/groupInfo/leave", bob, map[string]string{"groupId": g})
+		s.written("PUT", "/v1/chat/groupInfo/transfer", alice, map[string]string{"groupId": g, "memberId": carol.ID})
+		pos = s.written("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": g})
 		Expect(members(carol, g, pos)).To(Equal([]string{"carol001:Owner"}))
 	})
 
@@ -142,7 +130,7 @@ var _ = Describe("Groups", func() {
 			Expect(status).To(Equal(c.status), "%s %s %v: %s", c.method, c.path, c.body, env.Info)
 			Expect(env.Info).To(Equal(c.info), "%s %s %v", c.method, c.path, c.body)
 		}
-		after := written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": g, "nickname": "Bobby"})
+		after := s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", bob, map[string]string{"groupId": g, "nickname": "Bobby"})
 		Expect(after).To(Equal(before+1), "a refused request appended an event")
 	})
 })

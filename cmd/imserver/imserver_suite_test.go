@@ -123,6 +123,23 @@ func (s *testServer) ok(method, path, token string, body, out any) {
 	}
 }
 
+// written makes a write that must succeed and returns its position.
+func (s *testServer) written(method, path string, m member, body any) uint64 {
+	GinkgoHelper()
+	var out struct{ Position uint64 }
+	s.ok(method, path, m.Token, body, &out)
+	return out.Position
+}
+
+// refused makes a call that must fail with status and the text info.
+func (s *testServer) refused(method, path string, m member, body any, status int, info string) {
+	GinkgoHelper()
+	code, env := s.call(method, path, m.Token, body)
+	Expect(code).To(Equal(status), env.Info)
+	Expect(env.Code).To(Equal(fmt.Sprint(status)))
+	Expect(env.Info).To(Equal(info))
+}
+
 type member struct {
 	ID      string
 	Account string

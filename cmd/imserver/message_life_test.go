@@ -81,18 +81,6 @@ var _ = Describe("The message life", func() {
 		Fail("no session with " + peer.Account)
 		return sessionItem{}
 	}
-	written := func(method, path string, m member, body any) uint64 {
-		GinkgoHelper()
-		var out struct{ Position uint64 }
-		s.ok(method, path, m.Token, body, &out)
-		return out.Position
-	}
-	refused := func(method, path string, m member, body any, status int, info string) {
-		GinkgoHelper()
-		code, env := s.call(method, path, m.Token, body)
-		Expect(code).To(Equal(status), env.Info)
-		Expect(env.Info).To(Equal(info))
-	}
 	push := func(c *wsclient.Client, cmd int) change {
 		GinkgoHelper()
 		var ch change
@@ -103,7 +91,7 @@ var _ = Describe("The message life", func() {
 	It("edits one's own message for both members, live and in history", func() {
 		a, b := s.dial(alice), s.dial(bob)
 		sent := s.send(alice, bob, "e-1", "helo")
-		pos := written("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "hello"})
+		pos := s.written("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "hello"})
 		for _, c := range []*wsclient.Client{a, b} {
 			ch := push(c, 34)
 			Expect([]string{ch.ID, ch.Content, ch.OperationType}).To(Equal([]string{sent.ID, "hello", "edit"}))
@@ -115,11 +103,11 @@ var _ = Describe("The message life", func() {
 		}
 		Expect(sessionWith(bob, alice, pos).LastMessageContent).To(Equal("hello"))
 
-		refused("PUT", "/v1/message/modify", bob, map[string]string{"id": sent.ID, "content": "mine now"}, http.StatusForbidden, "only the sender can do this to a message")
-		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "  "}, http.StatusBadRequest, "Conversation content empty")
-		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": "1234567890123456789", "content": "x"}, http.StatusNotFound, "message not found")
-		refused("PUT", "/v1/message/modify", carol, map[string]string{"id": sent.ID, "content": "x"}, http.StatusNotFound, "message not found")
-		refused("PUT", "/v1/message/modify", alice, `{"id":`, http.StatusBadRequest, "invalid request")
+		s.refused("PUT", "/v1/message/modify", bob, map[string]string{"id": sent.ID, "content": "mine now"}, http.StatusForbidden, "only the sender can do this to a message")
+		s.refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "  "}, http.StatusBadRequest, "Conversation content empty")
+		s.refused("PUT", "/v1/message/modify", alice, map[string]string{"id": "1234567890123456789", "content": "x"}, http.StatusNotFound, "message not found")
+		s.refused("PUT", "/v1/message/modify", carol, map[string]string{"id": sent.ID, "content": "x"}, http.StatusNotFound, "message not found")
+		s.refused("PUT", "/v1/message/modify", alice, `{"id":`, http.StatusBadRequest, "invalid request")
 		Expect(history(alice, bob, pos)[0].Content).To(Equal("hello"))
 	})
 
@@ -127,7 +115,7 @@ var _ = Describe("The message life", func() {
 		a, b := s.dial(alice), s.dial(bob)
 		sent := s.send(alice, bob, "r-1", "oops")
 		Expect(sessionWith(bob, alice, sent.Position).UnreadCount).To(Equal(1))
-		pos := written("PUT", "/v1/message/recall", alice, map[string]string{"id": sent.ID})
+		pos := s.written("PUT", "/v1/message/recall", alice, map[string]string{"id": sent.ID})
 		for _, c := range []*wsclient.Client{a, b} {
 			ch := push(c, 16)
 			Expect(ch.MessageIDs).To(Equal([]string{sent.ID}))
@@ -140,16 +128,16 @@ var _ = Describe("The message life", func() {
 		Expect(item.LastMessageContent).To(Equal("[recalled]"))
 		Expect(item.UnreadCount).To(Equal(0))
 
-		refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "again"}, http.StatusConflict, "this message has been recalled")
+		s.refused("PUT", "/v1/message/modify", alice, map[string]string{"id": sent.ID, "content": "again"}, http.StatusConflict, "this message has been recalled")
 		theirs := s.send(bob, alice, "r-2", "not yours")
-		refused("PUT", "/v1/message/recall", alice, map[string]string{"id": theirs.ID}, http.StatusForbidden, "only the sender can do this to a message")
+		s.refused("PUT", "/v1/message/recall", alice, map[string]string{"id": theirs.ID}, http.StatusForbidden, "only the sender can do this to a message")
 	})
 
 	It("deletes for oneself: gone from one's own history only, with a push to one's own devices", func() {
 		a := s.dial(alice)
 		one := s.send(bob, alice, "d-1", "first")
 		two := s.send(bob, alice, "d-2", "second")
-		pos := written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {two.ID}})
+		pos := s.written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {two.ID}})
 		ch := push(a, 16)
 		Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Me"}))
 		Expect(ch.MessageIDs).To(Equal([]string{two.ID}))
@@ -159,13 +147,13 @@ var _ = Describe("The message life", func() {
 		Expect(item.LastMessageID).To(Equal(one.ID))
 		Expect(item.UnreadCount).To(Equal(1))
 
-		refused("POST", "/v1/message/deleteMessage", carol, map[string][]string{"messageIds": {one.ID}}, http.StatusNotFound, "message not found")
-		refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
+		s.refused("POST", "/v1/message/deleteMessage", carol, map[string][]string{"messageIds": {one.ID}}, http.StatusNotFound, "message not found")
+		s.refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
 		many := make([]string, 101)
 		for i := range many {
 			many[i] = one.ID
 		}
-		refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": many}, http.StatusBadRequest, "at most 100 messages at once")
+		s.refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": many}, http.StatusBadRequest, "at most 100 messages at once")
 	})
 
 	It("deletes one's own messages for everyone; the friend's unread count drops", func() {
@@ -173,7 +161,7 @@ var _ = Describe("The message life", func() {
 		keep := s.send(alice, bob, "x-1", "keep")
 		gone := s.send(alice, bob, "x-2", "gone")
 		path := "/v1/chat/friendInfo/deleteRemoteFriendMessage"
-		pos := written("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{gone.ID}, "deleteMessageType": "Bilateral"})
+		pos := s.written("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{gone.ID}, "deleteMessageType": "Bilateral"})
 		for _, c := range []*wsclient.Client{a, b} {
 			ch := push(c, 16)
 			Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Everyone"}))
@@ -185,11 +173,11 @@ var _ = Describe("The message life", func() {
 		Expect(item.UnreadCount).To(Equal(1))
 		Expect(item.LastMessageContent).To(Equal("keep"))
 
-		refused("DELETE", path, bob, map[string]any{"friendMemberId": alice.ID, "messageIds": []string{keep.ID}}, http.StatusForbidden, "only the sender can do this to a message")
-		refused("DELETE", path, alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{keep.ID}}, http.StatusNotFound, "message not found")
-		refused("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{keep.ID}, "deleteMessageType": "Both"}, http.StatusBadRequest, "deleteMessageType must be Bilateral or Unilateral")
+		s.refused("DELETE", path, bob, map[string]any{"friendMemberId": alice.ID, "messageIds": []string{keep.ID}}, http.StatusForbidden, "only the sender can do this to a message")
+		s.refused("DELETE", path, alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{keep.ID}}, http.StatusNotFound, "message not found")
+		s.refused("DELETE", path, alice, map[string]any{"friendMemberId": bob.ID, "messageIds": []string{keep.ID}, "deleteMessageType": "Both"}, http.StatusBadRequest, "deleteMessageType must be Bilateral or Unilateral")
 		// The query form, Unilateral: for alice only.
-		pos = written("DELETE", path+"?deleteMessageType=Unilateral&messageIds="+keep.ID, alice, nil)
+		pos = s.written("DELETE", path+"?deleteMessageType=Unilateral&messageIds="+keep.ID, alice, nil)
 		Expect(history(alice, bob, pos)).To(BeEmpty())
 		Expect(ids(history(bob, alice, pos))).To(Equal([]string{keep.ID}))
 		Expect(sessionWith(alice, bob, pos).LastMessageContent).To(BeEmpty())
@@ -204,8 +192,8 @@ var _ = Describe("The message life", func() {
 		Expect(page[1].ParentMessageID).To(Equal(parent.ID))
 
 		other := s.send(carol, alice, "p-3", "elsewhere")
-		refused("PUT", "/v1/message/reply", alice, map[string]string{"uuid": "p-4", "chatType": "Friend", "to": bob.ID, "content": "x", "parentMessageId": other.ID}, http.StatusBadRequest, "the message replied to is not in this conversation")
-		refused("POST", "/v1/message/send", alice, map[string]string{"uuid": "p-5", "chatType": "Friend", "to": bob.ID, "msgType": "Reply", "content": "x"}, http.StatusBadRequest, "the message replied to is not in this conversation")
+		s.refused("PUT", "/v1/message/reply", alice, map[string]string{"uuid": "p-4", "chatType": "Friend", "to": bob.ID, "content": "x", "parentMessageId": other.ID}, http.StatusBadRequest, "the message replied to is not in this conversation")
+		s.refused("POST", "/v1/message/send", alice, map[string]string{"uuid": "p-5", "chatType": "Friend", "to": bob.ID, "msgType": "Reply", "content": "x"}, http.StatusBadRequest, "the message replied to is not in this conversation")
 	})
 
 	It("forwards records to friends once per uuid; deleting one forwarded message deletes its batch", func() {
@@ -237,7 +225,7 @@ var _ = Describe("The message life", func() {
 		Expect(again.Messages[0].ID).To(Equal(fw.Messages[0].ID))
 		Expect(history(carol, alice, 0)).To(HaveLen(2))
 
-		pos := written("DELETE", "/v1/chat/friendInfo/deleteRemoteFriendMessage", alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{fw.Messages[1].ID}})
+		pos := s.written("DELETE", "/v1/chat/friendInfo/deleteRemoteFriendMessage", alice, map[string]any{"friendMemberId": carol.ID, "messageIds": []string{fw.Messages[1].ID}})
 		Expect(history(carol, alice, pos)).To(BeEmpty())
 
 		eleven := make([]string, 11)
@@ -245,14 +233,14 @@ var _ = Describe("The message life", func() {
 			eleven[i] = m1.ID
 		}
 		target := []map[string]string{{"chatType": "Friend", "to": carol.ID}}
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-2", "messageIds": eleven, "targets": target}, http.StatusBadRequest, "A maximum of 10 records can be forwarded at once!")
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-3", "messageIds": []string{}, "targets": target}, http.StatusBadRequest, "Please select the records to forward")
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-4", "messageIds": []string{"local_12"}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-5", "messageIds": []string{m1.ID}}, http.StatusBadRequest, "Please select who to forward to")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-2", "messageIds": eleven, "targets": target}, http.StatusBadRequest, "A maximum of 10 records can be forwarded at once!")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-3", "messageIds": []string{}, "targets": target}, http.StatusBadRequest, "Please select the records to forward")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-4", "messageIds": []string{"local_12"}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-5", "messageIds": []string{m1.ID}}, http.StatusBadRequest, "Please select who to forward to")
 		s.ok("PUT", "/v1/message/recall", alice.Token, map[string]string{"id": m2.ID}, nil)
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-6", "messageIds": []string{m2.ID}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-6", "messageIds": []string{m2.ID}, "targets": target}, http.StatusBadRequest, "This message cannot be forwarded yet")
 		dave := s.register("dave0001")
-		refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-7", "messageIds": []string{m1.ID}, "targets": []map[string]string{{"chatType": "Friend", "to": dave.ID}}}, http.StatusForbidden, "You are not yet a friend, add first")
+		s.refused("POST", "/v1/message/forward", alice, map[string]any{"uuid": "fw-7", "messageIds": []string{m1.ID}, "targets": []map[string]string{{"chatType": "Friend", "to": dave.ID}}}, http.StatusForbidden, "You are not yet a friend, add first")
 	})
 
 	It("shares a contact card and finds messages by id", func() {
@@ -271,8 +259,8 @@ var _ = Describe("The message life", func() {
 
 		s.ok("POST", "/v1/message/messagePush/getMessageByIds", carol.Token, map[string][]string{"ids": {r.ID}}, &got)
 		Expect(got).To(HaveLen(1), "getMessageByIds returns what the read models hold for any id the member sees")
-		refused("POST", "/v1/message/shareContact", alice, map[string]string{"uuid": "c-2", "chatType": "Friend", "to": bob.ID, "memberId": "1234567890123456789"}, http.StatusNotFound, "member not found")
-		refused("POST", "/v1/message/messagePush/getMessageByIds", alice, []string{}, http.StatusBadRequest, "select the messages first")
+		s.refused("POST", "/v1/message/shareContact", alice, map[string]string{"uuid": "c-2", "chatType": "Friend", "to": bob.ID, "memberId": "1234567890123456789"}, http.StatusNotFound, "member not found")
+		s.refused("POST", "/v1/message/messagePush/getMessageByIds", alice, []string{}, http.StatusBadRequest, "select the messages first")
 	})
 
 	It("clears one's history of a chat up to now, with a 30 to one's own devices", func() {
@@ -294,8 +282,8 @@ var _ = Describe("The message life", func() {
 
 		fresh := s.send(bob, alice, "h-3", "new")
 		Expect(ids(history(alice, bob, fresh.Position))).To(Equal([]string{fresh.ID}))
-		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Friend"}, http.StatusBadRequest, "Friend not in friend list or deleted")
-		refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, http.StatusBadRequest, "chatType must be Friend or Group")
+		s.refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Friend"}, http.StatusBadRequest, "Friend not in friend list or deleted")
+		s.refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, http.StatusBadRequest, "chatType must be Friend or Group")
 	})
 
 	It("records mentions until acknowledged, by message or by conversation, and resolves them in previews", func() {
@@ -327,18 +315,18 @@ var _ = Describe("The message life", func() {
 		Expect(items[0].AtContent).To(Equal("[You were mentioned]"))
 		Expect(items[0].LastMessageContent).To(Equal("@carol001 not bob"))
 
-		pos := written("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {one.ID}})
+		pos := s.written("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {one.ID}})
 		Expect(mentions(bob, pos)).To(Equal([]at{{two.ID, alice.ID, "Friend"}}))
-		pos = written("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{"sessionId": alice.ID})
+		pos = s.written("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{"sessionId": alice.ID})
 		Expect(mentions(bob, pos)).To(BeEmpty())
 
 		three := mention(alice, bob, "at-4", "@["+bob.ID+"] again")
 		Expect(mentions(bob, three.Position)).To(HaveLen(1))
-		pos = written("PUT", "/v1/message/recall", alice, map[string]string{"id": three.ID})
+		pos = s.written("PUT", "/v1/message/recall", alice, map[string]string{"id": three.ID})
 		Expect(mentions(bob, pos)).To(BeEmpty())
 
-		refused("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{}, http.StatusBadRequest, "invalid request")
-		refused("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
+		s.refused("POST", "/v1/message/messagePush/at/ack/sessionId", bob, map[string]string{}, http.StatusBadRequest, "invalid request")
+		s.refused("POST", "/v1/message/messagePush/at/ack/messageIds", bob, map[string][]string{"messageIds": {}}, http.StatusBadRequest, "select the messages first")
 	})
 
 	It("refuses bad input to every call of the message life with a clear 4xx and appends nothing", func() {

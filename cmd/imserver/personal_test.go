@@ -53,19 +53,6 @@ var _ = Describe("Personal spaces", func() {
 		s.befriend(alice, carol)
 	})
 
-	written := func(method, path string, m member, body any) uint64 {
-		GinkgoHelper()
-		var out struct{ Position uint64 }
-		s.ok(method, path, m.Token, body, &out)
-		return out.Position
-	}
-	refused := func(method, path string, m member, body any, status int, info string) {
-		GinkgoHelper()
-		code, env := s.call(method, path, m.Token, body)
-		Expect(code).To(Equal(status), env.Info)
-		Expect(env.Info).To(Equal(info))
-		Expect(env.Code).To(Equal(fmt.Sprint(status)))
-	}
 	list := func(path string, m member, after uint64, out any) {
 		GinkgoHelper()
 		sep := "?"
@@ -89,7 +76,7 @@ var _ = Describe("Personal spaces", func() {
 	// head appends an event that changes none of the models looked at.
 	head := func() uint64 {
 		GinkgoHelper()
-		return written("POST", "/v1/message/messagePush/at/ack/sessionId", alice, map[string]string{"sessionId": dave.ID})
+		return s.written("POST", "/v1/message/messagePush/at/ack/sessionId", alice, map[string]string{"sessionId": dave.ID})
 	}
 
 	It("keeps favourites as snapshots, newest first, paged, and edits and deletes them", func() {
@@ -97,7 +84,7 @@ var _ = Describe("Personal spaces", func() {
 		two := s.send(alice, bob, "f-2", "second")
 		var kept struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", alice.Token, map[string]string{"messageId": one.ID}, &kept)
-		pos := written("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": two.ID})
+		pos := s.written("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": two.ID})
 
 		p := favourites(alice, pos)
 		Expect(p.Total).To(Equal(2))
@@ -111,7 +98,7 @@ var _ = Describe("Personal spaces", func() {
 		Expect(favourites(bob, pos).Total).To(BeZero())
 
 		By("the message deleted: the favourite stays")
-		pos = written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {one.ID}})
+		pos = s.written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {one.ID}})
 		Expect(favourites(alice, pos).Total).To(Equal(2))
 
 		By("editing a text favourite")
@@ -127,20 +114,20 @@ var _ = Describe("Personal spaces", func() {
 		Expect(f.EditTime).To(Equal(edited.EditTime))
 		Expect(history(bob, alice, edited.Position)[0].Content).To(Equal("first"))
 
-		refused("PUT", "/v1/chat/favoriteInfo/modify", alice, map[string]string{"id": kept.ID, "content": " "}, 400, "Conversation content empty")
-		refused("PUT", "/v1/chat/favoriteInfo/modify", bob, map[string]string{"id": kept.ID, "content": "x"}, 404, "The favourite is not found")
-		refused("PUT", "/v1/chat/favoriteInfo/modify", alice, `{"id":`, 400, "invalid request")
-		refused("POST", "/v1/chat/favoriteInfo/build", carol, map[string]string{"messageId": two.ID}, 404, "message not found")
-		refused("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": ""}, 400, "message not found")
-		refused("GET", "/v1/chat/favoriteInfo/list?pageSize=0", alice, nil, 400, "invalid request")
-		refused("GET", "/v1/chat/favoriteInfo/list?curPage=x", alice, nil, 400, "invalid request")
+		s.refused("PUT", "/v1/chat/favoriteInfo/modify", alice, map[string]string{"id": kept.ID, "content": " "}, 400, "Conversation content empty")
+		s.refused("PUT", "/v1/chat/favoriteInfo/modify", bob, map[string]string{"id": kept.ID, "content": "x"}, 404, "The favourite is not found")
+		s.refused("PUT", "/v1/chat/favoriteInfo/modify", alice, `{"id":`, 400, "invalid request")
+		s.refused("POST", "/v1/chat/favoriteInfo/build", carol, map[string]string{"messageId": two.ID}, 404, "message not found")
+		s.refused("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": ""}, 400, "message not found")
+		s.refused("GET", "/v1/chat/favoriteInfo/list?pageSize=0", alice, nil, 400, "invalid request")
+		s.refused("GET", "/v1/chat/favoriteInfo/list?curPage=x", alice, nil, 400, "invalid request")
 
 		By("deleting")
-		refused("DELETE", "/v1/chat/favoriteInfo/delete", alice, map[string][]string{"ids": {}}, 400, "Please select the records first")
-		refused("DELETE", "/v1/chat/favoriteInfo/delete", alice, map[string][]string{"ids": {kept.ID, "1234567890123456789"}}, 404, "The favourite is not found")
-		refused("DELETE", "/v1/chat/favoriteInfo/delete", bob, map[string][]string{"ids": {kept.ID}}, 404, "The favourite is not found")
+		s.refused("DELETE", "/v1/chat/favoriteInfo/delete", alice, map[string][]string{"ids": {}}, 400, "Please select the records first")
+		s.refused("DELETE", "/v1/chat/favoriteInfo/delete", alice, map[string][]string{"ids": {kept.ID, "1234567890123456789"}}, 404, "The favourite is not found")
+		s.refused("DELETE", "/v1/chat/favoriteInfo/delete", bob, map[string][]string{"ids": {kept.ID}}, 404, "The favourite is not found")
 		Expect(favourites(alice, head()).Total).To(Equal(2))
-		pos = written("DELETE", "/v1/chat/favoriteInfo/delete?ids="+kept.ID, alice, nil)
+		pos = s.written("DELETE", "/v1/chat/favoriteInfo/delete?ids="+kept.ID, alice, nil)
 		p = favourites(alice, pos)
 		Expect(p.Total).To(Equal(1))
 		for _, r := range p.Records {
@@ -150,8 +137,8 @@ var _ = Describe("Personal spaces", func() {
 
 	It("refuses to keep recalled messages", func() {
 		sent := s.send(alice, bob, "rc-1", "oops")
-		written("PUT", "/v1/message/recall", alice, map[string]string{"id": sent.ID})
-		refused("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": sent.ID}, 400, "This message cannot be added to favourites")
+		s.written("PUT", "/v1/message/recall", alice, map[string]string{"id": sent.ID})
+		s.refused("POST", "/v1/chat/favoriteInfo/build", alice, map[string]string{"messageId": sent.ID}, 400, "This message cannot be added to favourites")
 		Expect(favourites(alice, head()).Total).To(BeZero())
 	})
 
@@ -160,7 +147,7 @@ var _ = Describe("Personal spaces", func() {
 		one := s.send(carol, alice, "ff-1", "from carol")
 		var kept struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", alice.Token, map[string]string{"messageId": one.ID}, &kept)
-		written("PUT", "/v1/message/recall", carol, map[string]string{"id": one.ID})
+		s.written("PUT", "/v1/message/recall", carol, map[string]string{"id": one.ID})
 
 		body := map[string]any{"uuid": "fav-fw-1", "ids": []string{kept.ID}, "targets": []map[string]string{{"chatType": "Friend", "to": bob.ID}}}
 		var out struct {
@@ -192,13 +179,13 @@ var _ = Describe("Personal spaces", func() {
 		}
 		to := func(id string) []map[string]string { return []map[string]string{{"chatType": "Friend", "to": id}} }
 		path := "/v1/chat/favoriteInfo/forward"
-		refused("POST", path, alice, map[string]any{"uuid": "x1", "ids": eleven, "targets": to(bob.ID)}, 400, "A maximum of 10 records can be forwarded at once!")
-		refused("POST", path, alice, map[string]any{"uuid": "x2", "ids": []string{}, "targets": to(bob.ID)}, 400, "Please select the records to forward")
-		refused("POST", path, alice, map[string]any{"uuid": "x3", "ids": []string{kept.ID}}, 400, "Please select who to forward to")
-		refused("POST", path, alice, map[string]any{"uuid": "x4", "ids": []string{kept.ID}, "targets": to(dave.ID)}, 403, "You are not yet a friend, add first")
-		refused("POST", path, bob, map[string]any{"uuid": "x5", "ids": []string{kept.ID}, "targets": to(alice.ID)}, 404, "The favourite is not found")
-		refused("POST", path, alice, map[string]any{"ids": []string{kept.ID}, "targets": to(bob.ID)}, 400, "uuid is required")
-		refused("POST", path, alice, `[1,2]`, 400, "invalid request")
+		s.refused("POST", path, alice, map[string]any{"uuid": "x1", "ids": eleven, "targets": to(bob.ID)}, 400, "A maximum of 10 records can be forwarded at once!")
+		s.refused("POST", path, alice, map[string]any{"uuid": "x2", "ids": []string{}, "targets": to(bob.ID)}, 400, "Please select the records to forward")
+		s.refused("POST", path, alice, map[string]any{"uuid": "x3", "ids": []string{kept.ID}}, 400, "Please select who to forward to")
+		s.refused("POST", path, alice, map[string]any{"uuid": "x4", "ids": []string{kept.ID}, "targets": to(dave.ID)}, 403, "You are not yet a friend, add first")
+		s.refused("POST", path, bob, map[string]any{"uuid": "x5", "ids": []string{kept.ID}, "targets": to(alice.ID)}, 404, "The favourite is not found")
+		s.refused("POST", path, alice, map[string]any{"ids": []string{kept.ID}, "targets": to(bob.ID)}, 400, "uuid is required")
+		s.refused("POST", path, alice, `[1,2]`, 400, "invalid request")
 		Expect(history(bob, alice, head())).To(HaveLen(1))
 	})
 
@@ -234,29 +221,29 @@ var _ = Describe("Personal spaces", func() {
 		By("from a favourite picture")
 		var fav struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", alice.Token, map[string]string{"messageId": sent.ID}, &fav)
-		pos := written("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"favoriteId": fav.ID})
+		pos := s.written("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"favoriteId": fav.ID})
 		list("/v1/chat/emojInfo/list", alice, pos, &ps)
 		Expect(ps.Total).To(Equal(2))
 
 		text := s.send(bob, alice, "st-2", "words")
 		var textFav struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", alice.Token, map[string]string{"messageId": text.ID}, &textFav)
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"favoriteId": textFav.ID}, 400, "A sticker must be a picture")
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{}, 400, "Choose an uploaded picture or a favourite picture")
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": "/etc/passwd"}, 400, "the file of this message is not valid")
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": strings.Replace(up.Data.FilePath, "x0001", "x0002", 1)}, 400, "the file of this message was not uploaded here")
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": "/v1/sso/im/file/x0001/0123456789abcdef0123456789abcdef.png"}, 400, "the file of this message is not found, upload it again")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"favoriteId": textFav.ID}, 400, "A sticker must be a picture")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{}, 400, "Choose an uploaded picture or a favourite picture")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": "/etc/passwd"}, 400, "the file of this message is not valid")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": strings.Replace(up.Data.FilePath, "x0001", "x0002", 1)}, 400, "the file of this message was not uploaded here")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": "/v1/sso/im/file/x0001/0123456789abcdef0123456789abcdef.png"}, 400, "the file of this message is not found, upload it again")
 		_, doc := s.upload(alice.Token, "?type=chat", "file", "a.pdf", []byte("%PDF-1.4\n"+strings.Repeat("x", 100)))
-		refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": doc.Data.FilePath}, 400, "A sticker must be a picture")
-		refused("POST", "/v1/chat/emojInfo/build", bob, map[string]string{"favoriteId": fav.ID}, 404, "The favourite is not found")
-		refused("POST", "/v1/chat/emojInfo/build", alice, `{"filePath":1}`, 400, "invalid request")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, map[string]string{"filePath": doc.Data.FilePath}, 400, "A sticker must be a picture")
+		s.refused("POST", "/v1/chat/emojInfo/build", bob, map[string]string{"favoriteId": fav.ID}, 404, "The favourite is not found")
+		s.refused("POST", "/v1/chat/emojInfo/build", alice, `{"filePath":1}`, 400, "invalid request")
 
 		By("deleting")
-		refused("DELETE", "/v1/chat/emojInfo/delete", alice, map[string][]string{"ids": {}}, 400, "Please select the records first")
-		refused("DELETE", "/v1/chat/emojInfo/delete", bob, map[string][]string{"ids": {kept.ID}}, 404, "The sticker is not found")
+		s.refused("DELETE", "/v1/chat/emojInfo/delete", alice, map[string][]string{"ids": {}}, 400, "Please select the records first")
+		s.refused("DELETE", "/v1/chat/emojInfo/delete", bob, map[string][]string{"ids": {kept.ID}}, 404, "The sticker is not found")
 		list("/v1/chat/emojInfo/list", alice, head(), &ps)
 		Expect(ps.Total).To(Equal(2))
-		pos = written("DELETE", "/v1/chat/emojInfo/delete", alice, map[string][]string{"ids": {kept.ID}})
+		pos = s.written("DELETE", "/v1/chat/emojInfo/delete", alice, map[string][]string{"ids": {kept.ID}})
 		Eventually(func() string {
 			Expect(json.Unmarshal(next(a, 43).Data, &pushed)).To(Succeed())
 			return pushed.OperationType
@@ -306,7 +293,7 @@ var _ = Describe("Personal spaces", func() {
 		By("a picture to one friend")
 		_, up := s.upload(alice.Token, "?type=chat", "file", "p.png", pngOf(2, 2))
 		content, _ := json.Marshal(map[string]any{"filePath": up.Data.FilePath, "fileName": "p.png", "size": up.Data.Size, "contentType": up.Data.ContentType})
-		pos := written("POST", "/v1/chat/batchSend/build", alice, map[string]any{"uuid": "mass-2", "recipients": []string{carol.ID}, "msgType": "Picture", "content": string(content)})
+		pos := s.written("POST", "/v1/chat/batchSend/build", alice, map[string]any{"uuid": "mass-2", "recipients": []string{carol.ID}, "msgType": "Picture", "content": string(content)})
 		list("/v1/chat/batchSend/list", alice, pos, &bs)
 		Expect(bs.Total).To(Equal(2))
 		Expect(bs.Records[0].MsgType).To(Equal("Picture"))
@@ -314,7 +301,7 @@ var _ = Describe("Personal spaces", func() {
 		Expect(history(carol, alice, pos)).To(HaveLen(2))
 
 		By("clearing the list: the messages stay")
-		pos = written("PUT", "/v1/chat/batchSend/clear", alice, nil)
+		pos = s.written("PUT", "/v1/chat/batchSend/clear", alice, nil)
 		list("/v1/chat/batchSend/list", alice, pos, &bs)
 		Expect(bs.Total).To(BeZero())
 		Expect(bs.Records).To(BeEmpty())
@@ -333,30 +320,30 @@ var _ = Describe("Personal spaces", func() {
 		mass := func(uuid string, to ...string) map[string]any {
 			return map[string]any{"uuid": uuid, "recipients": to, "content": "hi"}
 		}
-		refused("POST", path, alice, mass("m1", bob.ID, dave.ID), 403, "You are not yet a friend, add first")
-		refused("POST", path, alice, mass("m2", bob.ID, zed.ID), 404, "The target friend has a different tenant")
-		refused("POST", path, alice, mass("m3"), 400, "Please select the recipients")
+		s.refused("POST", path, alice, mass("m1", bob.ID, dave.ID), 403, "You are not yet a friend, add first")
+		s.refused("POST", path, alice, mass("m2", bob.ID, zed.ID), 404, "The target friend has a different tenant")
+		s.refused("POST", path, alice, mass("m3"), 400, "Please select the recipients")
 		many := make([]string, 101)
 		for i := range many {
 			many[i] = fmt.Sprintf("%019d", i)
 		}
-		refused("POST", path, alice, mass("m4", many...), 400, "A mass message can go to at most 100 friends")
-		refused("POST", path, alice, map[string]any{"uuid": "m5", "recipients": []string{bob.ID}, "content": " "}, 400, "Conversation content empty")
-		refused("POST", path, alice, map[string]any{"uuid": "m6", "recipients": []string{bob.ID}, "content": "x", "msgType": "Forward"}, 400,
+		s.refused("POST", path, alice, mass("m4", many...), 400, "A mass message can go to at most 100 friends")
+		s.refused("POST", path, alice, map[string]any{"uuid": "m5", "recipients": []string{bob.ID}, "content": " "}, 400, "Conversation content empty")
+		s.refused("POST", path, alice, map[string]any{"uuid": "m6", "recipients": []string{bob.ID}, "content": "x", "msgType": "Forward"}, 400,
 			"A mass message is a text, a picture, a video, a voice message or a file")
-		refused("POST", path, alice, map[string]any{"recipients": []string{bob.ID}, "content": "x"}, 400, "uuid is required")
-		refused("POST", path, alice, map[string]any{"uuid": "m7", "recipients": []string{bob.ID}, "msgType": "Picture", "content": "{}"}, 400, "the file of this message was not uploaded here")
-		refused("POST", path, alice, `{"recipients":"x"}`, 400, "invalid request")
+		s.refused("POST", path, alice, map[string]any{"recipients": []string{bob.ID}, "content": "x"}, 400, "uuid is required")
+		s.refused("POST", path, alice, map[string]any{"uuid": "m7", "recipients": []string{bob.ID}, "msgType": "Picture", "content": "{}"}, 400, "the file of this message was not uploaded here")
+		s.refused("POST", path, alice, `{"recipients":"x"}`, 400, "invalid request")
 
 		By("turned off in the settings")
 		var me struct{ SendBatchMessage string }
 		s.ok("GET", "/v1/member/memberInfo/getMemberByToken", alice.Token, nil, &me)
 		Expect(me.SendBatchMessage).To(Equal("Enable"))
-		refused("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Off"}, 400, "sendBatchMessage must be Enable or Disable")
-		pos := written("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Disable"})
+		s.refused("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Off"}, 400, "sendBatchMessage must be Enable or Disable")
+		pos := s.written("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Disable"})
 		s.ok("GET", fmt.Sprintf("/v1/member/memberInfo/getMemberByToken?after=%d", pos), alice.Token, nil, &me)
 		Expect(me.SendBatchMessage).To(Equal("Disable"))
-		refused("POST", path, alice, mass("m8", bob.ID), 403, "Mass send is not enabled for this account")
+		s.refused("POST", path, alice, mass("m8", bob.ID), 403, "Mass send is not enabled for this account")
 		code, env := s.call("POST", path, alice.Token, mass("m9", bob.ID), "Accept-Language", "zh_CN")
 		Expect(code).To(Equal(403))
 		Expect(env.Info).To(Equal("该账号未开通群发功能"))
@@ -368,8 +355,8 @@ var _ = Describe("Personal spaces", func() {
 		list("/v1/chat/batchSend/list", alice, pos, &bs)
 		Expect(bs.Total).To(BeZero())
 
-		written("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Enable"})
-		Expect(written("POST", path, alice, mass("m10", bob.ID))).To(BeNumerically(">", pos))
+		s.written("PUT", "/v1/chat/batchSend/setting", alice, map[string]string{"sendBatchMessage": "Enable"})
+		Expect(s.written("POST", path, alice, mass("m10", bob.ID))).To(BeNumerically(">", pos))
 	})
 
 	It("needs a token for every personal route", func() {
