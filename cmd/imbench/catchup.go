@@ -5,7 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
@@ -24,6 +26,7 @@ func runCatchup(ctx context.Context, args []string) error {
 	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
 	limit := fs.Duration("timeout", 3*time.Minute, "give up filling or projecting after this long")
 	dirFlag := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the catch-up to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -59,6 +62,17 @@ func runCatchup(ctx context.Context, args []string) error {
 		return err
 	}
 	defer reads.Close()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	elapsed, err := catchUp(ctx, log, reads, head)
 	if err != nil {
 		return err
