@@ -31,8 +31,7 @@ type socketToken struct {
 
 func (a *API) callRoutes() []route {
 	signal := func(path, summary string, run func(Commands, context.Context, commands.Principal, commands.CallSignal) (commands.CallResult, error)) route {
-		return route{method: http.MethodPost, path: "/message/call/" + path, summary: summary,
-			body: commands.CallSignal{}, result: commands.CallResult{}, handle: handleBody(a, run)}
+		return commandRoute(a, http.MethodPost, "/message/call/"+path, summary, run)
 	}
 	media := func(m string) route {
 		return route{method: http.MethodGet, path: "/message/getAgoraTokenByMemberId/" + m,
@@ -42,9 +41,9 @@ func (a *API) callRoutes() []route {
 			}}
 	}
 	return []route{
-		{method: http.MethodPost, path: "/message/call/start",
-			summary: "Ring a friend (media voice | video); both get cmd 12 Start. A callee in a call makes it end at once as Busy.",
-			body:    commands.StartCall{}, result: commands.CallResult{}, handle: handleBody(a, Commands.StartCall)},
+		commandRoute(a, http.MethodPost, "/message/call/start",
+			"Ring a friend (media voice | video); both get cmd 12 Start. A callee in a call makes it end at once as Busy.",
+			Commands.StartCall),
 		signal("answer", "The callee answers a ringing call; both get cmd 12 Answer.", Commands.AnswerCall),
 		signal("reject", "The callee rejects a ringing call; cmd 12 Reject and a call record (11).", Commands.RejectCall),
 		signal("cancel", "The caller cancels a ringing call; cmd 12 Cancel and a call record (11).", Commands.CancelCall),

@@ -40,13 +40,12 @@ type MyGroups struct {
 func (a *API) groupRoutes() []route {
 	groupQuery := []param{{"groupId", true, "the group"}}
 	change := func(path, summary string, run func(Commands, context.Context, commands.Principal, commands.GroupChange) (commands.GroupWritten, error)) route {
-		return route{method: http.MethodPut, path: path, summary: summary, body: commands.GroupChange{},
-			result: commands.GroupWritten{}, handle: handleBody(a, run)}
+		return commandRoute(a, http.MethodPut, path, summary, run)
 	}
 	return []route{
-		{method: http.MethodPost, path: "/chat/groupInfo/build",
-			summary: "Create a group (name required, 1 to 100 friends invited); its members get cmd 22.",
-			body:    commands.CreateGroup{}, result: commands.GroupCreated{}, handle: handleBody(a, Commands.CreateGroup)},
+		commandRoute(a, http.MethodPost, "/chat/groupInfo/build",
+			"Create a group (name required, 1 to 100 friends invited); its members get cmd 22.",
+			Commands.CreateGroup),
 		{method: http.MethodGet, path: "/chat/groupInfo/getGroupInfoByGroupId",
 			summary: "A group the member belongs to, with the member's role.", query: groupQuery,
 			result: GroupInfo{}, handle: a.groupInfo},
@@ -56,18 +55,18 @@ func (a *API) groupRoutes() []route {
 		{method: http.MethodGet, path: "/chat/groupInfo/listMemberInGroup",
 			summary: "The member's groups, managed (Owner, Admin) and joined (Normal); names starting with a digit last.",
 			result:  MyGroups{}, handle: a.myGroups},
-		{method: http.MethodPost, path: "/chat/applyInfo/batchMemberToGroup",
-			summary: "Invite friends (at most 100) into a group; they get cmd 22, the members cmd 23.",
-			body:    commands.GroupChange{}, result: commands.GroupWritten{}, handle: handleBody(a, Commands.InviteToGroup)},
+		commandRoute(a, http.MethodPost, "/chat/applyInfo/batchMemberToGroup",
+			"Invite friends (at most 100) into a group; they get cmd 22, the members cmd 23.",
+			Commands.InviteToGroup),
 		change("/chat/groupInfo/setMemberRole", "Owner only: make a member Admin or Normal; members get cmd 23.", Commands.SetGroupRole),
 		change("/chat/groupInfo/deleteGroupMember", "Owner or Admin: remove members of lower rank; they get cmd 21.", Commands.RemoveGroupMembers),
 		change("/chat/groupInfo/leave", "Leave a group (not its owner; only while the group allows it); cmd 21.", Commands.LeaveGroup),
 		change("/chat/groupInfo/transfer", "Owner only: make another member the owner; the old owner becomes Admin.", Commands.TransferGroup),
 		change("/chat/groupInfo/muteMember", "Owner or Admin: mute a member of lower rank for minutes (0 unmutes).", Commands.MuteGroupMember),
 		change("/chat/groupInfo/modifyMemberNickname", "Set one's nickname in a group.", Commands.SetGroupNickname),
-		{method: http.MethodPut, path: "/chat/groupInfo/modify",
-			summary: "Change name, notice, avatar, send rate (Admin), mute all (Admin), allow leaving (Owner); cmd 23.",
-			body:    commands.ModifyGroup{}, result: commands.GroupWritten{}, handle: handleBody(a, Commands.ModifyGroup)},
+		commandRoute(a, http.MethodPut, "/chat/groupInfo/modify",
+			"Change name, notice, avatar, send rate (Admin), mute all (Admin), allow leaving (Owner); cmd 23.",
+			Commands.ModifyGroup),
 		{method: http.MethodDelete, path: "/chat/groupInfo/delete",
 			summary: "Owner only: dissolve a group; its members get cmd 21.", query: groupQuery,
 			body: commands.GroupChange{}, result: commands.GroupWritten{}, handle: a.dissolveGroup},

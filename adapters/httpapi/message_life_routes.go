@@ -47,12 +47,12 @@ func (m *messageIDs) UnmarshalJSON(b []byte) error {
 
 func (a *API) messageLifeRoutes() []route {
 	return []route{
-		{method: http.MethodPut, path: "/message/modify",
-			summary: "Edit one's own Text, AtText or Reply message; both members get cmd 34.",
-			body:    commands.EditMessage{}, result: commands.Edited{}, handle: handleBody(a, Commands.EditMessage)},
-		{method: http.MethodPut, path: "/message/recall",
-			summary: "Recall one's own message within 24 hours; both members get cmd 16 (Recall).",
-			body:    commands.RecallMessage{}, result: commands.Recalled{}, handle: handleBody(a, Commands.RecallMessage)},
+		commandRoute(a, http.MethodPut, "/message/modify",
+			"Edit one's own Text, AtText or Reply message; both members get cmd 34.",
+			Commands.EditMessage),
+		commandRoute(a, http.MethodPut, "/message/recall",
+			"Recall one's own message within 24 hours; both members get cmd 16 (Recall).",
+			Commands.RecallMessage),
 		{method: http.MethodPost, path: "/message/deleteMessage",
 			summary: "Delete messages for oneself (with their forwarded batches); one's devices get cmd 16 (Delete, Me).",
 			body:    deleteBody{}, result: commands.Deleted{}, handle: a.deleteMessages},
@@ -64,18 +64,18 @@ func (a *API) messageLifeRoutes() []route {
 		{method: http.MethodPut, path: "/message/reply",
 			summary: "Reply to a message of the same chat: a send with msgType Reply and parentMessageId.",
 			body:    commands.SendMessage{}, result: commands.SendResult{}, handle: a.reply},
-		{method: http.MethodPost, path: "/message/forward",
-			summary: "Forward 1 to 10 messages to friends; each becomes a Forward message; the same uuid returns the first result.",
-			body:    commands.ForwardMessages{}, result: commands.Forwarded{}, handle: handleBody(a, Commands.ForwardMessages)},
-		{method: http.MethodPost, path: "/message/shareContact",
-			summary: "Send a member's contact card to a friend (msgType ShareContact).",
-			body:    commands.ShareContact{}, result: commands.SendResult{}, handle: handleBody(a, Commands.ShareContact)},
+		commandRoute(a, http.MethodPost, "/message/forward",
+			"Forward 1 to 10 messages to friends; each becomes a Forward message; the same uuid returns the first result.",
+			Commands.ForwardMessages),
+		commandRoute(a, http.MethodPost, "/message/shareContact",
+			"Send a member's contact card to a friend (msgType ShareContact).",
+			Commands.ShareContact),
 		{method: http.MethodPost, path: "/message/messagePush/getMessageByIds",
 			summary: "The messages among the ids (a JSON array, or {\"ids\": [...]}, at most 100) that the member sees.",
 			body:    []string{}, result: []projections.Message{}, handle: a.messagesByIDs},
-		{method: http.MethodPost, path: "/message/clearHistory",
-			summary: "Clear one's history of a chat up to now; one's devices get cmd 30.",
-			body:    commands.ClearHistory{}, result: commands.Cleared{}, handle: handleBody(a, Commands.ClearHistory)},
+		commandRoute(a, http.MethodPost, "/message/clearHistory",
+			"Clear one's history of a chat up to now; one's devices get cmd 30.",
+			Commands.ClearHistory),
 		{method: http.MethodGet, path: "/message/messagePush/at/list",
 			summary: "The member's unacknowledged mentions, oldest first.", result: []projections.Mention{}, handle: a.mentions},
 		{method: http.MethodPost, path: "/message/messagePush/at/ack/messageIds",
@@ -197,6 +197,15 @@ func (a *API) ackMentions(c echo.Context, p commands.Principal, r commands.AckMe
 		return err
 	}
 	return ok(c, written{Position: pos})
+}
+
+// commandRoute is the route of a command that takes the request's JSON
+// body; the OpenAPI document takes the body's and the result's types from
+// the command itself.
+func commandRoute[B, R any](a *API, method, path, summary string, run func(Commands, context.Context, commands.Principal, B) (R, error)) route {
+	var body B
+	var result R
+	return route{method: method, path: path, summary: summary, body: body, result: result, handle: handleBody(a, run)}
 }
 
 // handleBody serves a command that takes the request's JSON body.
