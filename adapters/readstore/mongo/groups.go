@@ -113,7 +113,7 @@ func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) 
 	}
 	out := map[string]projections.GroupMember{}
 	for _, d := range docs {
-		if !t.memberDeleted(d) {
+		if !t.deletedMembers[d.ID] {
 			out[d.Member] = d.member()
 		}
 	}
@@ -123,16 +123,6 @@ func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) 
 		}
 	}
 	return out, nil
-}
-
-// memberDeleted tells whether the batch deleted a stored member.
-func (t *tx) memberDeleted(d groupMemberDoc) bool {
-	for _, f := range t.memberDeletes {
-		if f[0].Value == d.GroupID && slices.Contains(f[1].Value.([]string), d.Member) {
-			return true
-		}
-	}
-	return false
 }
 
 func (t *tx) PutGroupMembers(ctx context.Context, ms []projections.GroupMember) error {
@@ -153,9 +143,10 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 		return fmt.Errorf("mongoread: delete group members: %w", err)
 	}
 	for _, id := range ids {
-		delete(t.groupMembers, pairID(groupID, id))
+		key := pairID(groupID, id)
+		delete(t.groupMembers, key)
+		t.deletedMembers[key] = true
 	}
-	t.memberDeletes = append(t.memberDeletes, bson.D{{Key: "group", Value: groupID}, {Key: "member", Value: ids}})
 	return nil
 }
 

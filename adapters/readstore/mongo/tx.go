@@ -37,10 +37,11 @@ type tx struct {
 	mentions       map[string]mentionDoc
 	mentionDeletes []bson.D
 	// groups and groupMembers are the groups and members put, by _id;
-	// memberDeletes the members deleted, before every other write.
-	groups        map[string]groupDoc
-	groupMembers  map[string]groupMemberDoc
-	memberDeletes []bson.D
+	// deletedMembers the _ids of the members deleted, before every other
+	// write.
+	groups         map[string]groupDoc
+	groupMembers   map[string]groupMemberDoc
+	deletedMembers map[string]bool
 	// personal and personalDeletes are the personal items' puts and
 	// delete filters, kept like the mentions'.
 	personal        map[string]personalDoc
@@ -58,7 +59,7 @@ func newTx(s *Store) *tx {
 		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
-		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{},
+		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{}, deletedMembers: map[string]bool{},
 		personal: map[string]personalDoc{},
 	}
 }
@@ -122,8 +123,12 @@ func (t *tx) ops() ([]op, error) {
 	for _, d := range t.groupMembers {
 		add(groupMembersColl, opReplace, d)
 	}
-	for _, f := range t.memberDeletes {
-		add(groupMembersColl, opDelete, f)
+	if len(t.deletedMembers) > 0 {
+		ids := make([]string, 0, len(t.deletedMembers))
+		for id := range t.deletedMembers {
+			ids = append(ids, id)
+		}
+		add(groupMembersColl, opDelete, bson.D{{Key: "_id", Value: ids}})
 	}
 	for _, d := range t.personal {
 		add(personalColl, opReplace, d)
