@@ -136,7 +136,7 @@ var _ = Describe("Calls", func() {
 			Expect([]string{rec.CallID, rec.Media, rec.Outcome}).To(Equal([]string{r.CallID, "video", "completed"}))
 		}
 		Expect(records(bob, alice, done.Position)).To(HaveLen(1))
-		var items []sessionItem
+		var items []conversationItem
 		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", done.Position), bob.Token, nil, &items)
 		Expect(items[0].LastMessageContent).To(Equal("[video call]"))
 

@@ -13,18 +13,20 @@ import (
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
-// conversationItem is a session item with the conversation settings.
+// conversationItem is an item of the conversation list, or of its 49 push.
 type conversationItem struct {
-	ID             string `json:"id"`
-	FriendMemberID string `json:"friendMemberId"`
-	Name           string `json:"name"`
-	UnreadCount    int    `json:"unreadCount"`
-	TopMessage     string `json:"topMessage"`
-	TopTime        int64  `json:"topTime"`
-	DND            string `json:"dnd"`
-	MarkedUnread   string `json:"markedUnread"`
-	Hide           string `json:"hide"`
-	OperationType  string `json:"operationType"`
+	ID                 string `json:"id"`
+	FriendMemberID     string `json:"friendMemberId"`
+	Name               string `json:"name"`
+	LastMessageID      string `json:"lastMessageId"`
+	LastMessageContent string `json:"lastMessageContent"`
+	UnreadCount        int    `json:"unreadCount"`
+	TopMessage         string `json:"topMessage"`
+	TopTime            int64  `json:"topTime"`
+	DND                string `json:"dnd"`
+	MarkedUnread       string `json:"markedUnread"`
+	Hide               string `json:"hide"`
+	OperationType      string `json:"operationType"`
 }
 
 type changed struct {

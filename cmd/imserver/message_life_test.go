@@ -39,13 +39,6 @@ type change struct {
 	To            string   `json:"to"`
 }
 
-type sessionItem struct {
-	ID                 string `json:"id"`
-	LastMessageID      string `json:"lastMessageId"`
-	LastMessageContent string `json:"lastMessageContent"`
-	UnreadCount        int    `json:"unreadCount"`
-}
-
 var _ = Describe("The message life", func() {
 	var s *testServer
 	var alice, bob, carol member
@@ -69,9 +62,9 @@ var _ = Describe("The message life", func() {
 		}
 		return out
 	}
-	sessionWith := func(m, peer member, after uint64) sessionItem {
+	sessionWith := func(m, peer member, after uint64) conversationItem {
 		GinkgoHelper()
-		var items []sessionItem
+		var items []conversationItem
 		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), m.Token, nil, &items)
 		for _, it := range items {
 			if it.ID == peer.ID {
@@ -79,7 +72,7 @@ var _ = Describe("The message life", func() {
 			}
 		}
 		Fail("no session with " + peer.Account)
-		return sessionItem{}
+		return conversationItem{}
 	}
 	push := func(c *wsclient.Client, cmd int) change {
 		GinkgoHelper()

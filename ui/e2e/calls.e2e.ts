@@ -1,31 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openSession, register, shot, type Session } from './harness';
-
-/** Calls the REST API as the page's signed-in member. */
-function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const auth = JSON.parse(localStorage.getItem('eventchat.auth')!);
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${auth.token}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.info}`);
-      return envelope.data;
-    },
-    { method, path, body },
-  ) as Promise<T>;
-}
-
-async function openChat(page: Page, peerId: string): Promise<void> {
-  await page.getByTestId('tab-contacts').click();
-  await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
-  await page.locator(`[data-testid=chat-view][data-peer-id="${peerId}"]`).waitFor();
-}
+import type { Browser } from 'playwright-core';
+import { api, openChat, launchBrowser, login, missingEnv, newMember, openSession, register, shot, type Session } from './harness';
 
 describe('two friends call each other', { skip: missingEnv || false, timeout: 90_000 }, () => {
   let browser: Browser;

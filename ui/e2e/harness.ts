@@ -143,3 +143,28 @@ export async function befriend(a: Page, b: Page, bob: Member, alice: Member): Pr
   await b.locator(`[data-testid=friend-item][data-peer-id="${alice.id}"]`).waitFor();
   await a.locator(`[data-testid=friend-item][data-peer-id="${bob.id}"]`).waitFor();
 }
+
+/** Calls the REST API as the page's signed-in member, for set-up steps other specs cover in the UI. */
+export function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const auth = JSON.parse(localStorage.getItem('eventchat.auth')!);
+      const response = await fetch(path, {
+        method,
+        headers: { Authorization: `Bearer ${auth.token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const envelope = await response.json();
+      if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
+      return envelope.data;
+    },
+    { method, path, body },
+  ) as Promise<T>;
+}
+
+/** Opens the chat with a friend from the contacts tab. */
+export async function openChat(page: Page, peerId: string): Promise<void> {
+  await page.getByTestId('tab-contacts').click();
+  await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
+  await page.locator(`[data-testid=chat-view][data-peer-id="${peerId}"]`).waitFor();
+}

@@ -1,32 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
+import { api, openChat, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
 import { befriendOverApi, registerOverApi } from './rest';
-
-/** A REST call with the page's own login, for the set-up steps the friend tests already cover in the UI. */
-function api<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const auth = JSON.parse(localStorage.getItem('eventchat.auth')!);
-      const response = await fetch(path, {
-        method,
-        headers: { Authorization: `Bearer ${auth.token}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const envelope = await response.json();
-      if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
-      return envelope.data;
-    },
-    { method, path, body },
-  ) as Promise<T>;
-}
-
-async function openChat(page: Page, peerId: string): Promise<void> {
-  await page.getByTestId('tab-contacts').click();
-  await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
-  await page.locator(`[data-testid=chat-view][data-peer-id="${peerId}"]`).waitFor();
-}
 
 const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
 

@@ -12,6 +12,7 @@ import {
   shot,
   waitUntil,
   type Session,
+  openChat,
 } from './harness';
 
 /** Adds a message of the open chat with peer to the member's favourites, as addToFavourites does. */
@@ -30,12 +31,6 @@ async function favourite(page: Page, peerId: string, text: string): Promise<void
     { peerId, text },
   );
   assert.equal(status, '200');
-}
-
-async function openChatWith(page: Page, peerId: string): Promise<void> {
-  await page.getByTestId('tab-contacts').click();
-  await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
-  await page.getByTestId('chat-view').waitFor();
 }
 
 const suite = 'favourites and mass send';
@@ -64,7 +59,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
 
   it('keeps a message in favourites, edits it, and forwards it to a friend who sees it', async () => {
     const text = `Remember this ${Date.now()}`;
-    await openChatWith(a.page, bob.id!);
+    await openChat(a.page, bob.id!);
     await a.page.getByTestId('composer').fill(text);
     await a.page.getByTestId('composer').press('Enter');
     const bubble = a.page.getByTestId('message').filter({ hasText: text });
@@ -95,7 +90,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await dialog.getByTestId('fav-forward-send').click();
     await dialog.waitFor({ state: 'detached' });
 
-    await openChatWith(c.page, alice.id!);
+    await openChat(c.page, alice.id!);
     const forwarded = c.page.getByTestId('message').filter({ hasText: `${text} (edited)` });
     await forwarded.getByTestId('forwarded-label').waitFor();
     await shot(c.page, 'personal-02-forward-received');
@@ -126,7 +121,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     assert.match((await batch.textContent()) ?? '', /2 recipients/);
     await shot(a.page, 'personal-03-mass-list');
 
-    await openChatWith(b.page, alice.id!);
+    await openChat(b.page, alice.id!);
     await b.page.getByTestId('message').filter({ hasText: text }).waitFor();
     await c.page.getByTestId('message').filter({ hasText: text }).waitFor();
 
