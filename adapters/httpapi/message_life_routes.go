@@ -72,7 +72,7 @@ func (a *API) messageLifeRoutes() []route {
 			Commands.ShareContact),
 		{method: http.MethodPost, path: "/message/messagePush/getMessageByIds",
 			summary: "The messages among the ids (a JSON array, or {\"ids\": [...]}, at most 100) that the member sees.",
-			body:    []string{}, result: []projections.Message{}, handle: a.messagesByIDs},
+			body:    []string{}, result: []projections.Message{}, handle: a.messagesByIDs, lookup: true},
 		commandRoute(a, http.MethodPost, "/message/clearHistory",
 			"Clear one's history of a chat up to now; one's devices get cmd 30.",
 			Commands.ClearHistory),
@@ -134,12 +134,7 @@ func (a *API) reply(c echo.Context, p commands.Principal) error {
 	return answer(c)(a.deps.Commands.SendMessage(c.Request().Context(), p, r))
 }
 
-// messagesByIDs is a query sent as a POST: it waits for ?after= as a GET
-// would.
 func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
-	if err := a.waitAfter(c); err != nil {
-		return err
-	}
 	var ids messageIDs
 	if err := bind(c, &ids); err != nil {
 		return err

@@ -41,7 +41,7 @@ func (a *API) openAPI(c echo.Context) error {
 				"schema": map[string]any{"type": "string"},
 			})
 		}
-		if r.method == http.MethodGet && r.path != "/openapi.json" {
+		if r.waits() && r.path != "/openapi.json" {
 			params = append(params, map[string]any{
 				"name": "after", "in": "query", "required": false,
 				"description": "wait (at most 5 s) until the read models have folded this log position",

@@ -30,7 +30,12 @@ type route struct {
 	form       bool  // the body is multipart/form-data, read by the handler
 	maxBody    int64 // the body's cap; 0: MaxBody
 	tokenQuery bool  // the token may come as ?token= too, for <img src>
+	lookup     bool  // a query sent with a body: it waits for ?after= as GETs do
 }
+
+// waits tells whether the route reads the read models and so honours
+// ?after=.
+func (r route) waits() bool { return r.method == http.MethodGet || r.lookup }
 
 type param struct {
 	name     string
@@ -55,7 +60,7 @@ func (a *API) add(g *echo.Group, r route) {
 			}
 			c.Set(principalKey, p)
 		}
-		if r.method == http.MethodGet {
+		if r.waits() {
 			if err := a.waitAfter(c); err != nil {
 				return err
 			}
