@@ -97,7 +97,7 @@ func (a *App) StartCall(ctx context.Context, p Principal, r StartCall) (CallResu
 	if err != nil {
 		return CallResult{}, err
 	}
-	res, err := a.appendCall(ctx, p, r.UUID, pair, events)
+	res, err := a.appendCall(ctx, p, r.UUID, pair, es.Any, events)
 	if errors.Is(err, errCallRepeated) { // a retry racing its first start
 		var c call.Call
 		for _, e := range events {
@@ -152,20 +152,13 @@ func (a *App) signalCall(ctx context.Context, p Principal, id string, op call.Op
 	if !ok || !known.c.Has(p.MemberID) {
 		return CallResult{}, fault.New(fault.NotFound, fault.MsgCallNotFound)
 	}
-	var events []es.Event
-	if op == call.OpAnswer {
-		e, err := known.c.Answer(p.MemberID, a.Now())
-		if err != nil {
-			return CallResult{}, err
+	res, err := a.decideCall(ctx, p, known, func(c call.Call) ([]es.Event, error) {
+		if op == call.OpAnswer {
+			e, err := c.Answer(p.MemberID, a.Now())
+			return []es.Event{e}, err
 		}
-		events = []es.Event{e}
-	} else {
-		var err error
-		if events, err = known.c.End(p.MemberID, op, a.NewID(), a.Now()); err != nil {
-			return CallResult{}, err
-		}
-	}
-	res, err := a.appendCall(ctx, p, "", known.chatID, events)
+		return c.End(p.MemberID, op, a.NewID(), a.Now())
+	})
 	if errors.Is(err, errCallRepeated) {
 		if op == call.OpAnswer {
 			return CallResult{}, fault.New(fault.Conflict, fault.MsgCallAnswered)
@@ -175,6 +168,62 @@ func (a *App) signalCall(ctx context.Context, p Principal, id string, op call.Op
 	return res, err
 }
 
+// decideCall lets decide choose the next events of a known call from its
+// state as the chat stream holds it now, and appends them at the revision
+// it read: a signal decided on another node meanwhile makes it decide
+// again, so that no node ends a call another has answered. decide returns
+// no events to append none.
+func (a *App) decideCall(ctx context.Context, p Principal, known callEntry, decide func(call.Call) ([]es.Event, error)) (CallResult, error) {
+	const attempts = 5
+	for range attempts {
+		c, rev, err := a.readCall(ctx, known)
+		if err != nil {
+			return CallResult{}, err
+		}
+		events, err := decide(c)
+		if err != nil || len(events) == 0 {
+			return CallResult{}, err
+		}
+		res, err := a.appendCall(ctx, p, "", known.chatID, es.Exact(rev), events)
+		if !errors.Is(err, es.ErrConcurrency) {
+			return res, err
+		}
+	}
+	return CallResult{}, fault.New(fault.Conflict, fault.MsgCallsStarting)
+}
+
+// readCall folds the call of known from its chat stream, from the call's
+// first event to the stream's end, and returns it with the stream's
+// revision. The registry learns what it read.
+func (a *App) readCall(ctx context.Context, known callEntry) (call.Call, uint64, error) {
+	const page = 256
+	stream := es.Stream(known.tenant, es.CategoryChat, known.chatID)
+	c, rev := call.Call{}, known.since
+	for from := known.since; ; from += page {
+		recs, err := a.Store.ReadStream(ctx, stream, es.Forwards, from, page)
+		if err != nil {
+			return call.Call{}, 0, err
+		}
+		for _, r := range recs {
+			rev = r.Revision
+			if !call.IsCallEvent(r.Type) {
+				continue
+			}
+			e, err := a.registry.Decode(r.Type, r.Data)
+			if err != nil {
+				return call.Call{}, 0, err
+			}
+			if call.CallID(e) == known.c.ID {
+				c.Apply(e)
+				a.calls.apply(known.tenant, known.chatID, r.Revision, e)
+			}
+		}
+		if len(recs) < page {
+			return c, rev, nil
+		}
+	}
+}
+
 // errCallRepeated says that another signal of the same kind (an answer, or
 // any end) was appended first, on this node or another.
 var errCallRepeated = errors.New("call signal already appended")
@@ -182,7 +231,7 @@ var errCallRepeated = errors.New("call signal already appended")
 // appendCall appends decided call events to the chat pairID of p's tenant,
 // under event ids named after the call and the kind of event, so that a
 // call starts, is answered and ends once whichever node decides it.
-func (a *App) appendCall(ctx context.Context, p Principal, clientUUID, pairID string, events []es.Event) (CallResult, error) {
+func (a *App) appendCall(ctx context.Context, p Principal, clientUUID, pairID string, expected es.ExpectedRevision, events []es.Event) (CallResult, error) {
 	ids := make([]string, len(events))
 	id := call.CallID(events[0])
 	for i, e := range events {
@@ -196,15 +245,16 @@ func (a *App) appendCall(ctx context.Context, p Principal, clientUUID, pairID st
 	if err != nil {
 		return CallResult{}, err
 	}
-	res, err := a.Store.Append(ctx, es.Stream(p.Tenant, es.CategoryChat, pairID), es.Any, data)
+	res, err := a.Store.Append(ctx, es.Stream(p.Tenant, es.CategoryChat, pairID), expected, data)
 	if errors.Is(err, es.ErrPartialDuplicate) || err == nil && res.Duplicate {
 		return CallResult{}, errCallRepeated
 	}
 	if err != nil {
 		return CallResult{}, err
 	}
-	for _, e := range events {
-		a.calls.apply(p.Tenant, pairID, e)
+	first := res.NextRevision + 1 - uint64(len(events))
+	for i, e := range events {
+		a.calls.apply(p.Tenant, pairID, first+uint64(i), e)
 	}
 	known, _ := a.calls.get(p.Tenant, id)
 	return callResult(known.c, res.Position), nil
@@ -223,11 +273,12 @@ func (a *App) ExpireCalls(ctx context.Context) error {
 	}
 	var errs []error
 	for _, entry := range a.calls.ringing() {
-		events := entry.c.Expire(timeout, a.NewID(), a.Now())
-		if events == nil {
+		if entry.c.Expire(timeout, "", a.Now()) == nil {
 			continue
 		}
-		_, err := a.appendCall(ctx, Principal{Tenant: entry.tenant}, "", entry.chatID, events)
+		_, err := a.decideCall(ctx, Principal{Tenant: entry.tenant}, entry, func(c call.Call) ([]es.Event, error) {
+			return c.Expire(timeout, a.NewID(), a.Now()), nil
+		})
 		if err != nil && !errors.Is(err, errCallRepeated) {
 			errs = append(errs, err)
 		}

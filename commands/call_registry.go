@@ -24,6 +24,7 @@ type callRegistry struct {
 type callEntry struct {
 	tenant string
 	chatID string
+	since  uint64 // revision in the chat stream of the call's first event
 	c      call.Call
 }
 
@@ -83,9 +84,9 @@ func (r *callRegistry) wait(ctx context.Context) bool {
 	}
 }
 
-// apply folds a call event of the chat chatID of tenant; an answer of a
-// call the registry does not hold is passed over.
-func (r *callRegistry) apply(tenant, chatID string, e es.Event) {
+// apply folds a call event at revision rev of the chat chatID of tenant; an
+// answer of a call the registry does not hold is passed over.
+func (r *callRegistry) apply(tenant, chatID string, rev uint64, e es.Event) {
 	id := call.CallID(e)
 	if id == "" {
 		return
@@ -103,7 +104,7 @@ func (r *callRegistry) apply(tenant, chatID string, e es.Event) {
 		default:
 			return
 		}
-		entry = &callEntry{tenant: tenant, chatID: chatID}
+		entry = &callEntry{tenant: tenant, chatID: chatID, since: rev}
 		r.calls[key] = entry
 	}
 	was := entry.c.State

@@ -146,7 +146,7 @@ func (a *App) followed(r es.RecordedEvent) error {
 		if err != nil {
 			return err
 		}
-		a.calls.apply(sn.Tenant, sn.ID, e)
+		a.calls.apply(sn.Tenant, sn.ID, r.Revision, e)
 	}
 	return nil
 }
