@@ -106,6 +106,9 @@ func (a *App) authorizeFriendChat(ctx context.Context, p Principal, peer, action
 		return "", err
 	}
 	role, scope := RoleStranger, ScopeSameTenant
+	if action != "read" && f.BlockedBy(peer) { // the blocked still read and ack what they have
+		return "", fault.New(fault.Forbidden, fault.MsgBlockedByFriend)
+	}
 	if f.Friends() {
 		role = RoleFriend
 	} else if err := a.checkTarget(ctx, p, peer, "chat", "open"); err != nil {

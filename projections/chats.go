@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/friend"
 )
 
 // Chats keeps history pages and conversation lists with their unread
@@ -45,6 +46,8 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 			err = b.cleared(ctx, env, e)
 		case *chat.MentionsAcked:
 			err = b.mentionsAcked(ctx, e)
+		case *friend.Removed:
+			b.unfriended(env)
 		default:
 			b.inbox(env)
 		}
@@ -102,6 +105,10 @@ func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
 			add(SessionKey{Member: e.Member, Peer: e.Peer})
 		case *chat.ChatCleared:
 			add(SessionKey{Member: e.Member, Peer: e.Peer})
+		case *friend.Removed:
+			a, b := friend.Members(env.Stream.ID)
+			add(SessionKey{Member: a, Peer: b})
+			add(SessionKey{Member: b, Peer: a})
 		default:
 			if k, ok := inboxKey(env); ok {
 				add(k)
@@ -133,6 +140,17 @@ func (b *chatBatch) session(env Envelope, k SessionKey, chatType string) *Sessio
 		b.dirty = append(b.dirty, k)
 	}
 	return s
+}
+
+// unfriended hides the conversation of a deleted friendship from both
+// members; the friend-deleted push (25) tells their clients.
+func (b *chatBatch) unfriended(env Envelope) {
+	x, y := friend.Members(env.Stream.ID)
+	for _, k := range []SessionKey{{Member: x, Peer: y}, {Member: y, Peer: x}} {
+		if _, ok := b.sessions[k]; ok {
+			b.session(env, k, string(chat.Friend)).Hidden = true
+		}
+	}
 }
 
 func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {

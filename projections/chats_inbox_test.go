@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -100,6 +101,18 @@ var _ = Describe("Conversation settings in the chats projector", func() {
 		fold(store, projections.Chats{}, newLogAfter(l).add("x0001.chat-1_3", again).envs, 0)
 		Expect(list(store, "1")).To(Equal([]string{"3", "2", "4"}))
 		Expect(sessionOf(store, "1", "3").UnreadCount).To(Equal(2))
+	})
+
+	It("hides the conversation from both members when their friendship is deleted, creating none", func() {
+		store := openStore()
+		l := chats().
+			add("x0001.friendship-1_3", &friend.Removed{By: "3", At: 1000}).
+			add("x0001.friendship-1_9", &friend.Removed{By: "1", At: 1001})
+		ds := fold(store, projections.Chats{}, l.envs, 0)
+		Expect(list(store, "1")).To(Equal([]string{"2", "4"}))
+		Expect(list(store, "3")).To(BeEmpty())
+		Expect(list(store, "9")).To(BeEmpty())
+		Expect(ops(ds)).To(BeEmpty(), "the friend-deleted push tells the clients")
 	})
 
 	It("creates the session of a conversation without messages when it is shown or pinned", func() {

@@ -17,7 +17,7 @@ func (Friends) Name() string { return "friends.v1" }
 func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
 	applies := map[string]*Apply{}
 	var order []string
-	var friends []Friend
+	friends := friendRows{tx: tx, rows: map[friendKey]*Friend{}}
 	var deltas []Delta
 	get := func(env Envelope, id string) (*Apply, error) {
 		if a, ok := applies[id]; ok {
@@ -58,9 +58,8 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			if a == nil {
 				continue
 			}
-			friends = append(friends,
-				Friend{Tenant: env.Tenant, Member: a.From, FriendID: a.To, ChatID: env.Stream.ID, Since: e.At},
-				Friend{Tenant: env.Tenant, Member: a.To, FriendID: a.From, ChatID: env.Stream.ID, Since: e.At})
+			friends.put(Friend{Tenant: env.Tenant, Member: a.From, FriendID: a.To, ChatID: env.Stream.ID, Since: e.At})
+			friends.put(Friend{Tenant: env.Tenant, Member: a.To, FriendID: a.From, ChatID: env.Stream.ID, Since: e.At})
 			deltas = append(deltas,
 				delta(env, CmdFriendAdded, map[string]string{"friendMemberId": a.To}, a.From),
 				delta(env, CmdFriendAdded, map[string]string{"friendMemberId": a.From}, a.To))
@@ -68,6 +67,19 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			if _, err := answer(env, e.ApplyID, friend.StatusRejected, e.At); err != nil {
 				return nil, err
 			}
+		case *friend.Remarked, *friend.Blocked, *friend.Unblocked:
+			d, err := friends.change(ctx, env)
+			if err != nil {
+				return nil, err
+			}
+			deltas = append(deltas, d...)
+		case *friend.Removed:
+			a, b := friend.Members(env.Stream.ID)
+			friends.remove(a, b)
+			friends.remove(b, a)
+			deltas = append(deltas,
+				delta(env, CmdFriendDeleted, map[string]string{"friendMemberId": b, "by": e.By}, a),
+				delta(env, CmdFriendDeleted, map[string]string{"friendMemberId": a, "by": e.By}, b))
 		}
 	}
 	if len(order) > 0 {
@@ -79,10 +91,87 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			return nil, err
 		}
 	}
-	if len(friends) > 0 {
-		if err := tx.PutFriends(ctx, friends); err != nil {
-			return nil, err
-		}
+	if err := friends.flush(ctx); err != nil {
+		return nil, err
 	}
 	return deltas, nil
+}
+
+type friendKey struct{ member, friend string }
+
+// friendRows are the friend rows a batch changed: nil for a deleted one.
+type friendRows struct {
+	tx    Tx
+	rows  map[friendKey]*Friend
+	order []friendKey
+}
+
+func (f *friendRows) set(k friendKey, row *Friend) {
+	if _, ok := f.rows[k]; !ok {
+		f.order = append(f.order, k)
+	}
+	f.rows[k] = row
+}
+
+func (f *friendRows) put(row Friend) { f.set(friendKey{row.Member, row.FriendID}, &row) }
+
+func (f *friendRows) remove(member, friend string) { f.set(friendKey{member, friend}, nil) }
+
+// change folds a remark, block or unblock into the row of the member who
+// made it, and tells that member's devices to refresh the friend (48).
+func (f *friendRows) change(ctx context.Context, env Envelope) ([]Delta, error) {
+	var by string
+	switch e := env.Event.(type) {
+	case *friend.Remarked:
+		by = e.By
+	case *friend.Blocked:
+		by = e.By
+	case *friend.Unblocked:
+		by = e.By
+	}
+	k := friendKey{by, friend.Peer(env.Stream.ID, by)}
+	row, ok := f.rows[k]
+	if !ok {
+		stored, err := f.tx.GetFriends(ctx, k.member, []string{k.friend})
+		if err != nil {
+			return nil, err
+		}
+		if s, found := stored[k.friend]; found {
+			row = &s
+		}
+	}
+	if row == nil { // no friendship to change: nothing was decided on one
+		return nil, nil
+	}
+	switch e := env.Event.(type) {
+	case *friend.Remarked:
+		row.Remark = e.Remark
+	case *friend.Blocked:
+		row.Blocked = true
+	case *friend.Unblocked:
+		row.Blocked = false
+	}
+	f.set(k, row)
+	return []Delta{delta(env, CmdFriendInfo, *row, by)}, nil
+}
+
+func (f *friendRows) flush(ctx context.Context) error {
+	var puts []Friend
+	gone := map[string][]string{}
+	for _, k := range f.order {
+		if row := f.rows[k]; row != nil {
+			puts = append(puts, *row)
+		} else {
+			gone[k.member] = append(gone[k.member], k.friend)
+		}
+	}
+	for member, ids := range gone {
+		if err := f.tx.DeleteFriends(ctx, member, ids); err != nil {
+			return err
+		}
+	}
+	if len(puts) == 0 {
+		return nil
+	}
+	return f.tx.PutFriends(ctx, puts)
 }

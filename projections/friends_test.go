@@ -1,6 +1,8 @@
 package projections_test
 
 import (
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -41,6 +43,37 @@ var _ = Describe("The friends projector", func() {
 		fs, _ := store.Friends(ctx, "3")
 		Expect(fs).To(BeEmpty())
 	})
+
+	// The same changes land alike whether each event is a batch of its own
+	// or all are one batch.
+	for _, batch := range []int{1, 0} {
+		It(fmt.Sprintf("keeps each side's remark and block, and drops both rows on deletion (batches of %d)", batch), func() {
+			store := openStore()
+			l := newLog().
+				add("x0001.friendship-1_2", &friend.Requested{ApplyID: "a1", From: "1", To: "2", At: 10}).
+				add("x0001.friendship-1_2", &friend.RequestAccepted{ApplyID: "a1", By: "2", At: 20}).
+				add("x0001.friendship-1_2", &friend.Remarked{By: "1", Remark: "Bobby", At: 30}).
+				add("x0001.friendship-1_2", &friend.Blocked{By: "2", At: 31})
+			ds := fold(store, projections.Friends{}, l.envs, batch)
+			Expect(cmds(ds)).To(Equal([]int{26, 26, 24, 24, 48, 48}))
+			Expect(ds[4].To).To(Equal([]string{"1"}), "a remark is news to its author's devices only")
+			Expect(ds[5].To).To(Equal([]string{"2"}))
+			Expect(store.Friends(ctx, "1")).To(Equal([]projections.Friend{
+				{Tenant: "x0001", Member: "1", FriendID: "2", ChatID: "1_2", Remark: "Bobby", Since: 20}}))
+			Expect(store.Friends(ctx, "2")).To(Equal([]projections.Friend{
+				{Tenant: "x0001", Member: "2", FriendID: "1", ChatID: "1_2", Since: 20, Blocked: true}}))
+
+			l = l.add("x0001.friendship-1_2", &friend.Unblocked{By: "2", At: 40}).
+				add("x0001.friendship-1_2", &friend.Removed{By: "1", At: 50}).
+				add("x0001.friendship-1_2", &friend.Remarked{By: "1", Remark: "late", At: 51})
+			ds = fold(store, projections.Friends{}, l.envs[4:], batch)
+			Expect(cmds(ds)).To(Equal([]int{48, 25, 25}), "nothing to remark once deleted")
+			Expect(ds[1].To).To(Equal([]string{"1"}))
+			Expect(ds[2].To).To(Equal([]string{"2"}))
+			Expect(store.Friends(ctx, "1")).To(BeEmpty())
+			Expect(store.Friends(ctx, "2")).To(BeEmpty())
+		})
+	}
 })
 
 var _ = Describe("The members and auth projectors", func() {

@@ -145,6 +145,7 @@ type Friend struct {
 	ChatID   string `json:"-"`
 	Remark   string `json:"remark"`
 	Since    int64  `json:"createTime"`
+	Blocked  bool   `json:"blocked"` // Member blocked FriendID
 }
 
 // PersonalItem is one entry of a member's personal spaces (favourites,
@@ -187,6 +188,8 @@ const (
 	CmdHeartbeat      = 13
 	CmdRecall         = 16
 	CmdFriendAdded    = 24
+	CmdFriendDeleted  = 25
+	CmdFriendInfo     = 48
 	CmdApplyRefresh   = 26
 	CmdReadAckIn      = 27
 	CmdReadAck        = 28

@@ -102,6 +102,9 @@ type Tx interface {
 	GetApply(ctx context.Context, tenant, id string) (Apply, bool, error)
 	PutApplies(ctx context.Context, as []Apply) error
 	PutFriends(ctx context.Context, fs []Friend) error
+	// GetFriends returns member's friends among ids, by id.
+	GetFriends(ctx context.Context, member string, ids []string) (map[string]Friend, error)
+	DeleteFriends(ctx context.Context, member string, ids []string) error
 
 	PutAuthSessions(ctx context.Context, ss []AuthSession) error
 

@@ -63,6 +63,10 @@ func (a *API) friendRoutes() []route {
 			result:  ApplyPage{}, handle: a.applies},
 		{method: http.MethodGet, path: "/chat/friendGroup/listFriendGroupByMemberId",
 			summary: "The friend list, by category.", result: []FriendCategory{}, handle: a.friends},
+		commandRoute(a, http.MethodPut, "/chat/friendInfo/modify",
+			"Set the remark of a friend, or block or unblock them (push 48 to your devices).", Commands.ModifyFriend),
+		commandRoute(a, http.MethodPost, "/chat/friendInfo/delete",
+			"Delete a friend, for both members: the conversation is hidden (push 25).", Commands.DeleteFriend),
 	}
 }
 
@@ -153,7 +157,7 @@ func (a *API) friends(c echo.Context, p commands.Principal) error {
 		m := members[f.FriendID]
 		views = append(views, FriendView{
 			ID: f.FriendID, FriendMemberID: f.FriendID, Name: m.Name, Remark: f.Remark, Code: m.Account,
-			Username: m.Account, HeadURL: m.HeadURL, MemberLevelCode: m.Level, CreateTime: f.Since,
+			Username: m.Account, HeadURL: m.HeadURL, MemberLevelCode: m.Level, Blocked: f.Blocked, CreateTime: f.Since,
 		})
 	}
 	return ok(c, []FriendCategory{{ID: "0", Name: "My friends", Friends: views}})

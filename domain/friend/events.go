@@ -7,6 +7,10 @@ const (
 	TypeRequested       = "FriendRequested"
 	TypeRequestAccepted = "FriendRequestAccepted"
 	TypeRequestRejected = "FriendRequestRejected"
+	TypeRemarked        = "FriendRemarked"
+	TypeBlocked         = "FriendBlocked"
+	TypeUnblocked       = "FriendUnblocked"
+	TypeRemoved         = "FriendRemoved"
 )
 
 // Requested records a friend request from From to To.
@@ -33,9 +37,38 @@ type RequestRejected struct {
 	At      int64  `json:"at"`
 }
 
+// Remarked sets the remark By gives the other member of the pair.
+type Remarked struct {
+	By     string `json:"by"`
+	Remark string `json:"remark"`
+	At     int64  `json:"at"`
+}
+
+// Blocked stops the other member of the pair from messaging By.
+type Blocked struct {
+	By string `json:"by"`
+	At int64  `json:"at"`
+}
+
+// Unblocked lets the other member of the pair message By again.
+type Unblocked struct {
+	By string `json:"by"`
+	At int64  `json:"at"`
+}
+
+// Removed ends the friendship, for both members; By deleted the friend.
+type Removed struct {
+	By string `json:"by"`
+	At int64  `json:"at"`
+}
+
 func (*Requested) EventType() string       { return TypeRequested }
 func (*RequestAccepted) EventType() string { return TypeRequestAccepted }
 func (*RequestRejected) EventType() string { return TypeRequestRejected }
+func (*Remarked) EventType() string        { return TypeRemarked }
+func (*Blocked) EventType() string         { return TypeBlocked }
+func (*Unblocked) EventType() string       { return TypeUnblocked }
+func (*Removed) EventType() string         { return TypeRemoved }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -43,5 +76,9 @@ func Events() []func() es.Event {
 		func() es.Event { return &Requested{} },
 		func() es.Event { return &RequestAccepted{} },
 		func() es.Event { return &RequestRejected{} },
+		func() es.Event { return &Remarked{} },
+		func() es.Event { return &Blocked{} },
+		func() es.Event { return &Unblocked{} },
+		func() es.Event { return &Removed{} },
 	}
 }

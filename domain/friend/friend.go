@@ -28,6 +28,12 @@ func PairID(a, b string) string {
 	return a + "_" + b
 }
 
+// Members returns the two members a pair id names.
+func Members(pairID string) (string, string) {
+	a, b, _ := strings.Cut(pairID, "_")
+	return a, b
+}
+
 // Peer returns the other member of a pair id, or "" if m is not in it.
 func Peer(pairID, m string) string {
 	a, b, ok := strings.Cut(pairID, "_")
@@ -52,13 +58,18 @@ type Request struct {
 
 // Friendship is the state of a pair.
 type Friendship struct {
-	friends  bool
-	requests map[string]*Request
-	order    []string
+	friends   bool
+	blockedBy map[string]bool // members who blocked the other one
+	remarks   map[string]string
+	requests  map[string]*Request
+	order     []string
 }
 
 // Friends reports whether the pair are friends.
 func (f *Friendship) Friends() bool { return f.friends }
+
+// BlockedBy reports whether m blocked the other member of the pair.
+func (f *Friendship) BlockedBy(m string) bool { return f.blockedBy[m] }
 
 // Request returns a request of the pair by id.
 func (f *Friendship) Request(id string) (*Request, bool) {
@@ -84,7 +95,67 @@ func (f *Friendship) Apply(e es.Event) {
 		if r := f.requests[e.ApplyID]; r != nil {
 			r.Status = StatusRejected
 		}
+	case *Remarked:
+		if f.remarks == nil {
+			f.remarks = map[string]string{}
+		}
+		f.remarks[e.By] = e.Remark
+	case *Blocked:
+		if f.blockedBy == nil {
+			f.blockedBy = map[string]bool{}
+		}
+		f.blockedBy[e.By] = true
+	case *Unblocked:
+		delete(f.blockedBy, e.By)
+	case *Removed:
+		f.friends, f.blockedBy, f.remarks = false, nil, nil
 	}
+}
+
+// Remark decides by's new remark for the other member: trimmed, at most
+// 200 characters; the same remark again decides nothing.
+func (f *Friendship) Remark(by, remark string, now time.Time) ([]es.Event, error) {
+	if err := f.checkFriend(); err != nil {
+		return nil, err
+	}
+	remark = strings.TrimSpace(remark)
+	switch {
+	case utf8.RuneCountInString(remark) > maxNoteLen:
+		return nil, fault.New(fault.Invalid, fault.MsgRemarkTooLong)
+	case f.remarks[by] == remark:
+		return nil, nil
+	}
+	return []es.Event{&Remarked{By: by, Remark: remark, At: now.UnixMilli()}}, nil
+}
+
+// Block decides whether by blocks (on) or unblocks the other member; a
+// state already in place decides nothing.
+func (f *Friendship) Block(by string, on bool, now time.Time) ([]es.Event, error) {
+	if err := f.checkFriend(); err != nil {
+		return nil, err
+	}
+	switch {
+	case f.blockedBy[by] == on:
+		return nil, nil
+	case on:
+		return []es.Event{&Blocked{By: by, At: now.UnixMilli()}}, nil
+	}
+	return []es.Event{&Unblocked{By: by, At: now.UnixMilli()}}, nil
+}
+
+// Remove decides the end of the friendship by either member.
+func (f *Friendship) Remove(by string, now time.Time) ([]es.Event, error) {
+	if err := f.checkFriend(); err != nil {
+		return nil, err
+	}
+	return []es.Event{&Removed{By: by, At: now.UnixMilli()}}, nil
+}
+
+func (f *Friendship) checkFriend() error {
+	if !f.friends {
+		return fault.New(fault.NotFound, fault.MsgFriendMissing)
+	}
+	return nil
 }
 
 // pendingFrom returns the open request sent by from, if any.
@@ -142,6 +213,18 @@ func (f *Friendship) Answer(applyID, by string, accept bool, now time.Time) ([]e
 // Clone returns an independent copy of the state.
 func (f *Friendship) Clone() Friendship {
 	c := Friendship{friends: f.friends, order: append([]string(nil), f.order...)}
+	if f.blockedBy != nil {
+		c.blockedBy = make(map[string]bool, len(f.blockedBy))
+		for m, on := range f.blockedBy {
+			c.blockedBy[m] = on
+		}
+	}
+	if f.remarks != nil {
+		c.remarks = make(map[string]string, len(f.remarks))
+		for m, r := range f.remarks {
+			c.remarks[m] = r
+		}
+	}
 	if f.requests != nil {
 		c.requests = make(map[string]*Request, len(f.requests))
 		for id, r := range f.requests {

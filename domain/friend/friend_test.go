@@ -1,6 +1,7 @@
 package friend_test
 
 import (
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -94,4 +95,57 @@ var _ = Describe("Friend requests", func() {
 		r, _ := f.Request("a1")
 		Expect(r.Status).To(Equal(friend.StatusPending))
 	})
+})
+
+var _ = Describe("Managing a friend", func() {
+	at := now.UnixMilli()
+	blocked := &friend.Blocked{By: "2", At: at}
+	removed := &friend.Removed{By: "1", At: at}
+
+	It("sets a trimmed remark, and the same remark again decides nothing", func() {
+		f := given(asked, accepted)
+		Expect(f.Remark("1", "  Bobby ", now)).To(Equal([]es.Event{&friend.Remarked{By: "1", Remark: "Bobby", At: at}}))
+		f.Apply(&friend.Remarked{By: "1", Remark: "Bobby", At: at})
+		Expect(f.Remark("1", "Bobby", now)).To(BeEmpty())
+		Expect(f.Remark("2", "Bobby", now)).To(HaveLen(1), "each member has a remark of their own")
+		_, err := f.Remark("1", strings.Repeat("x", 201), now)
+		Expect(fault.Is(err, fault.Invalid)).To(BeTrue())
+	})
+
+	It("blocks and unblocks once each, one side at a time", func() {
+		f := given(asked, accepted)
+		Expect(f.Block("2", true, now)).To(Equal([]es.Event{blocked}))
+		f.Apply(blocked)
+		Expect(f.BlockedBy("2")).To(BeTrue())
+		Expect(f.BlockedBy("1")).To(BeFalse())
+		Expect(f.Block("2", true, now)).To(BeEmpty())
+		Expect(f.Block("2", false, now)).To(Equal([]es.Event{&friend.Unblocked{By: "2", At: at}}))
+		Expect(given(asked, accepted).Block("2", false, now)).To(BeEmpty())
+	})
+
+	It("ends the friendship for both, forgetting blocks, and lets them ask again", func() {
+		f := given(asked, accepted, blocked)
+		Expect(f.Remove("1", now)).To(Equal([]es.Event{removed}))
+		f.Apply(removed)
+		Expect(f.Friends()).To(BeFalse())
+		Expect(f.BlockedBy("2")).To(BeFalse())
+		events, id, err := f.Ask("again", "2", "1", "", "", now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(id).To(Equal("again"))
+		Expect(events).To(HaveLen(1))
+	})
+
+	DescribeTable("refuses changes to one who is no friend",
+		func(decide func(*friend.Friendship) ([]es.Event, error)) {
+			for _, f := range []*friend.Friendship{given(), given(asked), given(asked, accepted, removed)} {
+				_, err := decide(f)
+				fe, ok := fault.As(err)
+				Expect(ok).To(BeTrue())
+				Expect(fe.Key).To(Equal(fault.MsgFriendMissing))
+			}
+		},
+		Entry("remark", func(f *friend.Friendship) ([]es.Event, error) { return f.Remark("1", "x", now) }),
+		Entry("block", func(f *friend.Friendship) ([]es.Event, error) { return f.Block("1", true, now) }),
+		Entry("delete", func(f *friend.Friendship) ([]es.Event, error) { return f.Remove("1", now) }),
+	)
 })

@@ -176,16 +176,17 @@ type friendDoc struct {
 	ChatID   string `bson:"chat"`
 	Remark   string `bson:"remark"`
 	Since    int64  `bson:"since"`
+	Blocked  bool   `bson:"blocked"`
 }
 
 func toFriendDoc(f projections.Friend) friendDoc {
 	return friendDoc{ID: pairID(f.Member, f.FriendID), Tenant: f.Tenant, Member: f.Member, FriendID: f.FriendID,
-		ChatID: f.ChatID, Remark: f.Remark, Since: f.Since}
+		ChatID: f.ChatID, Remark: f.Remark, Since: f.Since, Blocked: f.Blocked}
 }
 
 func (d friendDoc) friend() projections.Friend {
 	return projections.Friend{Tenant: d.Tenant, Member: d.Member, FriendID: d.FriendID, ChatID: d.ChatID,
-		Remark: d.Remark, Since: d.Since}
+		Remark: d.Remark, Since: d.Since, Blocked: d.Blocked}
 }
 
 type authSessionDoc struct {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -15,13 +16,16 @@ import (
 // tx buffers the writes of one Update; its reads see the buffer over the
 // stored documents.
 type tx struct {
-	s           *Store
-	members     map[string]memberDoc
-	sessions    map[string]sessionDoc
-	applies     map[string]applyDoc
-	friends     map[string]friendDoc
-	auths       map[string]authSessionDoc
-	checkpoints map[string]int64
+	s        *Store
+	members  map[string]memberDoc
+	sessions map[string]sessionDoc
+	applies  map[string]applyDoc
+	friends  map[string]friendDoc
+	// deletedFriends are the _ids of the friends deleted, before every
+	// other write.
+	deletedFriends map[string]bool
+	auths          map[string]authSessionDoc
+	checkpoints    map[string]int64
 	// newMessages are messages not stored before this batch, in insertion
 	// order; readMarks the ids of stored messages this batch marked Read.
 	newMessages map[string]*messageDoc
@@ -56,7 +60,7 @@ var errTxOver = errors.New("mongoread: transaction used after its Update returne
 func newTx(s *Store) *tx {
 	return &tx{
 		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, applies: map[string]applyDoc{},
-		friends: map[string]friendDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
+		friends: map[string]friendDoc{}, deletedFriends: map[string]bool{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{}, deletedMembers: map[string]bool{},
@@ -95,6 +99,9 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, d := range t.friends {
 		add(friendsColl, opReplace, d)
+	}
+	if len(t.deletedFriends) > 0 {
+		add(friendsColl, opDelete, bson.D{{Key: "_id", Value: slices.Collect(maps.Keys(t.deletedFriends))}})
 	}
 	for _, d := range t.auths {
 		add(authSessionsColl, opReplace, d)
@@ -167,6 +174,47 @@ func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 	for _, f := range fs {
 		d := toFriendDoc(f)
 		t.friends[d.ID] = d
+	}
+	return nil
+}
+
+// GetFriends sees the batch's puts and deletes over the stored.
+func (t *tx) GetFriends(ctx context.Context, member string, ids []string) (map[string]projections.Friend, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: get friends: %w", err)
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = pairID(member, id)
+	}
+	var docs []friendDoc
+	if err := t.s.findAll(ctx, friendsColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: get friends: %w", err)
+	}
+	out := map[string]projections.Friend{}
+	for _, d := range docs {
+		if !t.deletedFriends[d.ID] {
+			out[d.FriendID] = d.friend()
+		}
+	}
+	for _, k := range keys {
+		if d, ok := t.friends[k]; ok {
+			out[d.FriendID] = d.friend()
+		}
+	}
+	return out, nil
+}
+
+// DeleteFriends drops the batch's own puts and records the delete of the
+// stored ones, applied before every other write.
+func (t *tx) DeleteFriends(ctx context.Context, member string, ids []string) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: delete friends: %w", err)
+	}
+	for _, id := range ids {
+		key := pairID(member, id)
+		delete(t.friends, key)
+		t.deletedFriends[key] = true
 	}
 	return nil
 }

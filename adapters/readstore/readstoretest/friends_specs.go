@@ -36,6 +36,49 @@ func describeFriendsAndAuthSessions(store func() projections.ReadStore) {
 
 			Expect(store().Friends(ctx, "alice")).To(Equal([]projections.Friend{renamed}))
 		})
+
+		It("keeps whether the member blocked the friend", func() {
+			blocked := friend("alice", "bob", 10)
+			blocked.Blocked = true
+			update(store(), func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{blocked}) })
+
+			Expect(store().Friends(ctx, "alice")).To(Equal([]projections.Friend{blocked}))
+		})
+
+		It("gets friends by id inside a batch, seeing the batch's own puts and deletes", func() {
+			update(store(), func(tx projections.Tx) error {
+				return tx.PutFriends(ctx, []projections.Friend{friend("alice", "bob", 10), friend("alice", "carol", 20)})
+			})
+			update(store(), func(tx projections.Tx) error {
+				got, err := tx.GetFriends(ctx, "alice", []string{"bob", "carol", "dave"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Friend{
+					"bob": friend("alice", "bob", 10), "carol": friend("alice", "carol", 20)}))
+
+				Expect(tx.DeleteFriends(ctx, "alice", []string{"bob"})).To(Succeed())
+				Expect(tx.PutFriends(ctx, []projections.Friend{friend("alice", "dave", 30)})).To(Succeed())
+				got, err = tx.GetFriends(ctx, "alice", []string{"bob", "dave"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Friend{"dave": friend("alice", "dave", 30)}))
+				return nil
+			})
+
+			Expect(store().Friends(ctx, "alice")).To(Equal([]projections.Friend{friend("alice", "carol", 20), friend("alice", "dave", 30)}))
+		})
+
+		It("deletes a friend and adds them back in one batch", func() {
+			update(store(), func(tx projections.Tx) error {
+				return tx.PutFriends(ctx, []projections.Friend{friend("alice", "bob", 10), friend("bob", "alice", 10)})
+			})
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.DeleteFriends(ctx, "alice", []string{"bob"})).To(Succeed())
+				Expect(tx.DeleteFriends(ctx, "bob", []string{"alice"})).To(Succeed())
+				return tx.PutFriends(ctx, []projections.Friend{friend("alice", "bob", 40)})
+			})
+
+			Expect(store().Friends(ctx, "alice")).To(Equal([]projections.Friend{friend("alice", "bob", 40)}))
+			Expect(store().Friends(ctx, "bob")).To(BeEmpty())
+		})
 	})
 
 	Describe("auth sessions", func() {

@@ -11,12 +11,58 @@ import (
 
 var friendsTable = table{
 	name: "friends",
-	cols: []string{"member", "friend_id", "tenant", "chat_id", "remark", "since"},
+	cols: []string{"member", "friend_id", "tenant", "chat_id", "remark", "since", "blocked"},
 	key:  []string{"member", "friend_id"},
 }
 
-var friendsSQL = `SELECT ` + friendsTable.selectColumns("f") + ` FROM friends f WHERE f.member = ?
+var (
+	friendsSQL = `SELECT ` + friendsTable.selectColumns("f") + ` FROM friends f WHERE f.member = ?
 	ORDER BY f.since, f.friend_id`
+	friendSQL = `SELECT ` + friendsTable.selectColumns("f") + ` FROM friends f WHERE f.member = ? AND f.friend_id = ?`
+)
+
+func friendAt(st *sqlitec.Stmt) projections.Friend {
+	return projections.Friend{
+		Member: st.Text(0), FriendID: st.Text(1), Tenant: st.Text(2), ChatID: st.Text(3),
+		Remark: st.Text(4), Since: st.Int(5), Blocked: st.Int(6) != 0,
+	}
+}
+
+func (t *tx) GetFriends(ctx context.Context, member string, ids []string) (map[string]projections.Friend, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("sqliteread: get friends: %w", err)
+	}
+	out := map[string]projections.Friend{}
+	for _, id := range ids {
+		st := t.st.getFriend
+		st.BindText(member)
+		st.BindText(id)
+		if st.Next() {
+			out[id] = friendAt(st)
+		}
+		if err := st.Done(); err != nil {
+			return nil, fmt.Errorf("sqliteread: get friends: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) DeleteFriends(ctx context.Context, member string, ids []string) error {
+	err := t.check(ctx)
+	for _, id := range ids {
+		if err != nil {
+			break
+		}
+		st := t.st.deleteFriend
+		st.BindText(member)
+		st.BindText(id)
+		err = st.Exec()
+	}
+	if err != nil {
+		return fmt.Errorf("sqliteread: delete friends: %w", err)
+	}
+	return nil
+}
 
 func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 	err := t.check(ctx)
@@ -30,6 +76,7 @@ func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 				st.BindText(f.ChatID)
 				st.BindText(f.Remark)
 				st.BindInt(f.Since)
+				st.BindBool(f.Blocked)
 			}
 			return st.Exec()
 		})
@@ -47,10 +94,7 @@ func (s *Store) Friends(ctx context.Context, member string) ([]projections.Frien
 		st := r.friends
 		st.BindText(member)
 		for st.Next() {
-			out = append(out, projections.Friend{
-				Member: st.Text(0), FriendID: st.Text(1), Tenant: st.Text(2), ChatID: st.Text(3),
-				Remark: st.Text(4), Since: st.Int(5),
-			})
+			out = append(out, friendAt(st))
 		}
 		return st.Done()
 	})

@@ -19,8 +19,9 @@ const applicationID = 0x45435253
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log, but
 // for the versions migrations lists. Version 3 added clear floors, mentions
-// and the sessions' dnd, marked_unread and hidden columns.
-const schemaVersion = 3
+// and the sessions' dnd, marked_unread and hidden columns; version 4 the
+// friends' blocked column.
+const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
 // change adds is a read model no event before it could have filled: each
@@ -29,8 +30,12 @@ var migrations = map[int64][]string{
 	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex, personalTable, personalIndex,
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
-		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
+		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`,
+		friendsBlocked},
+	3: {friendsBlocked},
 }
+
+const friendsBlocked = `ALTER TABLE friends ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0`
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -93,6 +98,7 @@ var schema = []string{
 	`CREATE TABLE friends (
 		member TEXT NOT NULL, friend_id TEXT NOT NULL, tenant TEXT NOT NULL,
 		chat_id TEXT NOT NULL, remark TEXT NOT NULL, since INTEGER NOT NULL,
+		blocked INTEGER NOT NULL DEFAULT 0,
 		PRIMARY KEY (member, friend_id)
 	) WITHOUT ROWID`,
 

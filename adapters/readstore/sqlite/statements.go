@@ -13,6 +13,7 @@ type writeStatements struct {
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
+	getFriend, deleteFriend                                      *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
@@ -52,6 +53,8 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.getGroupMember:    groupMemberSQL,
 		&w.allGroupMembers:   groupMembersSQL,
 		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
+		&w.getFriend:         friendSQL,
+		&w.deleteFriend:      `DELETE FROM friends WHERE member = ? AND friend_id = ?`,
 		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
 		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
 	})

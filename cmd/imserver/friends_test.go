@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+type friendView struct {
+	FriendMemberID string `json:"friendMemberId"`
+	Remark         string `json:"remark"`
+	Blocked        bool   `json:"blocked"`
+}
+
+var _ = Describe("Managing friends", func() {
+	var s *testServer
+	var alice, bob, carol member
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		alice, bob, carol = s.register("alice001"), s.register("bob00001"), s.register("carol001")
+		s.befriend(alice, bob)
+	})
+
+	friends := func(m member, after uint64) []friendView {
+		GinkgoHelper()
+		var cats []struct{ Friends []friendView }
+		s.ok("GET", "/v1/chat/friendGroup/listFriendGroupByMemberId?after="+fmt.Sprint(after), m.Token, nil, &cats)
+		Expect(cats).To(HaveLen(1))
+		return cats[0].Friends
+	}
+	modify := func(m member, body map[string]any) uint64 {
+		GinkgoHelper()
+		return s.written("PUT", "/v1/chat/friendInfo/modify", m, body)
+	}
+
+	It("sets a remark that only its author sees, pushed to the author's devices (48)", func() {
+		a := s.dial(alice)
+		at := modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": " Bobby "})
+		var pushed friendView
+		Expect(json.Unmarshal(next(a, 48).Data, &pushed)).To(Succeed())
+		Expect(pushed).To(Equal(friendView{FriendMemberID: bob.ID, Remark: "Bobby"}))
+		Expect(friends(alice, at)).To(Equal([]friendView{{FriendMemberID: bob.ID, Remark: "Bobby"}}))
+		Expect(friends(bob, at)).To(Equal([]friendView{{FriendMemberID: alice.ID}}))
+		Expect(modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "Bobby"})).To(BeZero(), "the same remark appends nothing")
+	})
+
+	It("keeps a blocked friend's messages and calls out until unblocked, and the blocked still read", func() {
+		first := s.send(alice, bob, "u1", "before")
+		at := modify(bob, map[string]any{"friendMemberId": alice.ID, "blocked": true})
+		Expect(friends(bob, at)).To(Equal([]friendView{{FriendMemberID: alice.ID, Blocked: true}}))
+		Expect(friends(alice, at)).To(Equal([]friendView{{FriendMemberID: bob.ID}}), "the blocked side is not told")
+
+		send := map[string]string{"uuid": "u2", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "hello?"}
+		s.refused("POST", "/v1/message/send", alice, send, http.StatusForbidden, "This friend is not accepting your messages")
+		s.refused("POST", "/v1/message/call/start", alice, map[string]string{"uuid": "c1", "chatType": "Friend", "to": bob.ID, "media": "voice"},
+			http.StatusForbidden, "This friend is not accepting your messages")
+		s.send(bob, alice, "u3", "I can still write")
+		var page []struct{ ID string }
+		s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+bob.ID+"&after="+fmt.Sprint(first.Position), alice.Token, nil, &page)
+		Expect(page).NotTo(BeEmpty())
+
+		modify(bob, map[string]any{"friendMemberId": alice.ID, "blocked": false})
+		s.send(alice, bob, "u2", "hello again")
+	})
+
+	It("deletes a friend for both: 25 to each, the conversation hidden, messages refused, and a new request possible", func() {
+		sent := s.send(alice, bob, "u1", "hi")
+		a, b := s.dial(alice), s.dial(bob)
+		at := s.written("POST", "/v1/chat/friendInfo/delete", bob, map[string]string{"friendMemberId": alice.ID})
+		var gone struct{ FriendMemberID, By string }
+		Expect(json.Unmarshal(next(a, 25).Data, &gone)).To(Succeed())
+		Expect(gone).To(Equal(struct{ FriendMemberID, By string }{bob.ID, bob.ID}))
+		Expect(json.Unmarshal(next(b, 25).Data, &gone)).To(Succeed())
+		Expect(gone.FriendMemberID).To(Equal(alice.ID))
+		Expect(friends(alice, at)).To(BeEmpty())
+		Expect(friends(bob, at)).To(BeEmpty())
+		for _, m := range []member{alice, bob} {
+			var sessions []conversationItem
+			s.ok("GET", "/v1/message/sessionInfo/list?after="+fmt.Sprint(at), m.Token, nil, &sessions)
+			Expect(sessions).To(BeEmpty(), "the conversation of %s since %d", m.Account, sent.Position)
+		}
+		s.refused("POST", "/v1/message/send", alice, map[string]string{"uuid": "u2", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "?"},
+			http.StatusForbidden, "You are not yet a friend, add first")
+		s.refused("POST", "/v1/chat/friendInfo/delete", alice, map[string]string{"friendMemberId": bob.ID}, http.StatusNotFound, "Friend not in friend list or deleted")
+
+		s.befriend(alice, bob)
+		s.send(alice, bob, "u3", "friends again")
+	})
+
+	It("refuses bad input with a clear 4xx and appends nothing", func() {
+		dir := GinkgoT().TempDir()
+		secondTenant(dir)
+		s = startServer(dir)
+		alice, bob, carol = s.register("alice001"), s.register("bob00001"), s.register("carol001")
+		s.befriend(alice, bob)
+		zed := s.registerIn("x0002", "zed00001")
+		before := modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "b"})
+		cases := []struct {
+			method, path string
+			body         any
+			status       int
+			info         string
+		}{
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": bob.ID}, 400, "invalid request"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"remark": "x"}, 400, "Friend not in friend list or deleted"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": alice.ID, "remark": "me"}, 400, "Friend not in friend list or deleted"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": bob.ID, "remark": strings.Repeat("x", 201)}, 400, "remark too long, at most 200 characters"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": bob.ID, "blocked": "yes"}, 400, "invalid request"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": carol.ID, "blocked": true}, 404, "Friend not in friend list or deleted"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": zed.ID, "remark": "z"}, 404, "The target friend has a different tenant"},
+			{"POST", "/v1/chat/friendInfo/delete", map[string]any{"friendMemberId": zed.ID}, 404, "The target friend has a different tenant"},
+			{"POST", "/v1/chat/friendInfo/delete", map[string]any{"friendMemberId": "1234567890123456789"}, 404, "Friend not in friend list or deleted"},
+			{"POST", "/v1/chat/friendInfo/delete", `{"friendMemberId":`, 400, "invalid request"},
+		}
+		for _, c := range cases {
+			status, env := s.call(c.method, c.path, alice.Token, c.body)
+			Expect(status).To(Equal(c.status), "%s %s %v: %s", c.method, c.path, c.body, env.Info)
+			Expect(env.Info).To(Equal(c.info), "%s %s %v", c.method, c.path, c.body)
+		}
+		after := modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "c"})
+		Expect(after).To(Equal(before+1), "a refused request appended an event")
+	})
+})
