@@ -67,6 +67,17 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			if _, err := answer(env, e.ApplyID, friend.StatusRejected, e.At); err != nil {
 				return nil, err
 			}
+		case *friend.RequestDeleted:
+			a, err := get(env, e.ApplyID)
+			if err != nil {
+				return nil, err
+			}
+			if a == nil {
+				continue
+			}
+			a.HiddenFrom = a.HiddenFrom || a.From == e.By
+			a.HiddenTo = a.HiddenTo || a.To == e.By
+			deltas = append(deltas, delta(env, CmdApplyRefresh, map[string]string{"id": e.ApplyID}, e.By))
 		case *friend.Remarked, *friend.Blocked, *friend.Unblocked:
 			d, err := friends.change(ctx, env)
 			if err != nil {

@@ -102,3 +102,31 @@ var _ = Describe("The members and auth projectors", func() {
 		Expect(s.Member).To(Equal("7"))
 	})
 })
+
+var _ = Describe("Deleted friend requests", func() {
+	It("leave the list of the member who deleted them only, telling that member's devices (26)", func() {
+		store := openStore()
+		l := newLog().
+			add("x0001.friendship-1_2", &friend.Requested{ApplyID: "a1", From: "1", To: "2", At: 10}).
+			add("x0001.friendship-1_3", &friend.Requested{ApplyID: "a2", From: "3", To: "1", At: 11}).
+			add("x0001.friendship-1_2", &friend.RequestDeleted{ApplyID: "a1", By: "2", At: 12}).
+			add("x0001.friendship-1_3", &friend.RequestDeleted{ApplyID: "a2", By: "1", At: 13})
+		ds := fold(store, projections.Friends{}, l.envs, 0)
+		Expect(cmds(ds)).To(Equal([]int{26, 26, 26, 26}))
+		Expect(ds[2].To).To(Equal([]string{"2"}))
+
+		ids := func(member string) []string {
+			as, total, err := store.Applies(ctx, member, 1, 99)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(as).To(HaveLen(total))
+			out := []string{}
+			for _, a := range as {
+				out = append(out, a.ID)
+			}
+			return out
+		}
+		Expect(ids("1")).To(Equal([]string{"a1"}))
+		Expect(ids("2")).To(BeEmpty())
+		Expect(ids("3")).To(Equal([]string{"a2"}))
+	})
+})

@@ -135,6 +135,10 @@ type Apply struct {
 	ReadFlag  string `json:"readFlag"`
 	CreatedAt int64  `json:"createTime"`
 	UpdatedAt int64  `json:"updateTime"`
+	// HiddenFrom and HiddenTo say that the sender or the recipient deleted
+	// the request from their list.
+	HiddenFrom bool `json:"-"`
+	HiddenTo   bool `json:"-"`
 }
 
 // Friend is one side of a friendship.

@@ -53,21 +53,38 @@ func (a *API) friendRoutes() []route {
 	return []route{
 		{method: http.MethodPost, path: "/chat/applyInfo/build", summary: "Ask a member of the tenant to be friends.",
 			body: commands.RequestFriend{}, result: commands.Applied{}, handle: a.requestFriend},
-		{method: http.MethodPut, path: "/chat/applyInfo/modify", summary: "Accept or reject a friend request.",
-			body: commands.AnswerFriendRequest{}, result: commands.Answered{}, handle: a.answerFriend},
-		{method: http.MethodPost, path: "/chat/applyInfo/modify", summary: "Accept or reject a friend request.",
-			body: commands.AnswerFriendRequest{}, result: commands.Answered{}, handle: a.answerFriend},
+		a.afterHead(commandRoute(a, http.MethodPut, "/chat/applyInfo/modify", "Accept or reject a friend request.",
+			Commands.AnswerFriendRequest)),
+		a.afterHead(commandRoute(a, http.MethodPost, "/chat/applyInfo/modify", "Accept or reject a friend request.",
+			Commands.AnswerFriendRequest)),
 		{method: http.MethodGet, path: "/chat/applyInfo/queryFriendApplyInfoPages",
 			summary: "Friend requests sent and received, newest first.",
 			query:   []param{{"curPage", false, "page, from 1"}, {"pageSize", false, "1 to 99, default 99"}},
 			result:  ApplyPage{}, handle: a.applies},
 		{method: http.MethodGet, path: "/chat/friendGroup/listFriendGroupByMemberId",
 			summary: "The friend list, by category.", result: []FriendCategory{}, handle: a.friends},
+		a.afterHead(commandRoute(a, http.MethodPut, "/chat/applyInfo/batchModify",
+			"Accept or reject up to 99 received friend requests; one already processed refuses all.", Commands.AnswerFriendRequests)),
+		a.afterHead(commandRoute(a, http.MethodPost, "/chat/applyInfo/delete",
+			"Delete up to 99 friend requests, sent or received, from your list.", Commands.DeleteFriendRequests)),
 		commandRoute(a, http.MethodPut, "/chat/friendInfo/modify",
 			"Set the remark of a friend, or block or unblock them (push 48 to your devices).", Commands.ModifyFriend),
 		commandRoute(a, http.MethodPost, "/chat/friendInfo/delete",
 			"Delete a friend, for both members: the conversation is hidden (push 25).", Commands.DeleteFriend),
 	}
+}
+
+// afterHead makes r wait until the read models hold the whole log: the
+// requests it acts on are found through their read model.
+func (a *API) afterHead(r route) route {
+	handle := r.handle
+	r.handle = func(c echo.Context, p commands.Principal) error {
+		if err := a.waitHead(c.Request().Context()); err != nil {
+			return err
+		}
+		return handle(c, p)
+	}
+	return r
 }
 
 func (a *API) requestFriend(c echo.Context, p commands.Principal) error {
@@ -76,22 +93,6 @@ func (a *API) requestFriend(c echo.Context, p commands.Principal) error {
 		return err
 	}
 	res, err := a.deps.Commands.RequestFriend(c.Request().Context(), p, r)
-	if err != nil {
-		return err
-	}
-	return ok(c, res)
-}
-
-func (a *API) answerFriend(c echo.Context, p commands.Principal) error {
-	var r commands.AnswerFriendRequest
-	if err := bind(c, &r); err != nil {
-		return err
-	}
-	// The request is found through its read model: let it catch up first.
-	if err := a.waitHead(c.Request().Context()); err != nil {
-		return err
-	}
-	res, err := a.deps.Commands.AnswerFriendRequest(c.Request().Context(), p, r)
 	if err != nil {
 		return err
 	}

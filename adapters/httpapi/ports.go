@@ -16,6 +16,8 @@ type Commands interface {
 	Logout(ctx context.Context, p commands.Principal) (uint64, error)
 	RequestFriend(ctx context.Context, p commands.Principal, r commands.RequestFriend) (commands.Applied, error)
 	AnswerFriendRequest(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequest) (commands.Answered, error)
+	AnswerFriendRequests(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequests) (commands.RequestsHandled, error)
+	DeleteFriendRequests(ctx context.Context, p commands.Principal, r commands.DeleteFriendRequests) (commands.RequestsHandled, error)
 	ModifyFriend(ctx context.Context, p commands.Principal, r commands.ModifyFriend) (commands.FriendChanged, error)
 	DeleteFriend(ctx context.Context, p commands.Principal, r commands.DeleteFriend) (commands.FriendChanged, error)
 	SendMessage(ctx context.Context, p commands.Principal, r commands.SendMessage) (commands.SendResult, error)

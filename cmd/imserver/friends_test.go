@@ -125,3 +125,94 @@ var _ = Describe("Managing friends", func() {
 		Expect(after).To(Equal(before+1), "a refused request appended an event")
 	})
 })
+
+var _ = Describe("Handling friend requests in batches", func() {
+	var s *testServer
+	var alice, bob, carol, dave member
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		alice, bob, carol, dave = s.register("alice001"), s.register("bob00001"), s.register("carol001"), s.register("dave0001")
+	})
+
+	ask := func(from, to member) string {
+		GinkgoHelper()
+		var applied struct{ ID string }
+		s.ok("POST", "/v1/chat/applyInfo/build", from.Token, map[string]string{"friendMemberId": to.ID}, &applied)
+		return applied.ID
+	}
+	listed := func(m member, after uint64) map[string]string {
+		GinkgoHelper()
+		var page struct {
+			Records []struct{ ID, Status string }
+			Total   int
+		}
+		s.ok("GET", "/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1&after="+fmt.Sprint(after), m.Token, nil, &page)
+		out := map[string]string{}
+		for _, r := range page.Records {
+			out[r.ID] = r.Status
+		}
+		Expect(page.Total).To(Equal(len(out)))
+		return out
+	}
+
+	It("accepts several received requests at once, and refuses a batch holding a processed one whole", func() {
+		fromBob, fromCarol, fromDave := ask(bob, alice), ask(carol, alice), ask(dave, alice)
+		at := s.written("PUT", "/v1/chat/applyInfo/batchModify", alice, map[string]any{"ids": []string{fromBob, fromCarol}, "status": "accepted"})
+		Expect(listed(alice, at)).To(Equal(map[string]string{fromBob: "accepted", fromCarol: "accepted", fromDave: "pending"}))
+		s.send(alice, carol, "u1", "welcome")
+
+		s.refused("PUT", "/v1/chat/applyInfo/batchModify", alice, map[string]any{"ids": []string{fromDave, fromBob}, "status": "rejected"},
+			http.StatusConflict, "the selected items have already been processed")
+		Expect(listed(alice, at)[fromDave]).To(Equal("pending"), "nothing of a refused batch is done")
+	})
+
+	It("deletes requests from the caller's list only; deleting again changes nothing", func() {
+		toBob, fromCarol := ask(alice, bob), ask(carol, alice)
+		b := s.dial(bob)
+		at := s.written("POST", "/v1/chat/applyInfo/delete", alice, map[string]any{"ids": []string{toBob, fromCarol}})
+		Expect(listed(alice, at)).To(BeEmpty())
+		Expect(listed(bob, at)).To(Equal(map[string]string{toBob: "pending"}))
+		Expect(listed(carol, at)).To(Equal(map[string]string{fromCarol: "pending"}))
+		s.written("PUT", "/v1/chat/applyInfo/modify", bob, map[string]string{"id": toBob, "status": "accepted"})
+		next(b, 24)
+		Expect(s.written("POST", "/v1/chat/applyInfo/delete", alice, map[string]any{"ids": []string{toBob}})).To(BeZero())
+	})
+
+	It("refuses bad batches with a clear 4xx and appends nothing", func() {
+		fromBob := ask(bob, alice)
+		toCarol := ask(alice, carol)
+		before := ask(dave, alice)
+		many := make([]string, 100)
+		for i := range many {
+			many[i] = fmt.Sprint(1000 + i)
+		}
+		cases := []struct {
+			who          member
+			method, path string
+			body         any
+			status       int
+			info         string
+		}{
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{}, "status": "accepted"}, 400, "select requests first"},
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{fromBob}, "status": "maybe"}, 400, "status must be accepted or rejected"},
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": many, "status": "accepted"}, 400, "at most 99 requests at once"},
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{fromBob, fromBob}, "status": "accepted"}, 400, "invalid request"},
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{fromBob, toCarol}, "status": "accepted"}, 403, "you are not allowed to do this"},
+			{alice, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{fromBob, "1234567890123456789"}, "status": "accepted"}, 404, "friend request not found"},
+			{dave, "PUT", "/v1/chat/applyInfo/batchModify", map[string]any{"ids": []string{fromBob}, "status": "accepted"}, 404, "friend request not found"},
+			{dave, "POST", "/v1/chat/applyInfo/delete", map[string]any{"ids": []string{toCarol}}, 404, "friend request not found"},
+			{alice, "POST", "/v1/chat/applyInfo/delete", `{"ids":`, 400, "invalid request"},
+			{alice, "POST", "/v1/chat/applyInfo/delete", map[string]any{}, 400, "select requests first"},
+		}
+		for _, c := range cases {
+			status, env := s.call(c.method, c.path, c.who.Token, c.body)
+			Expect(status).To(Equal(c.status), "%s %s %v: %s", c.method, c.path, c.body, env.Info)
+			Expect(env.Info).To(Equal(c.info), "%s %s %v", c.method, c.path, c.body)
+		}
+		var first, last struct{ Position uint64 }
+		s.ok("PUT", "/v1/chat/applyInfo/modify", alice.Token, map[string]string{"id": before, "status": "accepted"}, &first)
+		s.ok("PUT", "/v1/chat/applyInfo/modify", alice.Token, map[string]string{"id": fromBob, "status": "accepted"}, &last)
+		Expect(last.Position).To(Equal(first.Position+1), "a refused batch appended an event")
+		Expect(listed(alice, last.Position)).To(HaveLen(3))
+	})
+})

@@ -11,6 +11,7 @@ const (
 	TypeBlocked         = "FriendBlocked"
 	TypeUnblocked       = "FriendUnblocked"
 	TypeRemoved         = "FriendRemoved"
+	TypeRequestDeleted  = "FriendRequestDeleted"
 )
 
 // Requested records a friend request from From to To.
@@ -32,6 +33,14 @@ type RequestAccepted struct {
 
 // RequestRejected closes a request without friendship.
 type RequestRejected struct {
+	ApplyID string `json:"applyId"`
+	By      string `json:"by"`
+	At      int64  `json:"at"`
+}
+
+// RequestDeleted drops a request from By's list of requests; the other
+// member still has it.
+type RequestDeleted struct {
 	ApplyID string `json:"applyId"`
 	By      string `json:"by"`
 	At      int64  `json:"at"`
@@ -65,6 +74,7 @@ type Removed struct {
 func (*Requested) EventType() string       { return TypeRequested }
 func (*RequestAccepted) EventType() string { return TypeRequestAccepted }
 func (*RequestRejected) EventType() string { return TypeRequestRejected }
+func (*RequestDeleted) EventType() string  { return TypeRequestDeleted }
 func (*Remarked) EventType() string        { return TypeRemarked }
 func (*Blocked) EventType() string         { return TypeBlocked }
 func (*Unblocked) EventType() string       { return TypeUnblocked }
@@ -76,6 +86,7 @@ func Events() []func() es.Event {
 		func() es.Event { return &Requested{} },
 		func() es.Event { return &RequestAccepted{} },
 		func() es.Event { return &RequestRejected{} },
+		func() es.Event { return &RequestDeleted{} },
 		func() es.Event { return &Remarked{} },
 		func() es.Event { return &Blocked{} },
 		func() es.Event { return &Unblocked{} },

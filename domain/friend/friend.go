@@ -3,6 +3,7 @@
 package friend
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -50,10 +51,11 @@ func Peer(pairID, m string) string {
 
 // Request is one friend request as the pair's state holds it.
 type Request struct {
-	ID     string
-	From   string
-	To     string
-	Status string
+	ID        string
+	From      string
+	To        string
+	Status    string
+	DeletedBy []string // members who dropped it from their list
 }
 
 // Friendship is the state of a pair.
@@ -94,6 +96,10 @@ func (f *Friendship) Apply(e es.Event) {
 	case *RequestRejected:
 		if r := f.requests[e.ApplyID]; r != nil {
 			r.Status = StatusRejected
+		}
+	case *RequestDeleted:
+		if r := f.requests[e.ApplyID]; r != nil && !slices.Contains(r.DeletedBy, e.By) {
+			r.DeletedBy = append(r.DeletedBy, e.By)
 		}
 	case *Remarked:
 		if f.remarks == nil {
@@ -210,6 +216,19 @@ func (f *Friendship) Answer(applyID, by string, accept bool, now time.Time) ([]e
 	return []es.Event{&RequestRejected{ApplyID: applyID, By: by, At: now.UnixMilli()}}, nil
 }
 
+// DeleteRequest decides that by drops a request of the pair, sent or
+// received, from their list; one already dropped decides nothing.
+func (f *Friendship) DeleteRequest(applyID, by string, now time.Time) ([]es.Event, error) {
+	r, ok := f.requests[applyID]
+	switch {
+	case !ok || (r.To != by && r.From != by):
+		return nil, fault.New(fault.NotFound, fault.MsgApplyNotFound)
+	case slices.Contains(r.DeletedBy, by):
+		return nil, nil
+	}
+	return []es.Event{&RequestDeleted{ApplyID: applyID, By: by, At: now.UnixMilli()}}, nil
+}
+
 // Clone returns an independent copy of the state.
 func (f *Friendship) Clone() Friendship {
 	c := Friendship{friends: f.friends, order: append([]string(nil), f.order...)}
@@ -229,6 +248,7 @@ func (f *Friendship) Clone() Friendship {
 		c.requests = make(map[string]*Request, len(f.requests))
 		for id, r := range f.requests {
 			cp := *r
+			cp.DeletedBy = slices.Clone(r.DeletedBy)
 			c.requests[id] = &cp
 		}
 	}

@@ -149,3 +149,17 @@ var _ = Describe("Managing a friend", func() {
 		Entry("delete", func(f *friend.Friendship) ([]es.Event, error) { return f.Remove("1", now) }),
 	)
 })
+
+var _ = Describe("Deleting a friend request from one's list", func() {
+	It("is for either member of the request, once", func() {
+		f := given(asked)
+		Expect(f.DeleteRequest("a1", "2", now)).To(Equal([]es.Event{&friend.RequestDeleted{ApplyID: "a1", By: "2", At: now.UnixMilli()}}))
+		f.Apply(&friend.RequestDeleted{ApplyID: "a1", By: "2"})
+		Expect(f.DeleteRequest("a1", "2", now)).To(BeEmpty())
+		Expect(f.DeleteRequest("a1", "1", now)).To(HaveLen(1))
+		_, err := f.DeleteRequest("a1", "3", now)
+		Expect(fault.Is(err, fault.NotFound)).To(BeTrue())
+		_, err = f.DeleteRequest("nope", "1", now)
+		Expect(fault.Is(err, fault.NotFound)).To(BeTrue())
+	})
+})

@@ -162,6 +162,10 @@ type applyDoc struct {
 	ReadFlag  string `bson:"readFlag"`
 	CreatedAt int64  `bson:"createdAt"`
 	UpdatedAt int64  `bson:"updatedAt"`
+	// Hidden flags are left out while false, as in documents written
+	// before requests could be deleted.
+	HiddenFrom bool `bson:"hiddenFrom,omitempty"`
+	HiddenTo   bool `bson:"hiddenTo,omitempty"`
 }
 
 func toApplyDoc(a projections.Apply) applyDoc { return applyDoc(a) }

@@ -27,6 +27,29 @@ func describeApplies(store func() projections.ReadStore) {
 			return a, found
 		}
 
+		It("leaves out of a member's list and total the requests that member deleted, keeping them for the other", func() {
+			sentHidden, bothHidden := apply(tenantA, "a1", "alice", "bob", 100), apply(tenantA, "a2", "carol", "alice", 200)
+			sentHidden.HiddenFrom, bothHidden.HiddenTo = true, true
+			putApplies(sentHidden, bothHidden, apply(tenantA, "a3", "bob", "alice", 300))
+			bothHidden.HiddenFrom = true
+			putApplies(bothHidden)
+
+			got, total, err := store().Applies(ctx, "alice", 1, 10)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(total).To(Equal(1))
+			Expect(got).To(Equal([]projections.Apply{apply(tenantA, "a3", "bob", "alice", 300)}))
+			got, total, err = store().Applies(ctx, "bob", 1, 10)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(total).To(Equal(2))
+			Expect(got[1]).To(Equal(sentHidden))
+			_, total, err = store().Applies(ctx, "carol", 1, 10)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(total).To(BeZero())
+			stored, found := getApply(tenantA, "a2")
+			Expect(found).To(BeTrue())
+			Expect(stored).To(Equal(bothHidden))
+		})
+
 		It("lists the requests a member sent and received, newest first, with the total", func() {
 			putApplies(
 				apply(tenantA, "a1", "alice", "bob", 100),

@@ -13,7 +13,7 @@ import (
 var appliesTable = table{
 	name: "applies",
 	cols: []string{"id", "tenant", "pair_id", "from_member", "to_member", "remark", "content", "status",
-		"read_flag", "created_at", "updated_at"},
+		"read_flag", "created_at", "updated_at", "hidden_from", "hidden_to"},
 	key: []string{"id"},
 }
 
@@ -22,21 +22,23 @@ var (
 	getApplySQL  = `SELECT ` + applyColumns + ` FROM applies a WHERE a.id = ? AND a.tenant = ?`
 	// No LIMIT/OFFSET: SQLite recompiles a statement whenever the value
 	// bound to its LIMIT changes; Applies skips and stops in its loop.
-	appliesSQL = `SELECT ` + applyColumns + ` FROM applies a WHERE a.from_member = ? OR a.to_member = ?
+	appliesSQL = `SELECT ` + applyColumns + ` FROM applies a WHERE ` + listedApplies + `
 		ORDER BY a.created_at DESC, a.id DESC`
+	// listedApplies are the requests a member sent or received and did not
+	// delete from their list.
+	listedApplies = `(a.from_member = ?1 AND NOT a.hidden_from OR a.to_member = ?1 AND NOT a.hidden_to)`
 )
 
-const (
-	countAppliesSQL = `SELECT count(*) FROM applies WHERE from_member = ? OR to_member = ?`
-	pairOfApplySQL  = `SELECT pair_id FROM applies WHERE id = ? AND tenant = ?`
-)
+var countAppliesSQL = `SELECT count(*) FROM applies a WHERE ` + listedApplies
+
+const pairOfApplySQL = `SELECT pair_id FROM applies WHERE id = ? AND tenant = ?`
 
 // applyAt reads the apply in the current row of st.
 func applyAt(st *sqlitec.Stmt) projections.Apply {
 	return projections.Apply{
 		ID: st.Text(0), Tenant: st.Text(1), PairID: st.Text(2), From: st.Text(3), To: st.Text(4),
 		Remark: st.Text(5), Content: st.Text(6), Status: st.Text(7), ReadFlag: st.Text(8),
-		CreatedAt: st.Int(9), UpdatedAt: st.Int(10),
+		CreatedAt: st.Int(9), UpdatedAt: st.Int(10), HiddenFrom: st.Int(11) != 0, HiddenTo: st.Int(12) != 0,
 	}
 }
 
@@ -76,6 +78,8 @@ func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
 				st.BindText(a.ReadFlag)
 				st.BindInt(a.CreatedAt)
 				st.BindInt(a.UpdatedAt)
+				st.BindBool(a.HiddenFrom)
+				st.BindBool(a.HiddenTo)
 			}
 			return st.Exec()
 		})
@@ -103,14 +107,12 @@ func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]p
 		}
 		count := r.countApplies
 		count.BindText(member)
-		count.BindText(member)
 		if count.Next() {
 			total = count.Int(0)
 		}
 		err := count.Done()
 		if err == nil && int64(skip) < total {
 			list := r.applies
-			list.BindText(member)
 			list.BindText(member)
 			for i := 0; len(out) < size && list.Next(); i++ {
 				if i >= skip {

@@ -20,7 +20,7 @@ const applicationID = 0x45435253
 // another version is refused and must be rebuilt from the event log, but
 // for the versions migrations lists. Version 3 added clear floors, mentions
 // and the sessions' dnd, marked_unread and hidden columns; version 4 the
-// friends' blocked column.
+// friends' blocked and the applies' hidden_from and hidden_to columns.
 const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
@@ -31,11 +31,15 @@ var migrations = map[int64][]string{
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`,
-		friendsBlocked},
-	3: {friendsBlocked},
+		friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
+	3: {friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
 }
 
-const friendsBlocked = `ALTER TABLE friends ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0`
+const (
+	friendsBlocked    = `ALTER TABLE friends ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0`
+	appliesHiddenFrom = `ALTER TABLE applies ADD COLUMN hidden_from INTEGER NOT NULL DEFAULT 0`
+	appliesHiddenTo   = `ALTER TABLE applies ADD COLUMN hidden_to INTEGER NOT NULL DEFAULT 0`
+)
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -90,7 +94,8 @@ var schema = []string{
 		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, pair_id TEXT NOT NULL,
 		from_member TEXT NOT NULL, to_member TEXT NOT NULL, remark TEXT NOT NULL,
 		content TEXT NOT NULL, status TEXT NOT NULL, read_flag TEXT NOT NULL,
-		created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+		created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+		hidden_from INTEGER NOT NULL DEFAULT 0, hidden_to INTEGER NOT NULL DEFAULT 0
 	) WITHOUT ROWID`,
 	`CREATE INDEX applies_by_from ON applies (from_member, created_at, id)`,
 	`CREATE INDEX applies_by_to ON applies (to_member, created_at, id)`,

@@ -151,7 +151,8 @@ var _ = Describe("sqlite read store file", func() {
 		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `ALTER TABLE sessions DROP COLUMN dnd`,
-			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`, `PRAGMA user_version = 2`)
+			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
+			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
@@ -166,12 +167,13 @@ var _ = Describe("sqlite read store file", func() {
 		})).To(Succeed())
 	})
 
-	It("migrates a store of version 3: friends' blocks, which no event before filled", func() {
+	It("migrates a store of version 3: friends' blocks and deleted requests, which no event before filled", func() {
 		s := open()
 		friend := projections.Friend{Tenant: "x0001", Member: "m1", FriendID: "m2", ChatID: "m1_m2", Since: 5}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`ALTER TABLE friends DROP COLUMN blocked`, `PRAGMA user_version = 3`)
+		foreign(`ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
+			`ALTER TABLE applies DROP COLUMN hidden_to`, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
