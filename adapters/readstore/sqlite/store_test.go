@@ -166,6 +166,23 @@ var _ = Describe("sqlite read store file", func() {
 		})).To(Succeed())
 	})
 
+	It("migrates a store of version 3: the sessions of a group chat are found by their peer", func() {
+		Expect(open().Close()).To(Succeed())
+		foreign(`DROP INDEX sessions_by_peer`, `PRAGMA user_version = 3`)
+
+		s := open()
+		defer s.Close()
+		group := projections.Session{Tenant: "x0001", Member: "m1", Peer: "g1", ChatType: "Group", ChatID: "g1"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutSessions(ctx, []projections.Session{group}); err != nil {
+				return err
+			}
+			got, err := tx.GroupSessions(ctx, "g1")
+			Expect(got).To(Equal([]projections.Session{group}))
+			return err
+		})).To(Succeed())
+	})
+
 	It("serves queries while an update is open, from the last commit", func() {
 		s := open()
 		defer s.Close()
