@@ -198,7 +198,7 @@ func (a *App) deleteForEveryone(ctx context.Context, p Principal, peer string, m
 		}
 	}
 	ids := chat.WithBatches(ms)
-	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, a.Now())
+	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, false, a.Now())
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -336,7 +336,7 @@ func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair, to string,
 		uuids[i] = fmt.Sprintf("%s-%d", uuid, i)
 		eventIDs[i] = messageEventID(p.Tenant, pair, p.MemberID, uuids[i])
 	}
-	events := chat.ForwardTo(records, ids, uuids, p.MemberID, to, a.Now())
+	events := chat.ForwardTo(records, ids, uuids, p.MemberID, chat.Friend, to, a.Now())
 	data, err := a.encode(p, uuid, events, eventIDs...)
 	if err != nil {
 		return nil, err
