@@ -202,10 +202,13 @@ const (
 	CmdGroupLeft      = 21 // dissolved, left or removed
 	CmdGroupCreated   = 22
 	CmdGroupChanged   = 23
+	CmdClearGroup     = 29
 	CmdClearFriend    = 30
 	CmdSessionEnd     = 31
 	CmdOnline         = 33
 	CmdEdit           = 34
+	CmdPinRefresh     = 39
 	CmdStickers       = 43
 	CmdSessionChanged = 49
+	CmdPinResult      = 50
 )
