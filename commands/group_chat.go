@@ -158,7 +158,7 @@ func (a *App) PinGroupMessage(ctx context.Context, p Principal, r GroupMessage) 
 	if r.MessageID == "" {
 		return GroupWritten{}, fault.New(fault.Invalid, fault.MsgMessageNotFound)
 	}
-	if _, err := a.groupMember(ctx, p, r.GroupID, "read"); err != nil {
+	if _, err := a.groupMember(ctx, p, r.GroupID, "pin-message"); err != nil {
 		return GroupWritten{}, err
 	}
 	ms, err := a.Messages.SentMessages(ctx, p.MemberID, []string{r.MessageID})
