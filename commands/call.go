@@ -74,6 +74,9 @@ func (a *App) StartCall(ctx context.Context, p Principal, r StartCall) (CallResu
 	if err != nil {
 		return CallResult{}, err
 	}
+	if chatType == chat.Group {
+		return CallResult{}, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+	}
 	if err := (chat.Outgoing{UUID: r.UUID, ChatType: chatType, To: r.To, Content: "-"}).Validate(); err != nil {
 		return CallResult{}, err
 	}

@@ -215,11 +215,13 @@ var _ = Describe("Messages", func() {
 			{UUID: "u", ChatType: "Friend", To: b.MemberID, Content: "   "},
 			{UUID: "u", ChatType: "Friend", To: b.MemberID, MsgType: "Weird", Content: "x"},
 			{UUID: "u", ChatType: "Friend", To: a.MemberID, Content: "to myself"},
-			{UUID: "u", ChatType: "Group", GroupID: "1", Content: "x"},
+			{UUID: "u", ChatType: "Group", To: b.MemberID, Content: "x"},
 		} {
 			_, err := w.app.SendMessage(ctx, a, m)
 			Expect(fault.Is(err, fault.Invalid)).To(BeTrue(), "%+v: %v", m, err)
 		}
+		_, err := w.app.SendMessage(ctx, a, commands.SendMessage{UUID: "u", ChatType: "Group", GroupID: "1", Content: "x"})
+		Expect(fault.Is(err, fault.NotFound)).To(BeTrue(), "%v", err)
 		Expect(w.events.Head(ctx)).To(Equal(head))
 	})
 

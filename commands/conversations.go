@@ -87,12 +87,17 @@ func (a *App) MarkConversationRead(ctx context.Context, p Principal, r Conversat
 	if err != nil {
 		return res, err
 	}
+	ack := AckRead{ChatType: string(chat.Friend), From: p.MemberID, To: r.FriendMemberID}
 	chatID := friend.PairID(p.MemberID, r.FriendMemberID)
+	if r.GroupID != "" {
+		ack.ChatType, ack.To, ack.GroupID, chatID = string(chat.Group), r.GroupID, r.GroupID, r.GroupID
+	}
 	newest, found, err := a.newestMessage(ctx, es.Stream(p.Tenant, es.CategoryChat, chatID))
 	if err != nil || !found {
 		return res, err
 	}
-	pos, err := a.AckRead(ctx, p, AckRead{ChatType: string(chat.Friend), From: p.MemberID, To: r.FriendMemberID, MessageID: newest})
+	ack.MessageID = newest
+	pos, err := a.AckRead(ctx, p, ack)
 	return Changed{Position: max(pos, res.Position)}, err
 }
 
@@ -127,15 +132,16 @@ func (a *App) OperateSession(ctx context.Context, p Principal, r SessionOperatio
 	return Changed{}, fault.New(fault.Invalid, fault.MsgOperationInvalid)
 }
 
-// conversation checks that r names a conversation p may arrange: for now
-// a friend's chat.
+// conversation checks that r names a conversation p may arrange: a
+// friend's chat or a group's p belongs to.
 func (a *App) conversation(ctx context.Context, p Principal, r Conversation) (inbox.Conversation, error) {
 	c, err := inbox.Target(r.ChatType, r.FriendMemberID, r.GroupID)
 	if err != nil {
 		return c, err
 	}
 	if c.ChatType == string(chat.Group) {
-		return c, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+		_, err := a.groupMember(ctx, p, c.Peer, "read")
+		return c, err
 	}
 	if c.Peer == p.MemberID {
 		return c, fault.New(fault.Invalid, fault.MsgFriendMissing)

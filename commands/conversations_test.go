@@ -224,12 +224,13 @@ var _ = Describe("Conversation settings", func() {
 			{ChatType: "Nope", FriendMemberID: b.MemberID},
 			{FriendMemberID: b.MemberID, GroupID: "1"},
 			{ChatType: "Group", FriendMemberID: b.MemberID},
-			{ChatType: "Group", GroupID: "1"},
 			{ChatType: "Friend", FriendMemberID: a.MemberID},
 		} {
 			_, err := w.app.PinConversation(ctx, a, r)
 			Expect(fault.Is(err, fault.Invalid)).To(BeTrue(), "%+v: %v", r, err)
 		}
+		_, err := w.app.PinConversation(ctx, a, commands.Conversation{ChatType: "Group", GroupID: "1"})
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 		for _, peer := range []string{c.MemberID, "1234567890123456789"} {
 			_, err := w.app.PinConversation(ctx, a, commands.Conversation{ChatType: "Friend", FriendMemberID: peer})
 			expectFault(err, fault.NotFound, fault.MsgFriendMissing)

@@ -42,6 +42,7 @@ type DeleteMessages struct {
 	MessageIDs     []string
 	Everyone       bool
 	FriendMemberID string
+	GroupID        string // for everyone in a group's chat, instead of a friend's
 }
 
 // Deleted answers a deletion with every id it deleted, forwarded batches
@@ -55,6 +56,7 @@ type Deleted struct {
 type ClearHistory struct {
 	ChatType       string `json:"chatType"`
 	FriendMemberID string `json:"friendMemberId"`
+	GroupID        string `json:"groupId"`
 }
 
 // Cleared answers a clear: the member's history up to UpTo (ms) is gone.
@@ -87,20 +89,42 @@ func (a *App) sentMessages(ctx context.Context, p Principal, ids []string) ([]ch
 	if len(ms) != len(ids) {
 		return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
 	}
+	member := map[string]bool{} // groups p is found a member of
 	for _, m := range ms {
-		if m.ChatType != chat.Friend || (m.From != p.MemberID && m.To != p.MemberID) {
+		switch {
+		case m.ChatType == chat.Group && !member[m.ChatID]:
+			if _, err := a.groupMember(ctx, p, m.ChatID, "read"); err != nil {
+				return nil, err
+			}
+			member[m.ChatID] = true
+		case m.ChatType == chat.Group:
+		case m.ChatType != chat.Friend || (m.From != p.MemberID && m.To != p.MemberID):
 			return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
 		}
 	}
 	return ms, nil
 }
 
-// peerOf is the other member of a friend chat message.
+// peerOf is the other member of a friend chat message, or the group of a
+// group chat message.
 func peerOf(m chat.Stored, member string) string {
-	if m.From == member {
+	switch {
+	case m.ChatType == chat.Group:
+		return m.ChatID
+	case m.From == member:
 		return m.To
 	}
 	return m.From
+}
+
+// authorizeChat asks the policy whether p may act on the chat of m.
+func (a *App) authorizeChat(ctx context.Context, p Principal, m chat.Stored, action string) error {
+	if m.ChatType == chat.Group {
+		_, err := a.groupMember(ctx, p, m.ChatID, action)
+		return err
+	}
+	_, err := a.authorizeFriendChat(ctx, p, peerOf(m, p.MemberID), action)
+	return err
 }
 
 // appendToChat appends events decided by p to the chat of m.
@@ -114,7 +138,7 @@ func (a *App) EditMessage(ctx context.Context, p Principal, r EditMessage) (Edit
 	if err != nil {
 		return Edited{}, err
 	}
-	if _, err := a.authorizeFriendChat(ctx, p, peerOf(m, p.MemberID), "send"); err != nil {
+	if err := a.authorizeChat(ctx, p, m, "send"); err != nil {
 		return Edited{}, err
 	}
 	e, err := chat.Edit(m, p.MemberID, r.Content, a.Now())
@@ -157,6 +181,13 @@ func (a *App) DeleteMessages(ctx context.Context, p Principal, r DeleteMessages)
 		return Deleted{}, err
 	}
 	now := a.Now()
+	if r.Everyone && r.GroupID != "" {
+		g, err := a.groupMember(ctx, p, r.GroupID, "read")
+		if err != nil {
+			return Deleted{}, err
+		}
+		return a.deleteInGroup(ctx, p, g, ms)
+	}
 	if r.Everyone {
 		return a.deleteForEveryone(ctx, p, r.FriendMemberID, ms)
 	}
@@ -175,7 +206,7 @@ func (a *App) DeleteMessages(ctx context.Context, p Principal, r DeleteMessages)
 		chatMs := byChat[chatID]
 		ids := chat.WithBatches(chatMs)
 		all = append(all, ids...)
-		events = append(events, chat.Hide(p.MemberID, peerOf(chatMs[0], p.MemberID), chat.Friend, ids, now))
+		events = append(events, chat.Hide(p.MemberID, peerOf(chatMs[0], p.MemberID), chatMs[0].ChatType, ids, now))
 	}
 	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryInbox, p.MemberID), es.Any, events)
 	if err != nil {
@@ -198,7 +229,7 @@ func (a *App) deleteForEveryone(ctx context.Context, p Principal, peer string, m
 		}
 	}
 	ids := chat.WithBatches(ms)
-	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, a.Now())
+	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, false, a.Now())
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -217,7 +248,7 @@ func (a *App) ClearHistory(ctx context.Context, p Principal, r ClearHistory) (Cl
 		return Cleared{}, err
 	}
 	if chatType == chat.Group {
-		return Cleared{}, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+		return a.clearGroupHistory(ctx, p, r.GroupID)
 	}
 	if r.FriendMemberID == "" {
 		return Cleared{}, fault.New(fault.Invalid, fault.MsgFriendMissing)
@@ -242,7 +273,22 @@ func (a *App) ClearHistory(ctx context.Context, p Principal, r ClearHistory) (Cl
 	return Cleared{UpTo: now.UnixMilli(), Position: res.Position}, nil
 }
 
-// ForwardTarget is one chat a forward goes to.
+// clearGroupHistory hides from p every message of a group's chat so far.
+func (a *App) clearGroupHistory(ctx context.Context, p Principal, groupID string) (Cleared, error) {
+	if _, err := a.groupMember(ctx, p, groupID, "read"); err != nil {
+		return Cleared{}, err
+	}
+	now := a.Now()
+	e := chat.Clear(p.MemberID, groupID, chat.Group, 0, now)
+	res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryInbox, p.MemberID), es.Any, []es.Event{e})
+	if err != nil {
+		return Cleared{}, err
+	}
+	return Cleared{UpTo: now.UnixMilli(), Position: res.Position}, nil
+}
+
+// ForwardTarget is one chat a forward goes to: a friend, or a group by its
+// id.
 type ForwardTarget struct {
 	ChatType string `json:"chatType"`
 	To       string `json:"to"`
@@ -304,21 +350,26 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 		return Forwarded{}, err
 	}
 	pairs := make([]string, len(targets))
+	types := make([]chat.ChatType, len(targets))
 	for i, t := range targets {
 		chatType, err := chat.ParseChatType(t.ChatType)
 		if err != nil {
 			return Forwarded{}, err
 		}
+		types[i] = chatType
 		if chatType == chat.Group {
-			return Forwarded{}, fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+			pairs[i] = t.To
+			err = a.speakInGroup(ctx, p, t.To)
+		} else {
+			pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send")
 		}
-		if pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send"); err != nil {
+		if err != nil {
 			return Forwarded{}, err
 		}
 	}
 	var out Forwarded
 	for i, t := range targets {
-		sent, err := a.forwardTo(ctx, p, uuid, pairs[i], t.To, records)
+		sent, err := a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records)
 		if err != nil {
 			return Forwarded{}, err
 		}
@@ -328,7 +379,7 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 }
 
 // forwardTo appends the forwarded copies of records to one chat.
-func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair, to string, records []chat.Stored) ([]ForwardedMessage, error) {
+func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, chatType chat.ChatType, to string, records []chat.Stored) ([]ForwardedMessage, error) {
 	n := len(records)
 	ids, uuids, eventIDs := make([]string, n), make([]string, n), make([]string, n)
 	for i := range records {
@@ -336,7 +387,7 @@ func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair, to string,
 		uuids[i] = fmt.Sprintf("%s-%d", uuid, i)
 		eventIDs[i] = messageEventID(p.Tenant, pair, p.MemberID, uuids[i])
 	}
-	events := chat.ForwardTo(records, ids, uuids, p.MemberID, to, a.Now())
+	events := chat.ForwardTo(records, ids, uuids, p.MemberID, chatType, to, a.Now())
 	data, err := a.encode(p, uuid, events, eventIDs...)
 	if err != nil {
 		return nil, err

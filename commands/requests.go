@@ -32,6 +32,7 @@ type AckRead struct {
 	ChatType    string `json:"chatType"`
 	From        string `json:"from"`
 	To          string `json:"to"`
+	GroupID     string `json:"groupId"`
 	MessageID   string `json:"messageId"`
 	UnreadCount int    `json:"unreadCount"`
 }

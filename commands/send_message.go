@@ -11,7 +11,7 @@ import (
 	"github.com/eventchat/eventchat/domain/friend"
 )
 
-// SendMessage sends a message to a friend. The event id is derived from the
+// SendMessage sends a message to a friend or a group. The event id is derived from the
 // sender, the chat and the client's uuid, so a retried send appends nothing
 // and answers with the first send's id and time, for ever.
 func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (SendResult, error) {
@@ -23,7 +23,7 @@ func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (Send
 	if err != nil {
 		return SendResult{}, err
 	}
-	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To,
+	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To, GroupID: r.GroupID,
 		MsgType: msgType, Content: r.Content, Parent: r.ParentMessageID})
 }
 
@@ -34,6 +34,9 @@ func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendRes
 	}
 	if err := a.checkMedia(ctx, p, out.MsgType, out.Content); err != nil {
 		return SendResult{}, err
+	}
+	if out.ChatType == chat.Group {
+		return a.sendToGroup(ctx, p, out)
 	}
 	pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
 	if err != nil {

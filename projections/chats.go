@@ -3,8 +3,10 @@ package projections
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 )
 
@@ -22,18 +24,33 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 	b := chatBatch{
 		tx: tx, sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{},
 		pendingIndex: map[string]int{}, unreadPending: map[SessionKey][]int{},
+		rosters: map[string]map[string]bool{}, gone: map[SessionKey]bool{},
 	}
 	if err := b.loadSessions(ctx, events); err != nil {
 		return nil, err
 	}
 	for _, env := range events {
 		var err error
+		if env.Stream.Category == es.CategoryGroup {
+			if err := b.groupEvent(ctx, env); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		switch e := env.Event.(type) {
 		case *chat.MessageSent:
-			b.sent(env, e)
+			if e.ChatType == string(chat.Group) {
+				err = b.groupSent(ctx, env, e)
+			} else {
+				b.sent(env, e)
+			}
 		case *chat.ReadAcknowledged:
 			b.clearMark(env, e)
-			err = b.read(ctx, env, e)
+			if e.ChatType == string(chat.Group) {
+				err = b.groupRead(ctx, env, e)
+			} else {
+				err = b.read(ctx, env, e)
+			}
 		case *chat.MessageEdited:
 			err = b.edited(ctx, env, e)
 		case *chat.MessageRecalled:
@@ -49,7 +66,7 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 		case *friend.Removed:
 			b.unfriended(env)
 		default:
-			b.inbox(env)
+			err = b.inbox(ctx, env)
 		}
 		if err != nil {
 			return nil, err
@@ -58,11 +75,19 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 	if err := b.flush(ctx); err != nil {
 		return nil, err
 	}
-	if len(b.dirty) > 0 {
-		ss := make([]Session, len(b.dirty))
-		for i, k := range b.dirty {
-			ss[i] = *b.sessions[k]
+	if len(b.goneOrder) > 0 {
+		gone := slices.DeleteFunc(b.goneOrder, func(k SessionKey) bool { return !b.gone[k] })
+		if err := tx.DeleteSessions(ctx, gone); err != nil {
+			return nil, err
 		}
+	}
+	var ss []Session
+	for _, k := range b.dirty {
+		if b.isDirty[k] {
+			ss = append(ss, *b.sessions[k])
+		}
+	}
+	if len(ss) > 0 {
 		if err := tx.PutSessions(ctx, ss); err != nil {
 			return nil, err
 		}
@@ -82,6 +107,11 @@ type chatBatch struct {
 	dirty         []SessionKey
 	isDirty       map[SessionKey]bool
 	deltas        []Delta
+	// rosters are the members of the group chats the batch touched; gone
+	// the sessions of members who left one, deleted at the batch's end.
+	rosters   map[string]map[string]bool
+	gone      map[SessionKey]bool
+	goneOrder []SessionKey
 }
 
 // loadSessions fetches, in one call, every session the batch touches.
@@ -97,8 +127,10 @@ func (b *chatBatch) loadSessions(ctx context.Context, events []Envelope) error {
 	for _, env := range events {
 		switch e := env.Event.(type) {
 		case *chat.MessageSent:
-			add(SessionKey{Member: e.From, Peer: e.To})
-			add(SessionKey{Member: e.To, Peer: e.From})
+			if e.ChatType != string(chat.Group) {
+				add(SessionKey{Member: e.From, Peer: e.To})
+				add(SessionKey{Member: e.To, Peer: e.From})
+			}
 		case *chat.ReadAcknowledged:
 			add(SessionKey{Member: e.Reader, Peer: e.Peer})
 		case *chat.MessagesHidden:
@@ -136,8 +168,10 @@ func (b *chatBatch) session(env Envelope, k SessionKey, chatType string) *Sessio
 		b.sessions[k] = s
 	}
 	if !b.isDirty[k] {
+		if _, listed := b.isDirty[k]; !listed {
+			b.dirty = append(b.dirty, k)
+		}
 		b.isDirty[k] = true
-		b.dirty = append(b.dirty, k)
 	}
 	return s
 }

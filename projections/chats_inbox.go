@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"context"
+
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/inbox"
@@ -36,12 +38,19 @@ func chatIDOf(r inbox.Ref) string {
 // inbox folds a conversation setting of a member into its session, which
 // it creates when the member had none, and pushes the item to all the
 // member's connections.
-func (b *chatBatch) inbox(env Envelope) {
+func (b *chatBatch) inbox(ctx context.Context, env Envelope) error {
 	k, ok := inboxKey(env)
 	if !ok {
-		return
+		return nil
 	}
 	r, _ := inbox.RefOf(env.Event)
+	if r.ChatType == string(chat.Group) {
+		// Only a member has a group's conversation.
+		roster, err := b.roster(ctx, r.Peer)
+		if err != nil || !roster[r.Member] {
+			return err
+		}
+	}
 	_, known := b.sessions[k]
 	s := b.session(env, k, r.ChatType)
 	if !known {
@@ -70,6 +79,7 @@ func (b *chatBatch) inbox(env Envelope) {
 	v := s.View()
 	v.OperationType = op
 	b.deltas = append(b.deltas, delta(env, CmdSessionChanged, v, r.Member))
+	return nil
 }
 
 // clearMark clears the reader's unread marker on a read acknowledgement:

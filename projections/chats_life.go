@@ -23,6 +23,7 @@ type messageChange struct {
 	ChatType      string   `json:"chatType"`
 	From          string   `json:"from"`
 	To            string   `json:"to"`
+	GroupID       string   `json:"groupId,omitempty"`
 	Content       *string  `json:"content,omitempty"`
 	EditTime      int64    `json:"editTime,omitempty"`
 	OperationType string   `json:"operationType"`
@@ -35,6 +36,7 @@ type messageChange struct {
 type chatCleared struct {
 	ChatType       string `json:"chatType"`
 	FriendMemberID string `json:"friendMemberId,omitempty"`
+	GroupID        string `json:"groupId,omitempty"`
 	UpTo           int64  `json:"upTo"`
 	Position       uint64 `json:"position"`
 }
@@ -94,10 +96,14 @@ func (b *chatBatch) edited(ctx context.Context, env Envelope, e *chat.MessageEdi
 	if err := b.refreshPreviews(ctx, env, m, chat.Preview(m.MsgType, m.Content)); err != nil {
 		return err
 	}
+	to, err := b.recipients(ctx, m)
+	if err != nil {
+		return err
+	}
 	b.deltas = append(b.deltas, delta(env, CmdEdit, messageChange{
-		ID: m.ID, ChatType: m.ChatType, From: m.From, To: m.To, Content: &m.Content, EditTime: e.At,
+		ID: m.ID, ChatType: m.ChatType, From: m.From, To: m.To, GroupID: m.GroupID, Content: &m.Content, EditTime: e.At,
 		OperationType: "edit", Position: env.Position,
-	}, m.From, m.To))
+	}, to...))
 	return nil
 }
 
@@ -107,6 +113,15 @@ func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageR
 		return err
 	}
 	m := ms[0]
+	to, err := b.recipients(ctx, m)
+	if err != nil {
+		return err
+	}
+	if m.ChatType == string(chat.Group) {
+		if err := b.settleGroupUnread(ctx, env, m.ChatID, ms, to); err != nil {
+			return err
+		}
+	}
 	m.Content, m.RecallTime = "", e.At
 	if err := b.tx.DeleteMentions(ctx, "", []string{m.ID}); err != nil {
 		return err
@@ -121,9 +136,9 @@ func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageR
 		return err
 	}
 	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
-		ID: m.ID, MessageIDs: []string{m.ID}, ChatType: m.ChatType, From: m.From, To: m.To,
+		ID: m.ID, MessageIDs: []string{m.ID}, ChatType: m.ChatType, From: m.From, To: m.To, GroupID: m.GroupID,
 		OperationType: "Recall", OperatorID: e.By, Time: e.At, Position: env.Position,
-	}, m.From, m.To))
+	}, to...))
 	return nil
 }
 
@@ -131,6 +146,15 @@ func (b *chatBatch) deleted(ctx context.Context, env Envelope, e *chat.MessagesD
 	ms, err := b.stored(ctx, env.Stream.ID, e.MessageIDs)
 	if err != nil || len(ms) == 0 {
 		return err
+	}
+	to, err := b.recipients(ctx, ms[0])
+	if err != nil {
+		return err
+	}
+	if ms[0].ChatType == string(chat.Group) {
+		if err := b.settleGroupUnread(ctx, env, ms[0].ChatID, ms, to); err != nil {
+			return err
+		}
 	}
 	ids := make([]string, len(ms))
 	byReader := map[string][]*Message{}
@@ -152,26 +176,40 @@ func (b *chatBatch) deleted(ctx context.Context, env Envelope, e *chat.MessagesD
 		return err
 	}
 	first := ms[0]
-	for _, k := range [...]SessionKey{{Member: first.From, Peer: first.To}, {Member: first.To, Peer: first.From}} {
+	keys, err := b.chatKeys(ctx, first)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
 		if err := b.refreshLast(ctx, env, k, ids); err != nil {
 			return err
 		}
 	}
 	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
-		MessageIDs: ids, ChatType: first.ChatType, From: first.From, To: first.To,
+		MessageIDs: ids, ChatType: first.ChatType, From: first.From, To: first.To, GroupID: first.GroupID,
 		OperationType: "Delete", Scope: "Everyone", OperatorID: e.By, Time: e.At, Position: env.Position,
-	}, first.From, first.To))
+	}, to...))
 	return nil
 }
 
 func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHidden) error {
-	ms, err := b.stored(ctx, friend.PairID(e.Member, e.Peer), e.MessageIDs)
+	group := e.ChatType == string(chat.Group)
+	chatID := friend.PairID(e.Member, e.Peer)
+	if group {
+		chatID = e.Peer
+	}
+	ms, err := b.stored(ctx, chatID, e.MessageIDs)
 	if err != nil {
 		return err
 	}
 	ms = slices.DeleteFunc(ms, func(m Message) bool { return slices.Contains(m.HiddenFor, e.Member) })
 	if len(ms) == 0 {
 		return nil
+	}
+	if group {
+		if err := b.settleGroupUnread(ctx, env, chatID, ms, []string{e.Member}); err != nil {
+			return err
+		}
 	}
 	ids := make([]string, len(ms))
 	changed := make([]*Message, len(ms))
@@ -192,10 +230,14 @@ func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHi
 	if err := b.refreshLast(ctx, env, SessionKey{Member: e.Member, Peer: e.Peer}, ids); err != nil {
 		return err
 	}
-	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
+	change := messageChange{
 		MessageIDs: ids, ChatType: e.ChatType, From: e.Member, To: e.Peer,
 		OperationType: "Delete", Scope: "Me", OperatorID: e.Member, Time: e.At, Position: env.Position,
-	}, e.Member))
+	}
+	if group {
+		change.To, change.GroupID = "", e.Peer
+	}
+	b.deltas = append(b.deltas, delta(env, CmdRecall, change, e.Member))
 	return nil
 }
 
@@ -203,16 +245,23 @@ func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatClear
 	if err := b.flush(ctx); err != nil {
 		return err
 	}
-	chatID := friend.PairID(e.Member, e.Peer)
-	if err := b.tx.SetClearFloor(ctx, e.Member, chatID, e.UpToSeq+1); err != nil {
+	group := e.ChatType == string(chat.Group)
+	chatID, floor := friend.PairID(e.Member, e.Peer), e.UpToSeq+1
+	if group {
+		chatID, floor = e.Peer, groupSeq(env.Position, 0)
+	}
+	if err := b.tx.SetClearFloor(ctx, e.Member, chatID, floor); err != nil {
 		return err
 	}
 	if err := b.tx.DeleteSessionMentions(ctx, e.Member, e.Peer); err != nil {
 		return err
 	}
-	read, err := b.tx.MarkRead(ctx, chatID, e.Member, e.UpToSeq)
-	if err != nil {
-		return err
+	var read []string
+	if !group {
+		var err error
+		if read, err = b.tx.MarkRead(ctx, chatID, e.Member, e.UpToSeq); err != nil {
+			return err
+		}
 	}
 	key := SessionKey{Member: e.Member, Peer: e.Peer}
 	s, err := b.loadSession(ctx, key)
@@ -222,10 +271,19 @@ func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatClear
 	if s != nil {
 		b.session(env, key, s.ChatType)
 		s.UnreadCount = max(0, s.UnreadCount-len(read))
+		if group {
+			s.UnreadCount = 0
+		}
 		if err := b.resetLast(ctx, s); err != nil {
 			return err
 		}
 		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), e.Member))
+	}
+	if group {
+		b.deltas = append(b.deltas, delta(env, CmdClearGroup, chatCleared{
+			ChatType: e.ChatType, GroupID: e.Peer, UpTo: e.At, Position: env.Position,
+		}, e.Member))
+		return nil
 	}
 	b.deltas = append(b.deltas, delta(env, CmdClearFriend, chatCleared{
 		ChatType: e.ChatType, FriendMemberID: e.Peer, UpTo: e.At, Position: env.Position,
@@ -259,7 +317,11 @@ func (b *chatBatch) settleUnread(ctx context.Context, env Envelope, ms []*Messag
 // refreshPreviews shows preview as the last content of the sessions whose
 // last message is m.
 func (b *chatBatch) refreshPreviews(ctx context.Context, env Envelope, m Message, preview string) error {
-	for _, k := range [...]SessionKey{{Member: m.From, Peer: m.To}, {Member: m.To, Peer: m.From}} {
+	keys, err := b.chatKeys(ctx, m)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
 		s, err := b.loadSession(ctx, k)
 		if err != nil {
 			return err
@@ -318,6 +380,9 @@ func (b *chatBatch) resetLast(ctx context.Context, s *Session) error {
 func (b *chatBatch) loadSession(ctx context.Context, k SessionKey) (*Session, error) {
 	if s, ok := b.sessions[k]; ok {
 		return s, nil
+	}
+	if b.gone[k] {
+		return nil, nil
 	}
 	found, err := b.tx.GetSessions(ctx, []SessionKey{k})
 	if err != nil {

@@ -104,8 +104,40 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.Dissolved:
 		g.Dissolved = true
 		return b.pushAll(env, everyone, CmdGroupLeft, groupChange{GroupID: id, OperationType: "Dissolved", Position: env.Position})
+	case *group.MessagePinned:
+		g.Pinned = append([]string{e.MessageID}, g.Pinned...)
+		return b.pushPins(env, g, everyone, pinChange{GroupID: id, MessageID: e.MessageID, OperationType: "AddTop", OperatorID: e.By})
+	case *group.MessageUnpinned:
+		g.Pinned = slices.DeleteFunc(slices.Clone(g.Pinned), func(m string) bool { return m == e.MessageID })
+		return b.pushPins(env, g, everyone, pinChange{GroupID: id, MessageID: e.MessageID, OperationType: "DelTop", OperatorID: e.By})
 	}
 	return nil
+}
+
+// pinChange is the push of a pin result (50); pinRefresh the push of the
+// list of pinned messages (39).
+type (
+	pinChange struct {
+		GroupID       string `json:"groupId"`
+		MessageID     string `json:"messageId"`
+		OperationType string `json:"operationType"` // AddTop | DelTop
+		OperatorID    string `json:"operatorId"`
+		Position      uint64 `json:"position"`
+	}
+	pinRefresh struct {
+		GroupID    string   `json:"groupId"`
+		MessageIDs []string `json:"pinnedMessageIds"`
+		Position   uint64   `json:"position"`
+	}
+)
+
+// pushPins tells every member what changed and the pinned messages now.
+func (b *groupBatch) pushPins(env Envelope, g *Group, members func() ([]string, error), c pinChange) error {
+	c.Position = env.Position
+	if err := b.pushAll(env, members, CmdPinResult, c); err != nil {
+		return err
+	}
+	return b.pushAll(env, members, CmdPinRefresh, pinRefresh{GroupID: g.ID, MessageIDs: slices.Clone(g.Pinned), Position: env.Position})
 }
 
 func setIf[T any](dst *T, v *T) {

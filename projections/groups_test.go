@@ -67,4 +67,19 @@ var _ = Describe("The groups projector", func() {
 		g, _, _ := store.Group(ctx, "g1")
 		Expect(g.Dissolved).To(BeTrue())
 	})
+
+	It("keeps the pinned messages, the latest first, and tells every member with 50 and 39", func() {
+		store := openStore()
+		ds := fold(store, projections.Groups{}, newLog().
+			add(stream, &group.Created{GroupID: "g1", Name: "Team", Owner: "o", Members: []string{"a"}, At: 1}).
+			add(stream, &group.MessagePinned{MessageID: "m1", By: "o", At: 2}).
+			add(stream, &group.MessagePinned{MessageID: "m2", By: "o", At: 3}).
+			add(stream, &group.MessageUnpinned{MessageID: "m1", By: "o", At: 4}).envs, 1)
+		g, _, _ := store.Group(ctx, "g1")
+		Expect(g.Pinned).To(Equal([]string{"m2"}))
+		Expect(cmds(ds)[1:]).To(Equal([]int{50, 39, 50, 39, 50, 39}))
+		Expect(ds[len(ds)-1].To).To(ConsistOf("o", "a"))
+		Expect(string(encoded(ds[len(ds)-2]))).To(ContainSubstring(`"operationType":"DelTop"`))
+		Expect(string(encoded(ds[len(ds)-1]))).To(ContainSubstring(`"pinnedMessageIds":["m2"]`))
+	})
 })

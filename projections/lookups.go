@@ -33,7 +33,7 @@ func (l Lookups) SentMessages(ctx context.Context, member string, ids []string) 
 	out := make([]chat.Stored, len(ms))
 	for i, m := range ms {
 		out[i] = chat.Stored{
-			ID: m.ID, ChatID: m.ChatID, ChatType: chat.ChatType(m.ChatType), From: m.From, To: m.To,
+			ID: m.ID, ChatID: m.ChatID, ChatType: chat.ChatType(m.ChatType), From: m.From, To: m.To, GroupID: m.GroupID,
 			MsgType: chat.MsgType(m.MsgType), Content: m.Content, SentAt: m.ServerReceiveTime,
 			Recalled: m.RecallTime != 0, ForwardBatch: m.ForwardBatch, ForwardType: chat.MsgType(m.ForwardType),
 		}

@@ -43,6 +43,12 @@ type Message struct {
 	ForwardType     string   `json:"forwardType,omitempty"`
 	Deleted         bool     `json:"-"` // for everyone
 	HiddenFor       []string `json:"-"` // members who deleted it for themselves
+
+	// An Event line: what happened in the group, who did it and to whom
+	// (several targets are comma-separated).
+	OperationType string `json:"operationType,omitempty"`
+	OperatorID    string `json:"operatorId,omitempty"`
+	TargetID      string `json:"targetId,omitempty"`
 }
 
 // VisibleTo reports whether member sees m in its history, given member's
@@ -81,6 +87,9 @@ type Group struct {
 	Dissolved   bool   `json:"dissolved"`
 	MemberCount int    `json:"memberCount"`
 	CreatedAt   int64  `json:"createTime"`
+	// Pinned are the ids of the group's pinned messages, the latest
+	// pinned first.
+	Pinned []string `json:"pinnedMessageIds"`
 }
 
 // GroupMember is one member of a group.
@@ -200,10 +209,13 @@ const (
 	CmdGroupLeft      = 21 // dissolved, left or removed
 	CmdGroupCreated   = 22
 	CmdGroupChanged   = 23
+	CmdClearGroup     = 29
 	CmdClearFriend    = 30
 	CmdSessionEnd     = 31
 	CmdOnline         = 33
 	CmdEdit           = 34
+	CmdPinRefresh     = 39
 	CmdStickers       = 43
 	CmdSessionChanged = 49
+	CmdPinResult      = 50
 )

@@ -78,6 +78,9 @@ type Tx interface {
 	// SetClearFloor hides from member every message of chatID with a
 	// sequence below seq; a floor never goes down.
 	SetClearFloor(ctx context.Context, member, chatID string, seq uint64) error
+	// MessagesAfter returns the stored messages of chatID with a sequence
+	// above seq, in chat order, deleted ones too.
+	MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]Message, error)
 	// LastVisible returns the newest message of chatID that member sees.
 	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
 
@@ -98,6 +101,10 @@ type Tx interface {
 
 	GetSessions(ctx context.Context, keys []SessionKey) (map[SessionKey]Session, error)
 	PutSessions(ctx context.Context, ss []Session) error
+	DeleteSessions(ctx context.Context, keys []SessionKey) error
+	// GroupSessions returns the sessions of the group chat groupID, one per
+	// member, by member.
+	GroupSessions(ctx context.Context, groupID string) ([]Session, error)
 
 	GetApply(ctx context.Context, tenant, id string) (Apply, bool, error)
 	PutApplies(ctx context.Context, as []Apply) error

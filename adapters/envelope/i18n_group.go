@@ -22,6 +22,10 @@ var groupTexts = map[string]map[string]string{
 		fault.MsgSendRateInvalid:    "发言频率必须是 NoLimit、Backend、TenPerMinute 或 FivePerMinute",
 		fault.MsgMuted:              "您已被禁言，可以私聊群主申请开放发言！",
 		fault.MsgSendTooFast:        "您在本群发言过快，请稍后再试",
+		fault.MsgGroupIDMissing:     "群聊需要提供 groupId",
+		fault.MsgRemoteDeleteDenied: "只有群主和管理员可以为所有人删除群消息",
+		fault.MsgPinnedTooMany:      "一个群最多置顶10条消息：请先取消其他置顶后重试",
+		fault.MsgMessageNotPinned:   "该消息未置顶",
 	},
 	"vi_VN": {
 		fault.MsgGroupNotFound:      "Không tìm thấy nhóm",
@@ -41,5 +45,9 @@ var groupTexts = map[string]map[string]string{
 		fault.MsgSendRateInvalid:    "sendRate phải là NoLimit, Backend, TenPerMinute hoặc FivePerMinute",
 		fault.MsgMuted:              "Bạn đã bị cấm nói trong nhóm này, bạn có thể nhắn riêng cho trưởng nhóm để xin mở quyền phát biểu!",
 		fault.MsgSendTooFast:        "Bạn gửi tin nhắn quá nhanh trong nhóm này, vui lòng thử lại sau",
+		fault.MsgGroupIDMissing:     "Trò chuyện nhóm cần groupId",
+		fault.MsgRemoteDeleteDenied: "Chỉ trưởng nhóm và quản trị viên mới có thể xóa tin nhắn nhóm cho mọi người",
+		fault.MsgPinnedTooMany:      "Mỗi nhóm ghim tối đa 10 tin nhắn: hãy bỏ ghim tin khác rồi thử lại",
+		fault.MsgMessageNotPinned:   "Tin nhắn này chưa được ghim",
 	},
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -48,10 +49,10 @@ func (m *messageIDs) UnmarshalJSON(b []byte) error {
 func (a *API) messageLifeRoutes() []route {
 	return []route{
 		commandRoute(a, http.MethodPut, "/message/modify",
-			"Edit one's own Text, AtText or Reply message; both members get cmd 34.",
+			"Edit one's own Text, AtText or Reply message; the chat's members get cmd 34.",
 			Commands.EditMessage),
 		commandRoute(a, http.MethodPut, "/message/recall",
-			"Recall one's own message within 24 hours; both members get cmd 16 (Recall).",
+			"Recall one's own message within 24 hours; the chat's members get cmd 16 (Recall).",
 			Commands.RecallMessage),
 		{method: http.MethodPost, path: "/message/deleteMessage",
 			summary: "Delete messages for oneself (with their forwarded batches); one's devices get cmd 16 (Delete, Me).",
@@ -65,7 +66,7 @@ func (a *API) messageLifeRoutes() []route {
 			summary: "Reply to a message of the same chat: a send with msgType Reply and parentMessageId.",
 			body:    commands.SendMessage{}, result: commands.SendResult{}, handle: a.reply},
 		commandRoute(a, http.MethodPost, "/message/forward",
-			"Forward 1 to 10 messages to friends; each becomes a Forward message; the same uuid returns the first result.",
+			"Forward 1 to 10 messages to friends or groups; each becomes a Forward message; the same uuid returns the first result.",
 			Commands.ForwardMessages),
 		commandRoute(a, http.MethodPost, "/message/shareContact",
 			"Send a member's contact card to a friend (msgType ShareContact).",
@@ -74,7 +75,7 @@ func (a *API) messageLifeRoutes() []route {
 			summary: "The messages among the ids (a JSON array, or {\"ids\": [...]}, at most 100) that the member sees.",
 			body:    []string{}, result: []projections.Message{}, handle: a.messagesByIDs, lookup: true},
 		commandRoute(a, http.MethodPost, "/message/clearHistory",
-			"Clear one's history of a chat up to now; one's devices get cmd 30.",
+			"Clear one's history of a chat up to now; one's devices get cmd 30 (friend) or 29 (group).",
 			Commands.ClearHistory),
 		{method: http.MethodGet, path: "/message/messagePush/at/list",
 			summary: "The member's unacknowledged mentions, oldest first.", result: []projections.Mention{}, handle: a.mentions},
@@ -146,6 +147,12 @@ func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
+	groups, err := a.memberOf(c, p.MemberID)
+	if err != nil {
+		return err
+	}
+	// A group's messages are for its current members only.
+	ms = slices.DeleteFunc(ms, func(m projections.Message) bool { return m.GroupID != "" && !groups[m.GroupID] })
 	return ok(c, ms)
 }
 

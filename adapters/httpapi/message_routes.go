@@ -80,9 +80,16 @@ func (a *API) sessionItems(c echo.Context, member string, keep func(projections.
 	ids := make([]string, 0, len(ss))
 	for _, s := range ss {
 		ids = append(ids, s.Peer)
-		if s.LastMessageType == string(chat.AtText) {
+		if s.LastMessageType == string(chat.AtText) || s.LastMessageType == string(chat.Event) {
 			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
 		}
+	}
+	groups, senders, err := a.groupSessions(c, member, ss)
+	if err != nil {
+		return nil, err
+	}
+	for _, from := range senders {
+		ids = append(ids, from)
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
@@ -108,8 +115,17 @@ func (a *API) sessionItems(c echo.Context, member string, keep func(projections.
 	for _, s := range ss {
 		m := members[s.Peer]
 		item := SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL}
-		if s.LastMessageType == string(chat.AtText) {
+		if g, ok := groups[s.Peer]; ok {
+			item.Name, item.HeadURL = g.Name, g.HeadURL
+		}
+		if s.LastMessageType == string(chat.AtText) || s.LastMessageType == string(chat.Event) {
 			item.LastMessageContent = chat.ResolveMentions(item.LastMessageContent, name)
+		}
+		if from, ok := senders[s.LastMessageID]; ok && item.LastMessageContent != "" {
+			// A group's preview names its sender.
+			if n, ok := name(from); ok {
+				item.LastMessageContent = n + ": " + item.LastMessageContent
+			}
 		}
 		if n := atCount[s.Peer]; n > 0 {
 			item.AtCount, item.AtContent = n, envelope.Translate(lang, mentionedMarker)
@@ -129,9 +145,14 @@ const (
 
 func (a *API) history(c echo.Context, p commands.Principal) error {
 	peer := c.QueryParam("friendMemberId")
+	chatID := friend.PairID(p.MemberID, peer)
 	switch {
 	case c.QueryParam("groupId") != "":
-		return fault.New(fault.Invalid, fault.MsgGroupNotSupported)
+		g, _, err := a.memberGroup(c, p)
+		if err != nil {
+			return err
+		}
+		chatID = g.ID
 	case peer == "" || peer == p.MemberID:
 		return fault.New(fault.Invalid, fault.MsgFriendMissing)
 	}
@@ -148,7 +169,6 @@ func (a *API) history(c echo.Context, p commands.Principal) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	chatID := friend.PairID(p.MemberID, peer)
 	var anchor *uint64
 	if id := c.QueryParam("messageId"); id != "" {
 		cid, seq, found, err := a.deps.Queries.MessageSeq(ctx, id)
@@ -168,4 +188,39 @@ func (a *API) history(c echo.Context, p commands.Principal) error {
 		ms = []projections.Message{}
 	}
 	return ok(c, ms)
+}
+
+// groupSessions finds the groups of the group sessions among ss, and the
+// senders of their last messages (Event lines have none), by message id.
+func (a *API) groupSessions(c echo.Context, member string, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
+	ctx := c.Request().Context()
+	groups := map[string]projections.Group{}
+	var last []string
+	for _, s := range ss {
+		if s.ChatType != string(chat.Group) {
+			continue
+		}
+		g, ok, err := a.deps.Queries.Group(ctx, s.Peer)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			groups[s.Peer] = g
+		}
+		if s.LastMessageID != "" && s.LastMessageType != string(chat.Event) {
+			last = append(last, s.LastMessageID)
+		}
+	}
+	senders := map[string]string{}
+	if len(last) == 0 {
+		return groups, senders, nil
+	}
+	ms, err := a.deps.Queries.VisibleMessages(ctx, member, last)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range ms {
+		senders[m.ID] = m.From
+	}
+	return groups, senders, nil
 }

@@ -16,6 +16,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.messageRoutes()...)
 	rs = append(rs, a.messageLifeRoutes()...)
 	rs = append(rs, a.groupRoutes()...)
+	rs = append(rs, a.groupChatRoutes()...)
 	rs = append(rs, a.personalRoutes()...)
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)

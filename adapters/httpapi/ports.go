@@ -39,6 +39,9 @@ type Commands interface {
 	SetGroupNickname(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
 	DissolveGroup(ctx context.Context, p commands.Principal, r commands.GroupChange) (commands.GroupWritten, error)
 	ModifyGroup(ctx context.Context, p commands.Principal, r commands.ModifyGroup) (commands.GroupWritten, error)
+	DeleteRemoteGroupMessages(ctx context.Context, p commands.Principal, r commands.DeleteGroupMessages) (commands.Deleted, error)
+	PinGroupMessage(ctx context.Context, p commands.Principal, r commands.GroupMessage) (commands.GroupWritten, error)
+	UnpinGroupMessage(ctx context.Context, p commands.Principal, r commands.GroupMessage) (commands.GroupWritten, error)
 
 	PinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 	UnpinConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)

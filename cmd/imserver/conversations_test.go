@@ -157,7 +157,7 @@ var _ = Describe("Conversation actions", func() {
 			{"POST", "/v1/chat/topInfo/build", map[string]string{"chatType": "Friend"}, 400, "give either a friendMemberId or a groupId that matches chatType"},
 			{"POST", "/v1/chat/topInfo/build", map[string]string{"chatType": "Group", "friendMemberId": bob.ID}, 400, "give either a friendMemberId or a groupId that matches chatType"},
 			{"POST", "/v1/chat/topInfo/build", map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, 400, "chatType must be Friend or Group"},
-			{"POST", "/v1/chat/topInfo/build", map[string]string{"chatType": "Group", "groupId": "1"}, 400, "group chats are not available yet"},
+			{"POST", "/v1/chat/topInfo/build", map[string]string{"chatType": "Group", "groupId": "1"}, 404, "group not found"},
 			{"POST", "/v1/chat/topInfo/build", friendOf(alice), 400, "Friend not in friend list or deleted"},
 			{"POST", "/v1/chat/topInfo/build", friendOf(dave), 404, "Friend not in friend list or deleted"},
 			{"POST", "/v1/chat/topInfo/build", map[string]string{"friendMemberId": "1234567890123456789"}, 404, "Friend not in friend list or deleted"},

@@ -348,11 +348,11 @@ var _ = Describe("The message life", func() {
 			{"PUT", "/v1/message/reply", map[string]string{"uuid": "b-4", "chatType": "Friend", "to": bob.ID, "content": "x", "parentMessageId": unknown}, 400, "the message replied to is not in this conversation"},
 			{"PUT", "/v1/message/reply", map[string]string{"uuid": "b-5", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "x"}, 400, "message type not supported"},
 			{"POST", "/v1/message/forward", map[string]any{"messageIds": []string{mine.ID}, "targets": target}, 400, "uuid is required"},
-			{"POST", "/v1/message/forward", map[string]any{"uuid": "b-6", "messageIds": []string{mine.ID}, "targets": []map[string]string{{"chatType": "Group", "to": "1"}}}, 400, "group chats are not available yet"},
+			{"POST", "/v1/message/forward", map[string]any{"uuid": "b-6", "messageIds": []string{mine.ID}, "targets": []map[string]string{{"chatType": "Group", "to": "1"}}}, 404, "group not found"},
 			{"POST", "/v1/message/forward", map[string]any{"uuid": "b-7", "messageIds": []string{unknown}, "targets": target}, 404, "message not found"},
 			{"POST", "/v1/message/shareContact", map[string]string{"uuid": "b-8", "chatType": "Friend", "to": bob.ID}, 400, "member not found"},
 			{"POST", "/v1/message/shareContact", map[string]string{"uuid": "b-9", "chatType": "Friend", "to": dave.ID, "memberId": carol.ID}, 403, "You are not yet a friend, add first"},
-			{"POST", "/v1/message/clearHistory", map[string]string{"chatType": "Group", "friendMemberId": bob.ID}, 400, "group chats are not available yet"},
+			{"POST", "/v1/message/clearHistory", map[string]string{"chatType": "Group", "friendMemberId": bob.ID}, 400, "a group chat needs its groupId"},
 			{"POST", "/v1/message/messagePush/at/ack/messageIds", `{"messageIds":[1]}`, 400, "invalid request"},
 		}
 		for _, c := range cases {

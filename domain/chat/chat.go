@@ -75,6 +75,7 @@ type Outgoing struct {
 	ChatType ChatType
 	From     string
 	To       string // friend member id for Friend chats
+	GroupID  string // the group of Group chats
 	MsgType  MsgType
 	Content  string
 	Parent   string // the message a Reply answers
@@ -87,9 +88,9 @@ func (o Outgoing) Validate() error {
 		return fault.New(fault.Invalid, fault.MsgUUIDRequired)
 	case !uuidPattern.MatchString(o.UUID):
 		return fault.New(fault.Invalid, fault.MsgUUIDInvalid)
-	case o.ChatType == Group:
-		return fault.New(fault.Invalid, fault.MsgGroupNotSupported)
-	case o.To == "":
+	case o.ChatType == Group && o.GroupID == "":
+		return fault.New(fault.Invalid, fault.MsgGroupIDMissing)
+	case o.ChatType == Friend && o.To == "":
 		return fault.New(fault.Invalid, fault.MsgFriendMissing)
 	case o.MsgType == Reply && o.Parent == "":
 		return fault.New(fault.Invalid, fault.MsgParentMissing)
@@ -111,12 +112,17 @@ func checkContent(content string) error {
 // Send decides the event of a validated message. The caller has checked that
 // the sender may write to the chat.
 func Send(messageID string, o Outgoing, now time.Time) es.Event {
+	to := o.To
+	if o.ChatType == Group {
+		to = ""
+	}
 	return &MessageSent{
 		MessageID: messageID,
 		UUID:      o.UUID,
 		ChatType:  string(o.ChatType),
 		From:      o.From,
-		To:        o.To,
+		To:        to,
+		GroupID:   o.GroupID,
 		MsgType:   string(o.MsgType),
 		Content:   o.Content,
 		Parent:    o.Parent,

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -32,10 +33,18 @@ var _ = Describe("Sending", func() {
 		Entry("a uuid with spaces", func(o *chat.Outgoing) { o.UUID = "a b" }, fault.Invalid, fault.MsgUUIDInvalid),
 		Entry("a uuid over 64", func(o *chat.Outgoing) { o.UUID = strings.Repeat("a", 65) }, fault.Invalid, fault.MsgUUIDInvalid),
 		Entry("no recipient", func(o *chat.Outgoing) { o.To = "" }, fault.Invalid, fault.MsgFriendMissing),
+		Entry("a text to a group", func(o *chat.Outgoing) { o.ChatType, o.To, o.GroupID = chat.Group, "", "g1" }, fault.Kind(0), ""),
+		Entry("a group chat without its group", func(o *chat.Outgoing) { o.ChatType, o.To = chat.Group, "" }, fault.Invalid, fault.MsgGroupIDMissing),
 		Entry("blank content", func(o *chat.Outgoing) { o.Content = " \n" }, fault.Invalid, fault.MsgContentEmpty),
 		Entry("content over the cap", func(o *chat.Outgoing) { o.Content = strings.Repeat("x", chat.MaxContentBytes+1) }, fault.TooLarge, fault.MsgContentTooLong),
 		Entry("content at the cap", func(o *chat.Outgoing) { o.Content = strings.Repeat("x", chat.MaxContentBytes) }, fault.Kind(0), ""),
 	)
+
+	It("sends to a group's chat by its group id, to no member", func() {
+		e := chat.Send("m1", chat.Outgoing{UUID: "u", ChatType: chat.Group, From: "1", To: "2", GroupID: "g1", MsgType: chat.Text, Content: "hi"}, time.UnixMilli(5))
+		sent := e.(*chat.MessageSent)
+		Expect([]string{sent.ChatType, sent.GroupID, sent.To}).To(Equal([]string{"Group", "g1", ""}))
+	})
 
 	It("parses the chat types and sendable message types", func() {
 		_, err := chat.ParseChatType("Friend")

@@ -24,6 +24,7 @@ type Stored struct {
 	ChatType     ChatType
 	From         string
 	To           string
+	GroupID      string
 	MsgType      MsgType
 	Content      string
 	SentAt       int64 // ms
@@ -99,11 +100,12 @@ func WithBatches(ms []Stored) []string {
 	return out
 }
 
-// DeleteForEveryone decides the deletion of ms, all of one chat, for both
-// members of a friend chat: only the sender's own messages.
-func DeleteForEveryone(ms []Stored, by string, ids []string, now time.Time) (es.Event, error) {
+// DeleteForEveryone decides the deletion of ms, all of one chat, for every
+// member of it: only the sender's own messages, unless others' may be
+// deleted too (a group's owner and admins).
+func DeleteForEveryone(ms []Stored, by string, ids []string, others bool, now time.Time) (es.Event, error) {
 	for _, m := range ms {
-		if m.From != by {
+		if m.From != by && !others {
 			return nil, fault.New(fault.Forbidden, fault.MsgNotYourMessage)
 		}
 	}
@@ -116,7 +118,8 @@ func Hide(member, peer string, chatType ChatType, ids []string, now time.Time) e
 }
 
 // Clear decides the clearing of member's history of a chat up to the
-// chat's sequence upTo.
+// chat's sequence upTo; a group chat is cleared up to the event itself
+// (upTo 0), as its lines come from the group's stream too.
 func Clear(member, peer string, chatType ChatType, upTo uint64, now time.Time) es.Event {
 	return &ChatCleared{Member: member, Peer: peer, ChatType: string(chatType), UpToSeq: upTo, At: now.UnixMilli()}
 }
@@ -157,9 +160,14 @@ func CheckForwardIDs(ids []string) error {
 	return nil
 }
 
-// ForwardTo decides the messages that forward records to one chat: one
-// Forward message per record, in order, sharing the batch's ids.
-func ForwardTo(records []Stored, ids []string, uuids []string, from, to string, now time.Time) []es.Event {
+// ForwardTo decides the messages that forward records to one chat, a
+// friend's (to) or a group's (to is the group id): one Forward message per
+// record, in order, sharing the batch's ids.
+func ForwardTo(records []Stored, ids []string, uuids []string, from string, chatType ChatType, to string, now time.Time) []es.Event {
+	groupID := ""
+	if chatType == Group {
+		groupID, to = to, ""
+	}
 	out := make([]es.Event, len(records))
 	for i, m := range records {
 		typ := m.MsgType
@@ -167,7 +175,7 @@ func ForwardTo(records []Stored, ids []string, uuids []string, from, to string, 
 			typ = m.ForwardType
 		}
 		out[i] = &MessageSent{
-			MessageID: ids[i], UUID: uuids[i], ChatType: string(Friend), From: from, To: to,
+			MessageID: ids[i], UUID: uuids[i], ChatType: string(chatType), From: from, To: to, GroupID: groupID,
 			MsgType: string(Forward), Content: m.Content, At: now.UnixMilli(),
 			ForwardBatchID: ids[0], ForwardBatch: ids, ForwardFrom: m.From, ForwardType: string(typ),
 		}

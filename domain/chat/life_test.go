@@ -74,11 +74,16 @@ var _ = Describe("The message life", func() {
 			Expect(ids).To(Equal([]string{"x", "f2", "f1", "f3"}))
 		})
 		It("deletes for everyone only one's own messages", func() {
-			_, err := chat.DeleteForEveryone([]chat.Stored{sent}, "b", []string{"m1"}, now)
+			_, err := chat.DeleteForEveryone([]chat.Stored{sent}, "b", []string{"m1"}, false, now)
 			expectFault(err, fault.Forbidden, fault.MsgNotYourMessage)
-			e, err := chat.DeleteForEveryone([]chat.Stored{sent}, "a", []string{"m1"}, now)
+			e, err := chat.DeleteForEveryone([]chat.Stored{sent}, "a", []string{"m1"}, false, now)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(e.(*chat.MessagesDeleted).MessageIDs).To(Equal([]string{"m1"}))
+		})
+		It("deletes others' messages for everyone when allowed to, as a group's owner and admins are", func() {
+			e, err := chat.DeleteForEveryone([]chat.Stored{sent}, "b", []string{"m1"}, true, now)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e.(*chat.MessagesDeleted).By).To(Equal("b"))
 		})
 		It("takes 1 to 100 ids a call", func() {
 			expectFault(chat.CheckIDs(nil), fault.Invalid, fault.MsgNoMessages)
@@ -103,13 +108,18 @@ var _ = Describe("The message life", func() {
 		It("makes one Forward message per record sharing the batch, keeping the original type", func() {
 			picture := chat.Stored{ID: "p", From: "c", MsgType: chat.Picture, Content: "{}"}
 			again := chat.Stored{ID: "f", From: "d", MsgType: chat.Forward, ForwardType: chat.File, Content: "{}"}
-			es := chat.ForwardTo([]chat.Stored{sent, picture, again}, []string{"n1", "n2", "n3"}, []string{"u-0", "u-1", "u-2"}, "a", "e", now)
+			es := chat.ForwardTo([]chat.Stored{sent, picture, again}, []string{"n1", "n2", "n3"}, []string{"u-0", "u-1", "u-2"}, "a", chat.Friend, "e", now)
 			Expect(es).To(HaveLen(3))
 			second := es[1].(*chat.MessageSent)
 			Expect(second.MsgType).To(Equal(string(chat.Forward)))
 			Expect([]string{second.ForwardBatchID, second.ForwardFrom, second.ForwardType, second.To}).To(Equal([]string{"n1", "c", "Picture", "e"}))
 			Expect(second.ForwardBatch).To(Equal([]string{"n1", "n2", "n3"}))
 			Expect(es[2].(*chat.MessageSent).ForwardType).To(Equal("File"))
+		})
+		It("forwards into a group's chat by its group id", func() {
+			es := chat.ForwardTo([]chat.Stored{sent}, []string{"n1"}, []string{"u-0"}, "a", chat.Group, "g1", now)
+			m := es[0].(*chat.MessageSent)
+			Expect([]string{m.ChatType, m.GroupID, m.To}).To(Equal([]string{"Group", "g1", ""}))
 		})
 	})
 

@@ -19,4 +19,8 @@ const (
 	MsgSendRateInvalid    = "sendRate must be NoLimit, Backend, TenPerMinute or FivePerMinute"
 	MsgMuted              = "You have been muted in this group, you can chat with the group owner to apply to open speech!"
 	MsgSendTooFast        = "you are sending messages too fast in this group, try again in a moment"
+	MsgGroupIDMissing     = "a group chat needs its groupId"
+	MsgRemoteDeleteDenied = "only the group owner and admins can delete group messages for everyone"
+	MsgPinnedTooMany      = "at most 10 messages can be pinned in a group: unpin another and retry"
+	MsgMessageNotPinned   = "this message is not pinned"
 )

@@ -14,6 +14,8 @@ const (
 	TypeMemberMuted          = "GroupMemberMuted"
 	TypeNicknameSet          = "GroupMemberNicknameSet"
 	TypeDissolved            = "GroupDissolved"
+	TypeMessagePinned        = "GroupMessagePinned"
+	TypeMessageUnpinned      = "GroupMessageUnpinned"
 )
 
 // Created starts a group's stream: Owner and the first Members (the owner
@@ -97,6 +99,20 @@ type Dissolved struct {
 	At int64  `json:"at"`
 }
 
+// MessagePinned pins a message of the group's chat for every member.
+type MessagePinned struct {
+	MessageID string `json:"messageId"`
+	By        string `json:"by"`
+	At        int64  `json:"at"`
+}
+
+// MessageUnpinned unpins a pinned message.
+type MessageUnpinned struct {
+	MessageID string `json:"messageId"`
+	By        string `json:"by"`
+	At        int64  `json:"at"`
+}
+
 func (*Created) EventType() string              { return TypeCreated }
 func (*MembersAdded) EventType() string         { return TypeMembersAdded }
 func (*MemberRemoved) EventType() string        { return TypeMemberRemoved }
@@ -107,6 +123,8 @@ func (*Modified) EventType() string             { return TypeModified }
 func (*MemberMuted) EventType() string          { return TypeMemberMuted }
 func (*NicknameSet) EventType() string          { return TypeNicknameSet }
 func (*Dissolved) EventType() string            { return TypeDissolved }
+func (*MessagePinned) EventType() string        { return TypeMessagePinned }
+func (*MessageUnpinned) EventType() string      { return TypeMessageUnpinned }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -121,5 +139,7 @@ func Events() []func() es.Event {
 		func() es.Event { return &MemberMuted{} },
 		func() es.Event { return &NicknameSet{} },
 		func() es.Event { return &Dissolved{} },
+		func() es.Event { return &MessagePinned{} },
+		func() es.Event { return &MessageUnpinned{} },
 	}
 }

@@ -76,6 +76,7 @@ const (
 	MaxNoticeRunes   = 2000
 	MaxNicknameRunes = 32
 	BackendPerMinute = 60 // the Backend send rate
+	MaxPinned        = 10 // messages pinned at once
 )
 
 // Member is one member of a group.
@@ -98,7 +99,8 @@ type Group struct {
 	AllowLeave bool
 	SendRate   SendRate
 	Dissolved  bool
-	Revision   uint64 // of the last event folded
+	Pinned     []string // message ids, the latest pinned first
+	Revision   uint64   // of the last event folded
 	exists     bool
 }
 
@@ -155,6 +157,10 @@ func (g *Group) Apply(e es.Event) {
 		}
 	case *Dissolved:
 		g.Dissolved = true
+	case *MessagePinned:
+		g.Pinned = append([]string{e.MessageID}, g.Pinned...)
+	case *MessageUnpinned:
+		g.Pinned = without(slices.Clone(g.Pinned), e.MessageID)
 	}
 }
 
@@ -382,6 +388,32 @@ func (g *Group) Dissolve(actor string, now time.Time) (es.Event, error) {
 		return nil, fault.New(fault.Forbidden, fault.MsgGroupRankTooLow)
 	}
 	return &Dissolved{By: actor, At: now.UnixMilli()}, nil
+}
+
+// Pin decides pinning a message of the group's chat, which the caller
+// found there; nil when it is pinned already.
+func (g *Group) Pin(actor, messageID string, now time.Time) (es.Event, error) {
+	if err := g.live(actor); err != nil {
+		return nil, err
+	}
+	switch {
+	case slices.Contains(g.Pinned, messageID):
+		return nil, nil
+	case len(g.Pinned) >= MaxPinned:
+		return nil, fault.New(fault.Conflict, fault.MsgPinnedTooMany)
+	}
+	return &MessagePinned{MessageID: messageID, By: actor, At: now.UnixMilli()}, nil
+}
+
+// Unpin decides unpinning a pinned message.
+func (g *Group) Unpin(actor, messageID string, now time.Time) (es.Event, error) {
+	if err := g.live(actor); err != nil {
+		return nil, err
+	}
+	if !slices.Contains(g.Pinned, messageID) {
+		return nil, fault.New(fault.NotFound, fault.MsgMessageNotPinned)
+	}
+	return &MessageUnpinned{MessageID: messageID, By: actor, At: now.UnixMilli()}, nil
 }
 
 // Speak checks that member may send a message now, having sent recent

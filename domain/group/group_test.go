@@ -242,4 +242,36 @@ var _ = Describe("A group", func() {
 		_, err = g.SetNickname("n1", strings.Repeat("x", 33), now)
 		expectFault(err, fault.Invalid, fault.MsgNicknameTooLong)
 	})
+
+	Describe("pinned messages", func() {
+		It("pins the latest first, once each, up to 10, and unpins only pinned ones", func() {
+			g := sample()
+			for i := range group.MaxPinned {
+				on(g)(g.Pin("a", string(rune('a'+i)), now))
+			}
+			Expect(g.Pinned).To(HaveLen(group.MaxPinned))
+			Expect(g.Pinned[0]).To(Equal("j"))
+			e, err := g.Pin("o", "c", now)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e).To(BeNil())
+			_, err = g.Pin("o", "k", now)
+			expectFault(err, fault.Conflict, fault.MsgPinnedTooMany)
+
+			on(g)(g.Unpin("o", "c", now))
+			Expect(g.Pinned).NotTo(ContainElement("c"))
+			_, err = g.Unpin("o", "c", now)
+			expectFault(err, fault.NotFound, fault.MsgMessageNotPinned)
+			on(g)(g.Pin("o", "k", now))
+			Expect(g.Pinned[0]).To(Equal("k"))
+		})
+
+		It("is for members of a live group", func() {
+			g := sample()
+			_, err := g.Pin("x", "m1", now)
+			expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+			on(g)(g.Dissolve("o", now))
+			_, err = g.Pin("o", "m1", now)
+			expectFault(err, fault.Conflict, fault.MsgGroupDissolved)
+		})
+	})
 })

@@ -67,6 +67,9 @@ type messageDoc struct {
 	ForwardType     string   `bson:"fwdType,omitempty"`
 	Deleted         bool     `bson:"deleted,omitempty"`
 	HiddenFor       []string `bson:"hiddenFor,omitempty"`
+	OperationType   string   `bson:"opType,omitempty"`
+	OperatorID      string   `bson:"operatorId,omitempty"`
+	TargetID        string   `bson:"targetId,omitempty"`
 }
 
 func toMessageDoc(m projections.Message) messageDoc {
@@ -77,6 +80,7 @@ func toMessageDoc(m projections.Message) messageDoc {
 		ParentMessageID: m.ParentMessageID, EditTime: m.EditTime, RecallTime: m.RecallTime,
 		ForwardBatchID: m.ForwardBatchID, ForwardBatch: m.ForwardBatch, ForwardFrom: m.ForwardFrom,
 		ForwardType: m.ForwardType, Deleted: m.Deleted, HiddenFor: m.HiddenFor,
+		OperationType: m.OperationType, OperatorID: m.OperatorID, TargetID: m.TargetID,
 	}
 }
 
@@ -88,6 +92,7 @@ func (d messageDoc) message() projections.Message {
 		ParentMessageID: d.ParentMessageID, EditTime: d.EditTime, RecallTime: d.RecallTime,
 		ForwardBatchID: d.ForwardBatchID, ForwardBatch: d.ForwardBatch, ForwardFrom: d.ForwardFrom,
 		ForwardType: d.ForwardType, Deleted: d.Deleted, HiddenFor: d.HiddenFor,
+		OperationType: d.OperationType, OperatorID: d.OperatorID, TargetID: d.TargetID,
 	}
 }
 

@@ -134,3 +134,26 @@ func (t *tx) LastVisible(ctx context.Context, chatID, member string) (projection
 		below = docs[len(docs)-1].Seq
 	}
 }
+
+// MessagesAfter sees the batch's new and changed messages over the stored.
+func (t *tx) MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]projections.Message, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: messages of %s: %w", chatID, err)
+	}
+	var docs []messageDoc
+	filter := bson.D{{Key: "chat", Value: chatID}, {Key: "seq", Value: bson.D{{Key: "$gt", Value: bound(seq)}}}}
+	opts := options.Find().SetSort(bson.D{{Key: "seq", Value: 1}})
+	if err := t.s.findAll(ctx, messagesColl, filter, opts, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: messages of %s: %w", chatID, err)
+	}
+	out := make([]projections.Message, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, t.overlay(d).message())
+	}
+	for _, id := range t.newOrder {
+		if d := t.newMessages[id]; d.ChatID == chatID && d.Seq > bound(seq) {
+			out = append(out, d.message())
+		}
+	}
+	return out, nil
+}

@@ -47,6 +47,7 @@ var indexes = map[string][]bson.D{
 	},
 	sessionsColl: {
 		{{Key: "member", Value: 1}, {Key: "top", Value: -1}, {Key: "topTime", Value: -1}, {Key: "lastMessageTime", Value: -1}},
+		{{Key: "peer", Value: 1}},
 	},
 	membersColl: {
 		{{Key: "tenant", Value: 1}, {Key: "account", Value: 1}},

@@ -19,8 +19,11 @@ type tx struct {
 	s        *Store
 	members  map[string]memberDoc
 	sessions map[string]sessionDoc
-	applies  map[string]applyDoc
-	friends  map[string]friendDoc
+	// deletedSessions are the _ids of the sessions deleted, before every
+	// other write.
+	deletedSessions map[string]bool
+	applies         map[string]applyDoc
+	friends         map[string]friendDoc
 	// deletedFriends are the _ids of the friends deleted, before every
 	// other write.
 	deletedFriends map[string]bool
@@ -59,7 +62,7 @@ var errTxOver = errors.New("mongoread: transaction used after its Update returne
 
 func newTx(s *Store) *tx {
 	return &tx{
-		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, applies: map[string]applyDoc{},
+		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, deletedSessions: map[string]bool{}, applies: map[string]applyDoc{},
 		friends: map[string]friendDoc{}, deletedFriends: map[string]bool{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
@@ -93,6 +96,9 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, d := range t.sessions {
 		add(sessionsColl, opReplace, d)
+	}
+	if len(t.deletedSessions) > 0 {
+		add(sessionsColl, opDelete, bson.D{{Key: "_id", Value: setIDs(t.deletedSessions)}})
 	}
 	for _, d := range t.applies {
 		add(appliesColl, opReplace, d)
@@ -131,11 +137,7 @@ func (t *tx) ops() ([]op, error) {
 		add(groupMembersColl, opReplace, d)
 	}
 	if len(t.deletedMembers) > 0 {
-		ids := make([]string, 0, len(t.deletedMembers))
-		for id := range t.deletedMembers {
-			ids = append(ids, id)
-		}
-		add(groupMembersColl, opDelete, bson.D{{Key: "_id", Value: ids}})
+		add(groupMembersColl, opDelete, bson.D{{Key: "_id", Value: setIDs(t.deletedMembers)}})
 	}
 	for _, d := range t.personal {
 		add(personalColl, opReplace, d)
@@ -264,8 +266,50 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 	for _, s := range ss {
 		d := toSessionDoc(s)
 		t.sessions[d.ID] = d
+		delete(t.deletedSessions, d.ID)
 	}
 	return nil
+}
+
+func (t *tx) DeleteSessions(ctx context.Context, keys []projections.SessionKey) error {
+	if err := t.check(ctx); err != nil {
+		return fmt.Errorf("mongoread: delete sessions: %w", err)
+	}
+	for _, k := range keys {
+		id := sessionDocID(k)
+		delete(t.sessions, id)
+		t.deletedSessions[id] = true
+	}
+	return nil
+}
+
+// GroupSessions sees the batch's puts and deletes over the stored sessions.
+func (t *tx) GroupSessions(ctx context.Context, groupID string) ([]projections.Session, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: sessions of group %s: %w", groupID, err)
+	}
+	var docs []sessionDoc
+	filter := bson.D{{Key: "peer", Value: groupID}, {Key: "chatType", Value: "Group"}}
+	if err := t.s.findAll(ctx, sessionsColl, filter, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: sessions of group %s: %w", groupID, err)
+	}
+	byID := map[string]sessionDoc{}
+	for _, d := range docs {
+		if !t.deletedSessions[d.ID] {
+			byID[d.ID] = d
+		}
+	}
+	for id, d := range t.sessions {
+		if d.Peer == groupID && d.ChatType == "Group" {
+			byID[id] = d
+		}
+	}
+	out := make([]projections.Session, 0, len(byID))
+	for _, d := range byID {
+		out = append(out, d.session())
+	}
+	slices.SortFunc(out, func(a, b projections.Session) int { return cmp.Compare(a.Member, b.Member) })
+	return out, nil
 }
 
 // GetSessions returns the sessions among keys, buffered ones first.
@@ -279,7 +323,7 @@ func (t *tx) GetSessions(ctx context.Context, keys []projections.SessionKey) (ma
 		id := sessionDocID(k)
 		if d, ok := t.sessions[id]; ok {
 			out[k] = d.session()
-		} else {
+		} else if !t.deletedSessions[id] {
 			stored = append(stored, id)
 		}
 	}
@@ -395,4 +439,14 @@ func (t *tx) unread(ctx context.Context, chatID, reader string, upTo int64) ([]u
 		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
+}
+
+// setIDs lists the ids of a set.
+func setIDs(set map[string]bool) []string {
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
 }

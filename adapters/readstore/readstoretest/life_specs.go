@@ -60,6 +60,36 @@ func describeMessageLife(store func() projections.ReadStore) {
 			Expect([]string{m.ForwardBatchID, m.ForwardFrom, m.ForwardType, m.Status}).To(Equal([]string{"c1-m3", "carol", "Picture", projections.StatusRead}))
 		})
 
+		It("keeps the fields of a group's event line", func() {
+			line := message("c1", 11, "", "")
+			line.ChatType, line.GroupID, line.MsgType = "Group", "c1", "Event"
+			line.OperationType, line.OperatorID, line.TargetID = "SetMemberRole", "alice", "bob,carol"
+			update(store(), func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{line}) })
+			got, err := store().VisibleMessages(ctx, "bob", []string{line.ID})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal([]projections.Message{line}))
+		})
+
+		It("reads a chat forwards after a sequence, deleted messages and the transaction's own writes too", func() {
+			change(8, func(m *projections.Message) { m.Deleted = true })
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.InsertMessages(ctx, messages("c1", 11, 12))).To(Succeed())
+				Expect(tx.InsertMessages(ctx, messages("c2", 1, 20))).To(Succeed())
+				recalled := message("c1", 9, "alice", "bob")
+				recalled.RecallTime = 5
+				Expect(tx.UpdateMessages(ctx, []projections.Message{recalled})).To(Succeed())
+				after, err := tx.MessagesAfter(ctx, "c1", 7)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(seqs(after)).To(Equal([]uint64{8, 9, 10, 11, 12}))
+				Expect(after[0].Deleted).To(BeTrue())
+				Expect(after[1].RecallTime).To(Equal(int64(5)))
+				none, err := tx.MessagesAfter(ctx, "c1", 12)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(none).To(BeEmpty())
+				return nil
+			})
+		})
+
 		It("sees an update within the same transaction", func() {
 			update(store(), func(tx projections.Tx) error {
 				m := message("c1", 4, "bob", "alice")

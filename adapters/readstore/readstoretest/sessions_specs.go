@@ -121,5 +121,62 @@ func describeSessions(store func() projections.ReadStore) {
 			Expect(peers(got)).To(Equal([]string{"new", "old"}))
 			Expect(getSessions(hidden.Key())).To(HaveKeyWithValue(hidden.Key(), hidden))
 		})
+
+		groupSession := func(member, groupID string) projections.Session {
+			s := session(member, groupID, 10)
+			s.ChatType, s.ChatID = "Group", groupID
+			return s
+		}
+		groupSessions := func(groupID string) (got []projections.Session) {
+			GinkgoHelper()
+			update(store(), func(tx projections.Tx) error {
+				var err error
+				got, err = tx.GroupSessions(ctx, groupID)
+				return err
+			})
+			return got
+		}
+		members := func(ss []projections.Session) []string {
+			out := make([]string, len(ss))
+			for i, s := range ss {
+				out[i] = s.Member
+			}
+			return out
+		}
+
+		It("finds the sessions of a group chat by member, hidden ones too, and no friend chat", func() {
+			hidden := groupSession("carol", "g1")
+			hidden.Hidden = true
+			friendChat := session("dave", "g1", 5) // a peer id is a group id or a member id, never both
+			putSessions(groupSession("bob", "g1"), hidden, groupSession("alice", "g1"), groupSession("alice", "g2"), friendChat)
+
+			Expect(members(groupSessions("g1"))).To(Equal([]string{"alice", "bob", "carol"}))
+			Expect(groupSessions("g1")[2]).To(Equal(hidden))
+			Expect(groupSessions("nope")).To(BeEmpty())
+		})
+
+		It("deletes sessions, seeing the transaction's own puts and deletes", func() {
+			putSessions(groupSession("alice", "g1"), groupSession("bob", "g1"))
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.PutSessions(ctx, []projections.Session{groupSession("carol", "g1")})).To(Succeed())
+				Expect(tx.DeleteSessions(ctx, []projections.SessionKey{{Member: "alice", Peer: "g1"}, {Member: "carol", Peer: "g1"}})).To(Succeed())
+				got, err := tx.GroupSessions(ctx, "g1")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(members(got)).To(Equal([]string{"bob"}))
+				found, err := tx.GetSessions(ctx, []projections.SessionKey{{Member: "alice", Peer: "g1"}})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(found).To(BeEmpty())
+				return nil
+			})
+			Expect(members(groupSessions("g1"))).To(Equal([]string{"bob"}))
+			Expect(store().Sessions(ctx, "alice")).To(BeEmpty())
+
+			putSessions(groupSession("alice", "g1"))
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.DeleteSessions(ctx, []projections.SessionKey{{Member: "bob", Peer: "g1"}})).To(Succeed())
+				return tx.PutSessions(ctx, []projections.Session{groupSession("bob", "g1")})
+			})
+			Expect(members(groupSessions("g1"))).To(Equal([]string{"alice", "bob"}))
+		})
 	})
 }

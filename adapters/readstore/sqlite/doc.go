@@ -37,6 +37,7 @@ func appendDoc(b []byte, m *projections.Message) []byte {
 	}{
 		{"parent", m.ParentMessageID}, {"fwdBatchId", m.ForwardBatchID}, {"fwdBatch", strings.Join(m.ForwardBatch, ",")},
 		{"fwdFrom", m.ForwardFrom}, {"fwdType", m.ForwardType}, {"hiddenFor", strings.Join(m.HiddenFor, ",")},
+		{"opType", m.OperationType}, {"operatorId", m.OperatorID}, {"targetId", m.TargetID},
 	} {
 		if f.val != "" {
 			b = append(b, `,"`+f.key+`":`...)

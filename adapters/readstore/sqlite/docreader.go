@@ -50,6 +50,12 @@ func decodeDoc(doc string, m *projections.Message) error {
 			m.ForwardFrom = d.str()
 		case "fwdType":
 			m.ForwardType = d.str()
+		case "opType":
+			m.OperationType = d.str()
+		case "operatorId":
+			m.OperatorID = d.str()
+		case "targetId":
+			m.TargetID = d.str()
 		case "hiddenFor":
 			m.HiddenFor = strings.Split(d.str(), ",")
 		case "editTime":

@@ -2,6 +2,7 @@ package sqliteread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
@@ -170,6 +171,28 @@ func (s *Store) VisibleMessages(ctx context.Context, member string, ids []string
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: messages for %s: %w", member, err)
+	}
+	return out, nil
+}
+
+// MessagesAfter reads the chat forwards from seq, deleted messages too.
+func (t *tx) MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]projections.Message, error) {
+	var out []projections.Message
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.after
+		st.BindText(chatID)
+		st.BindInt(bound(seq))
+		for err == nil && st.Next() {
+			var m projections.Message
+			if m, err = messageAt(st); err == nil {
+				out = append(out, m)
+			}
+		}
+		err = errors.Join(err, st.Done())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: messages of %s after %d: %w", chatID, seq, err)
 	}
 	return out, nil
 }

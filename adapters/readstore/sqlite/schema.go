@@ -19,20 +19,20 @@ const applicationID = 0x45435253
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log, but
 // for the versions migrations lists. Version 3 added clear floors, mentions
-// and the sessions' dnd, marked_unread and hidden columns; version 4 the
-// friends' blocked and the applies' hidden_from and hidden_to columns.
+// and the sessions' dnd, marked_unread and hidden columns; version 4 finds
+// the sessions of a group chat by their peer, and adds the friends' blocked
+// and the applies' hidden_from and hidden_to columns.
 const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
 // change adds is a read model no event before it could have filled: each
-// is keyed by the version it starts from.
+// is keyed by the version it starts from and brings it to the next.
 var migrations = map[int64][]string{
 	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex, personalTable, personalIndex,
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
-		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`,
-		friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
-	3: {friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
+		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
+	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
 }
 
 const (
@@ -89,6 +89,7 @@ var schema = []string{
 		dnd INTEGER NOT NULL, marked_unread INTEGER NOT NULL, hidden INTEGER NOT NULL,
 		PRIMARY KEY (member, peer)
 	) WITHOUT ROWID`,
+	sessionsByPeerIndex,
 
 	`CREATE TABLE applies (
 		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, pair_id TEXT NOT NULL,
@@ -156,6 +157,9 @@ const (
 	groupMembersIndex = `CREATE INDEX group_members_by_member ON group_members (member, joined_at)`
 )
 
+// sessionsByPeerIndex finds the sessions of every member of a group chat.
+const sessionsByPeerIndex = `CREATE INDEX IF NOT EXISTS sessions_by_peer ON sessions (peer)`
+
 // sqliteHeader starts every SQLite database file.
 var sqliteHeader = []byte("SQLite format 3\x00")
 
@@ -209,10 +213,15 @@ func ensureSchema(c *sqlitec.Conn, path string) (err error) {
 	case appID == applicationID && version == schemaVersion:
 		return c.Exec(`COMMIT`)
 	case appID == applicationID && migrations[version] != nil:
-		for _, stmt := range append(migrations[version], `PRAGMA user_version = `+strconv.Itoa(schemaVersion)) {
-			if err := c.Exec(stmt); err != nil {
-				return fmt.Errorf("sqliteread: migrate %s from version %d: %w", path, version, err)
+		for v := version; v < schemaVersion; v++ {
+			for _, stmt := range migrations[v] {
+				if err := c.Exec(stmt); err != nil {
+					return fmt.Errorf("sqliteread: migrate %s from version %d: %w", path, v, err)
+				}
 			}
+		}
+		if err := c.Exec(`PRAGMA user_version = ` + strconv.Itoa(schemaVersion)); err != nil {
+			return fmt.Errorf("sqliteread: migrate %s: %w", path, err)
 		}
 		return c.Exec(`COMMIT`)
 	case appID == applicationID:

@@ -22,6 +22,8 @@ var (
 	sessionColumns = sessionsTable.selectColumns("s")
 	sessionsSQL    = `SELECT ` + sessionColumns + ` FROM sessions s WHERE s.member = ? AND s.hidden = 0
 		ORDER BY s.top DESC, s.top_time DESC, s.last_message_time DESC, s.peer`
+	groupSessionsSQL = `SELECT ` + sessionColumns + ` FROM sessions s WHERE s.peer = ? AND s.chat_type = 'Group'
+		ORDER BY s.member`
 )
 
 // getSessionsSQL looks rows keys up by primary key: SQLite scans the VALUES
@@ -114,4 +116,39 @@ func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Sess
 		return nil, fmt.Errorf("sqliteread: sessions of %s: %w", member, err)
 	}
 	return out, nil
+}
+
+// GroupSessions returns the sessions of a group chat, by member.
+func (t *tx) GroupSessions(ctx context.Context, groupID string) ([]projections.Session, error) {
+	var out []projections.Session
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.groupSessions
+		st.BindText(groupID)
+		for st.Next() {
+			out = append(out, sessionAt(st))
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: sessions of group %s: %w", groupID, err)
+	}
+	return out, nil
+}
+
+func (t *tx) DeleteSessions(ctx context.Context, keys []projections.SessionKey) error {
+	err := t.check(ctx)
+	for _, k := range keys {
+		if err != nil {
+			break
+		}
+		st := t.st.deleteSession
+		st.BindText(k.Member)
+		st.BindText(k.Peer)
+		err = st.Exec()
+	}
+	if err != nil {
+		return fmt.Errorf("sqliteread: delete sessions: %w", err)
+	}
+	return nil
 }

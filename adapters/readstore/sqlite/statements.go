@@ -8,7 +8,9 @@ type writeStatements struct {
 
 	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *sqlitec.Stmt
 
-	getMessage, updateMessage, setClearFloor, clearFloor, newest *sqlitec.Stmt
+	getMessage, updateMessage, setClearFloor, clearFloor, newest, after *sqlitec.Stmt
+
+	groupSessions, deleteSession *sqlitec.Stmt
 
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
@@ -44,6 +46,9 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.setClearFloor: setClearFloorSQL,
 		&w.clearFloor:    clearFloorSQL,
 		&w.newest:        historyNewestSQL,
+		&w.after:         historyAfterSQL,
+		&w.groupSessions: groupSessionsSQL,
+		&w.deleteSession: `DELETE FROM sessions WHERE member = ? AND peer = ?`,
 
 		&w.deleteMention:         `DELETE FROM mentions WHERE member = ? AND message_id = ?`,
 		&w.deleteMessageMentions: `DELETE FROM mentions WHERE message_id = ?`,

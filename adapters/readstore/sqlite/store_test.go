@@ -167,19 +167,30 @@ var _ = Describe("sqlite read store file", func() {
 		})).To(Succeed())
 	})
 
-	It("migrates a store of version 3: friends' blocks and deleted requests, which no event before filled", func() {
+	It("migrates a store of version 3: group chat sessions by peer, friends' blocks and deleted requests, which no event before filled", func() {
 		s := open()
 		friend := projections.Friend{Tenant: "x0001", Member: "m1", FriendID: "m2", ChatID: "m1_m2", Since: 5}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
+		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
 			`ALTER TABLE applies DROP COLUMN hidden_to`, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
 		Expect(s.Friends(ctx, "m1")).To(Equal([]projections.Friend{friend}))
 		friend.Blocked = true
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
+		group := projections.Session{Tenant: "x0001", Member: "m1", Peer: "g1", ChatType: "Group", ChatID: "g1"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutFriends(ctx, []projections.Friend{friend}); err != nil {
+				return err
+			}
+			if err := tx.PutSessions(ctx, []projections.Session{group}); err != nil {
+				return err
+			}
+			got, err := tx.GroupSessions(ctx, "g1")
+			Expect(got).To(Equal([]projections.Session{group}))
+			return err
+		})).To(Succeed())
 		Expect(s.Friends(ctx, "m1")).To(Equal([]projections.Friend{friend}))
 	})
 

@@ -1,0 +1,181 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/group"
+)
+
+// groupMember loads a live group p belongs to and asks the policy whether
+// p's role there may take action on its chat.
+func (a *App) groupMember(ctx context.Context, p Principal, groupID, action string) (*group.Group, error) {
+	if groupID == "" {
+		return nil, fault.New(fault.Invalid, fault.MsgGroupIDMissing)
+	}
+	g, _, err := a.loadGroup(ctx, p.Tenant, groupID)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case !g.Exists():
+		return nil, fault.New(fault.NotFound, fault.MsgGroupNotFound)
+	case g.Dissolved:
+		return nil, fault.New(fault.Conflict, fault.MsgGroupDissolved)
+	case g.RoleOf(p.MemberID) == "":
+		return nil, fault.New(fault.Forbidden, fault.MsgNotGroupMember)
+	case !a.Authz.Allowed(string(g.RoleOf(p.MemberID)), ScopeGroup, "group", action):
+		return nil, fault.New(fault.Forbidden, fault.MsgForbidden)
+	}
+	return g, nil
+}
+
+// speakInGroup checks that p may send to a group now: a member, not muted
+// (30021, 30022), within the group's send rate.
+func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string) error {
+	g, err := a.groupMember(ctx, p, groupID, "send")
+	if err != nil {
+		return err
+	}
+	now := a.Now()
+	var recent []int64
+	if g.SendRate.PerMinute() > 0 {
+		if recent, err = a.recentSends(ctx, p, groupID, now.Add(-time.Minute)); err != nil {
+			return err
+		}
+	}
+	return g.Speak(p.MemberID, recent, now)
+}
+
+// recentSends are the times of p's messages in a group's chat since since,
+// read back from the chat's end.
+func (a *App) recentSends(ctx context.Context, p Principal, groupID string, since time.Time) ([]int64, error) {
+	stream := es.Stream(p.Tenant, es.CategoryChat, groupID)
+	var out []int64
+	from := es.End
+	for {
+		recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, from, readPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if !r.Metadata.Time.After(since) {
+				return out, nil
+			}
+			if r.Type == chat.TypeMessageSent && r.Metadata.Actor == p.MemberID {
+				out = append(out, r.Metadata.Time.UnixMilli())
+			}
+		}
+		if len(recs) < readPage || recs[len(recs)-1].Revision == 0 {
+			return out, nil
+		}
+		from = recs[len(recs)-1].Revision - 1
+	}
+}
+
+// sendToGroup appends a checked message to a group's chat.
+func (a *App) sendToGroup(ctx context.Context, p Principal, out chat.Outgoing) (SendResult, error) {
+	if err := a.speakInGroup(ctx, p, out.GroupID); err != nil {
+		return SendResult{}, err
+	}
+	if out.MsgType == chat.Reply {
+		parents, err := a.Messages.SentMessages(ctx, p.MemberID, []string{out.Parent})
+		if err != nil {
+			return SendResult{}, err
+		}
+		if len(parents) == 0 || parents[0].ChatID != out.GroupID {
+			return SendResult{}, fault.New(fault.Invalid, fault.MsgParentMissing)
+		}
+	} else {
+		out.Parent = ""
+	}
+	return a.appendSend(ctx, p, out.GroupID, out)
+}
+
+// DeleteGroupMessages is the query of DELETE
+// /v1/chat/groupInfo/deleteRemoteGroupMessage.
+type DeleteGroupMessages struct {
+	GroupID    string   `json:"groupId"`
+	MessageIDs []string `json:"messageIds"`
+}
+
+// DeleteRemoteGroupMessages deletes messages of a group's chat, anyone's,
+// for every member: the owner's and admins' call.
+func (a *App) DeleteRemoteGroupMessages(ctx context.Context, p Principal, r DeleteGroupMessages) (Deleted, error) {
+	if err := chat.CheckIDs(r.MessageIDs); err != nil {
+		return Deleted{}, err
+	}
+	g, err := a.groupMember(ctx, p, r.GroupID, "read")
+	if err != nil {
+		return Deleted{}, err
+	}
+	if !a.mayDeleteOthers(g, p) {
+		return Deleted{}, fault.New(fault.Forbidden, fault.MsgRemoteDeleteDenied)
+	}
+	ms, err := a.sentMessages(ctx, p, r.MessageIDs)
+	if err != nil {
+		return Deleted{}, err
+	}
+	return a.deleteInGroup(ctx, p, g, ms)
+}
+
+func (a *App) mayDeleteOthers(g *group.Group, p Principal) bool {
+	return a.Authz.Allowed(string(g.RoleOf(p.MemberID)), ScopeGroup, "group", "delete-others-messages")
+}
+
+// deleteInGroup deletes messages of g's chat for every member: one's own,
+// or anyone's for the owner and admins.
+func (a *App) deleteInGroup(ctx context.Context, p Principal, g *group.Group, ms []chat.Stored) (Deleted, error) {
+	for _, m := range ms {
+		if m.ChatID != g.ID {
+			return Deleted{}, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+		}
+	}
+	ids := chat.WithBatches(ms)
+	e, err := chat.DeleteForEveryone(ms, p.MemberID, ids, a.mayDeleteOthers(g, p), a.Now())
+	if err != nil {
+		return Deleted{}, err
+	}
+	res, err := a.appendToChat(ctx, p, ms[0], e)
+	if err != nil {
+		return Deleted{}, err
+	}
+	return Deleted{MessageIDs: ids, Position: res.Position}, nil
+}
+
+// GroupMessage names a message of a group's chat: the body of the pin
+// calls.
+type GroupMessage struct {
+	GroupID   string `json:"groupId"`
+	MessageID string `json:"messageId"`
+}
+
+// PinGroupMessage pins a message of a group's chat for every member.
+func (a *App) PinGroupMessage(ctx context.Context, p Principal, r GroupMessage) (GroupWritten, error) {
+	if r.MessageID == "" {
+		return GroupWritten{}, fault.New(fault.Invalid, fault.MsgMessageNotFound)
+	}
+	if _, err := a.groupMember(ctx, p, r.GroupID, "pin-message"); err != nil {
+		return GroupWritten{}, err
+	}
+	ms, err := a.Messages.SentMessages(ctx, p.MemberID, []string{r.MessageID})
+	if err != nil {
+		return GroupWritten{}, err
+	}
+	if len(ms) == 0 || ms[0].ChatID != r.GroupID || ms[0].Recalled {
+		return GroupWritten{}, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+	}
+	return a.actOnGroup(ctx, p, r.GroupID, "pin-message", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Pin(p.MemberID, r.MessageID, now)
+	})
+}
+
+// UnpinGroupMessage unpins a pinned message of a group.
+func (a *App) UnpinGroupMessage(ctx context.Context, p Principal, r GroupMessage) (GroupWritten, error) {
+	return a.actOnGroup(ctx, p, r.GroupID, "pin-message", func(g *group.Group, now time.Time) (es.Event, error) {
+		return g.Unpin(p.MemberID, r.MessageID, now)
+	})
+}
