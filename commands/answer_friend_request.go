@@ -37,6 +37,15 @@ func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFrie
 	if err != nil {
 		return Answered{}, err
 	}
+	if !ok {
+		groupID, isJoin, err := a.Applies.GroupOfApply(ctx, p.Tenant, r.ID)
+		if err != nil {
+			return Answered{}, err
+		}
+		if isJoin {
+			return a.AnswerGroupJoin(ctx, p, groupID, r)
+		}
+	}
 	if !ok || friend.Peer(pair, p.MemberID) == "" {
 		return Answered{}, fault.New(fault.NotFound, fault.MsgApplyNotFound)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
 )
 
@@ -103,6 +104,18 @@ func (a *App) loadGroup(ctx context.Context, tenant, id string) (*group.Group, s
 // revision and decided again after a concurrent change.
 func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action string,
 	decide func(g *group.Group, now time.Time) (es.Event, error)) (GroupWritten, error) {
+	return a.actOnGroupEvents(ctx, p, groupID, action, func(g *group.Group, now time.Time) ([]es.Event, error) {
+		e, err := decide(g, now)
+		if e == nil {
+			return nil, err
+		}
+		return []es.Event{e}, err
+	})
+}
+
+// actOnGroupEvents is actOnGroup for decisions of several events.
+func (a *App) actOnGroupEvents(ctx context.Context, p Principal, groupID, action string,
+	decide func(g *group.Group, now time.Time) ([]es.Event, error)) (GroupWritten, error) {
 	for range maxGroupRetries {
 		g, st, err := a.loadGroup(ctx, p.Tenant, groupID)
 		if err != nil {
@@ -118,11 +131,11 @@ func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action strin
 		if !g.Dissolved && !a.Authz.Allowed(string(role), ScopeGroup, "group", action) {
 			return GroupWritten{}, fault.New(fault.Forbidden, fault.MsgForbidden)
 		}
-		e, err := decide(g, a.Now())
-		if err != nil || e == nil {
+		events, err := decide(g, a.Now())
+		if err != nil || len(events) == 0 {
 			return GroupWritten{}, err
 		}
-		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryGroup, groupID), st.expected(), []es.Event{e})
+		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryGroup, groupID), st.expected(), events)
 		if errors.Is(err, es.ErrConcurrency) {
 			continue
 		}
@@ -134,15 +147,48 @@ func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action strin
 	return GroupWritten{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
 }
 
-// InviteToGroup adds friends of p to a group p belongs to.
+// InviteToGroup adds friends of p to a group p belongs to. The friends a
+// Normal member invites wait, as join requests, for the owner or an admin
+// to let them in, when the policy does not let p add members.
 func (a *App) InviteToGroup(ctx context.Context, p Principal, r GroupChange) (GroupWritten, error) {
 	return a.actOnGroup(ctx, p, r.GroupID, "invite", func(g *group.Group, now time.Time) (es.Event, error) {
-		e, err := g.Invite(p.MemberID, r.MemberIDs, now)
-		if err != nil || e == nil {
-			return e, err
+		var e es.Event
+		var err error
+		var invited []string
+		if a.Authz.Allowed(string(g.RoleOf(p.MemberID)), ScopeGroup, "group", "add-member") {
+			if e, err = g.Invite(p.MemberID, r.MemberIDs, now); e != nil {
+				invited = e.(*group.MembersAdded).Members
+			}
+		} else if e, err = g.RequestJoin(p.MemberID, r.MemberIDs, a.NewID, now); e != nil {
+			for _, req := range e.(*group.JoinRequested).Requests {
+				invited = append(invited, req.Member)
+			}
 		}
-		return e, a.checkFriends(ctx, p, e.(*group.MembersAdded).Members)
+		if err != nil || e == nil {
+			return nil, err
+		}
+		return e, a.checkFriends(ctx, p, invited)
 	})
+}
+
+// AnswerGroupJoin lets the member of a join request into its group, or
+// refuses them; the owner and the admins answer.
+func (a *App) AnswerGroupJoin(ctx context.Context, p Principal, groupID string, r AnswerFriendRequest) (Answered, error) {
+	var accept bool
+	switch r.Status {
+	case friend.StatusAccepted:
+		accept = true
+	case friend.StatusRejected:
+	default:
+		return Answered{}, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+	}
+	w, err := a.actOnGroupEvents(ctx, p, groupID, "answer-join", func(g *group.Group, now time.Time) ([]es.Event, error) {
+		return g.AnswerJoin(p.MemberID, r.ID, accept, now)
+	})
+	if err != nil {
+		return Answered{}, err
+	}
+	return Answered{ID: r.ID, Status: r.Status, Position: w.Position}, nil
 }
 
 // RemoveGroupMembers removes members of lower rank than p, one event

@@ -52,9 +52,11 @@ type Directory interface {
 	TenantOf(ctx context.Context, memberID string) (string, bool, error)
 }
 
-// ApplyLocator finds the pair a friend request belongs to.
+// ApplyLocator finds the pair a friend request belongs to, and the group
+// of a join request.
 type ApplyLocator interface {
 	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+	GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
 }
 
 // Messages finds sent messages and the members whose cards are shared.

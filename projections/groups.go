@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
 )
 
@@ -110,8 +111,53 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.MessageUnpinned:
 		g.Pinned = slices.DeleteFunc(slices.Clone(g.Pinned), func(m string) bool { return m == e.MessageID })
 		return b.pushPins(env, g, everyone, pinChange{GroupID: id, MessageID: e.MessageID, OperationType: "DelTop", OperatorID: e.By})
+	case *group.JoinRequested:
+		as := make([]GroupApply, len(e.Requests))
+		for i, r := range e.Requests {
+			as[i] = GroupApply{ID: r.ID, Tenant: env.Tenant, GroupID: id, Member: r.Member, By: e.By,
+				Status: friend.StatusPending, CreatedAt: e.At, UpdatedAt: e.At}
+		}
+		if err := b.tx.PutGroupApplies(ctx, as); err != nil {
+			return err
+		}
+		return b.pushJoins(ctx, env, g, e.By)
+	case *group.JoinAnswered:
+		a, found, err := b.tx.GetGroupApply(ctx, env.Tenant, e.RequestID)
+		if err != nil || !found {
+			return err
+		}
+		a.Status, a.UpdatedAt = friend.StatusRejected, e.At
+		if e.Accepted {
+			a.Status = friend.StatusAccepted
+		}
+		if err := b.tx.PutGroupApplies(ctx, []GroupApply{a}); err != nil {
+			return err
+		}
+		return b.pushJoins(ctx, env, g, a.By)
 	}
 	return nil
+}
+
+// pushJoins tells the owner, the admins and the inviter that the group's
+// join requests changed (26).
+func (b *groupBatch) pushJoins(ctx context.Context, env Envelope, g *Group, inviter string) error {
+	return b.pushAll(env, func() ([]string, error) {
+		if err := b.flush(ctx); err != nil {
+			return nil, err
+		}
+		stored, err := b.tx.GetGroupMembers(ctx, g.ID, nil)
+		if err != nil {
+			return nil, err
+		}
+		to := []string{inviter}
+		for id, m := range stored {
+			if m.Role != string(group.Normal) && id != inviter {
+				to = append(to, id)
+			}
+		}
+		slices.Sort(to[1:])
+		return to, nil
+	}, CmdApplyRefresh, map[string]string{"groupId": g.ID})
 }
 
 // pinChange is the push of a pin result (50); pinRefresh the push of the

@@ -150,6 +150,19 @@ type Apply struct {
 	HiddenTo   bool `json:"-"`
 }
 
+// GroupApply is a join request of a group: Member invited By a Normal
+// member, waiting for the owner or an admin.
+type GroupApply struct {
+	ID        string `json:"id"`
+	Tenant    string `json:"-"`
+	GroupID   string `json:"groupId"`
+	Member    string `json:"memberId"`
+	By        string `json:"inviterId"`
+	Status    string `json:"status"` // pending | accepted | rejected
+	CreatedAt int64  `json:"createTime"`
+	UpdatedAt int64  `json:"updateTime"`
+}
+
 // Friend is one side of a friendship.
 type Friend struct {
 	Tenant   string `json:"-"`

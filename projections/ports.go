@@ -109,6 +109,8 @@ type Tx interface {
 	GetApply(ctx context.Context, tenant, id string) (Apply, bool, error)
 	PutApplies(ctx context.Context, as []Apply) error
 	PutFriends(ctx context.Context, fs []Friend) error
+	PutGroupApplies(ctx context.Context, as []GroupApply) error
+	GetGroupApply(ctx context.Context, tenant, id string) (GroupApply, bool, error)
 	// GetFriends returns member's friends among ids, by id.
 	GetFriends(ctx context.Context, member string, ids []string) (map[string]Friend, error)
 	DeleteFriends(ctx context.Context, member string, ids []string) error
@@ -150,6 +152,10 @@ type Queries interface {
 	// Applies pages the requests member sent or received, newest first.
 	Applies(ctx context.Context, member string, page, size int) ([]Apply, int, error)
 	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+	// GroupApplies pages the join requests of groups, newest first, and
+	// counts them.
+	GroupApplies(ctx context.Context, groupIDs []string, page, size int) ([]GroupApply, int, error)
+	GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
 	TenantOf(ctx context.Context, memberID string) (string, bool, error)
 	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
 	// PersonalItems pages member's items of kind, newest first, and counts

@@ -13,6 +13,7 @@ func (a *API) table() []route {
 	var rs []route
 	rs = append(rs, a.memberRoutes()...)
 	rs = append(rs, a.friendRoutes()...)
+	rs = append(rs, a.groupApplyRoutes()...)
 	rs = append(rs, a.messageRoutes()...)
 	rs = append(rs, a.messageLifeRoutes()...)
 	rs = append(rs, a.groupRoutes()...)

@@ -16,6 +16,8 @@ const (
 	TypeDissolved            = "GroupDissolved"
 	TypeMessagePinned        = "GroupMessagePinned"
 	TypeMessageUnpinned      = "GroupMessageUnpinned"
+	TypeJoinRequested        = "GroupJoinRequested"
+	TypeJoinAnswered         = "GroupJoinAnswered"
 )
 
 // Created starts a group's stream: Owner and the first Members (the owner
@@ -113,6 +115,30 @@ type MessageUnpinned struct {
 	At        int64  `json:"at"`
 }
 
+// JoinRequested records a Normal member's invitations, each waiting for
+// the owner or an admin to let the member in.
+type JoinRequested struct {
+	Requests []JoinRequest `json:"requests"`
+	By       string        `json:"by"`
+	At       int64         `json:"at"`
+}
+
+// JoinRequest is one invitation waiting for an answer.
+type JoinRequest struct {
+	ID     string `json:"id"`
+	Member string `json:"member"`
+}
+
+// JoinAnswered closes a join request; an accepted one comes with the
+// MembersAdded that lets the member in.
+type JoinAnswered struct {
+	RequestID string `json:"requestId"`
+	Member    string `json:"member"`
+	Accepted  bool   `json:"accepted"`
+	By        string `json:"by"`
+	At        int64  `json:"at"`
+}
+
 func (*Created) EventType() string              { return TypeCreated }
 func (*MembersAdded) EventType() string         { return TypeMembersAdded }
 func (*MemberRemoved) EventType() string        { return TypeMemberRemoved }
@@ -125,6 +151,8 @@ func (*NicknameSet) EventType() string          { return TypeNicknameSet }
 func (*Dissolved) EventType() string            { return TypeDissolved }
 func (*MessagePinned) EventType() string        { return TypeMessagePinned }
 func (*MessageUnpinned) EventType() string      { return TypeMessageUnpinned }
+func (*JoinRequested) EventType() string        { return TypeJoinRequested }
+func (*JoinAnswered) EventType() string         { return TypeJoinAnswered }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -141,5 +169,7 @@ func Events() []func() es.Event {
 		func() es.Event { return &Dissolved{} },
 		func() es.Event { return &MessagePinned{} },
 		func() es.Event { return &MessageUnpinned{} },
+		func() es.Event { return &JoinRequested{} },
+		func() es.Event { return &JoinAnswered{} },
 	}
 }

@@ -100,7 +100,9 @@ type Group struct {
 	SendRate   SendRate
 	Dissolved  bool
 	Pinned     []string // message ids, the latest pinned first
-	Revision   uint64   // of the last event folded
+	// Requests are the join requests still waiting, by id.
+	Requests map[string]JoinRequest
+	Revision uint64 // of the last event folded
 	exists     bool
 }
 
@@ -161,6 +163,15 @@ func (g *Group) Apply(e es.Event) {
 		g.Pinned = append([]string{e.MessageID}, g.Pinned...)
 	case *MessageUnpinned:
 		g.Pinned = without(slices.Clone(g.Pinned), e.MessageID)
+	case *JoinRequested:
+		if g.Requests == nil {
+			g.Requests = map[string]JoinRequest{}
+		}
+		for _, r := range e.Requests {
+			g.Requests[r.ID] = r
+		}
+	case *JoinAnswered:
+		delete(g.Requests, e.RequestID)
 	}
 }
 
@@ -240,6 +251,50 @@ func (g *Group) Invite(actor string, members []string, now time.Time) (es.Event,
 		return nil, nil
 	}
 	return &MembersAdded{Members: members, By: actor, At: now.UnixMilli()}, nil
+}
+
+// RequestJoin decides join requests for the members a Normal member
+// invites: one per member neither in the group nor already waiting.
+// newID names each request.
+func (g *Group) RequestJoin(actor string, members []string, newID func() string, now time.Time) (es.Event, error) {
+	if err := g.live(actor); err != nil {
+		return nil, err
+	}
+	members = unique(members)
+	if len(members) > MaxInvite {
+		return nil, fault.New(fault.Invalid, fault.MsgInviteTooMany)
+	}
+	waiting := map[string]bool{}
+	for _, r := range g.Requests {
+		waiting[r.Member] = true
+	}
+	var rs []JoinRequest
+	for _, m := range members {
+		if g.Members[m] == nil && !waiting[m] {
+			rs = append(rs, JoinRequest{ID: newID(), Member: m})
+		}
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	return &JoinRequested{Requests: rs, By: actor, At: now.UnixMilli()}, nil
+}
+
+// AnswerJoin decides the answer of the owner or an admin to a waiting join
+// request; an acceptance lets the member in, unless they are in already.
+func (g *Group) AnswerJoin(actor, requestID string, accept bool, now time.Time) ([]es.Event, error) {
+	if err := g.live(actor); err != nil {
+		return nil, err
+	}
+	r, ok := g.Requests[requestID]
+	if !ok {
+		return nil, fault.New(fault.Conflict, fault.MsgAlreadyProcessed)
+	}
+	events := []es.Event{&JoinAnswered{RequestID: requestID, Member: r.Member, Accepted: accept, By: actor, At: now.UnixMilli()}}
+	if accept && g.Members[r.Member] == nil {
+		events = append(events, &MembersAdded{Members: []string{r.Member}, By: actor, At: now.UnixMilli()})
+	}
+	return events, nil
 }
 
 // Remove decides removing target, who must rank below actor.

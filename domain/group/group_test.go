@@ -1,6 +1,7 @@
 package group_test
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -273,5 +274,56 @@ var _ = Describe("A group", func() {
 			_, err = g.Pin("o", "m1", now)
 			expectFault(err, fault.Conflict, fault.MsgGroupDissolved)
 		})
+	})
+})
+
+var _ = Describe("Join requests", func() {
+	ids := func() func() string {
+		n := 0
+		return func() string { n++; return fmt.Sprintf("r%d", n) }
+	}
+
+	It("are one per invited member neither in the group nor already waiting", func() {
+		g := sample()
+		e, err := g.RequestJoin("n1", []string{"x", "n2", "y", "x"}, ids(), now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e).To(Equal(&group.JoinRequested{Requests: []group.JoinRequest{{ID: "r1", Member: "x"}, {ID: "r2", Member: "y"}}, By: "n1", At: now.UnixMilli()}))
+		g.Apply(e)
+		Expect(g.RequestJoin("n2", []string{"x"}, ids(), now)).To(BeNil())
+		_, err = g.RequestJoin("stranger", []string{"z"}, ids(), now)
+		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+	})
+
+	It("are answered once: an acceptance lets the member in, a refusal does not", func() {
+		g := sample()
+		on(g)(g.RequestJoin("n1", []string{"x", "y"}, ids(), now))
+		events, err := g.AnswerJoin("a", "r1", true, now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(Equal([]es.Event{
+			&group.JoinAnswered{RequestID: "r1", Member: "x", Accepted: true, By: "a", At: now.UnixMilli()},
+			&group.MembersAdded{Members: []string{"x"}, By: "a", At: now.UnixMilli()},
+		}))
+		for _, e := range events {
+			g.Apply(e)
+		}
+		Expect(g.RoleOf("x")).To(Equal(group.Normal))
+		_, err = g.AnswerJoin("o", "r1", false, now)
+		expectFault(err, fault.Conflict, fault.MsgAlreadyProcessed)
+
+		events, err = g.AnswerJoin("o", "r2", false, now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(HaveLen(1))
+		g.Apply(events[0])
+		Expect(g.RoleOf("y")).To(BeEmpty())
+		Expect(g.Requests).To(BeEmpty())
+	})
+
+	It("accepted for one who joined meanwhile only closes the request", func() {
+		g := sample()
+		on(g)(g.RequestJoin("n1", []string{"x"}, ids(), now))
+		on(g)(g.Invite("a", []string{"x"}, now))
+		events, err := g.AnswerJoin("o", "r1", true, now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(HaveLen(1))
 	})
 })

@@ -19,6 +19,7 @@ const (
 	mentionsColl     = "mentions"
 	groupsColl       = "groups"
 	groupMembersColl = "group_members"
+	groupAppliesColl = "group_applies"
 	checkpointsColl  = "checkpoints"
 	journalColl      = "journal"
 	leaseColl        = "projection_lease"

@@ -70,6 +70,9 @@ var indexes = map[string][]bson.D{
 		{{Key: "member", Value: 1}, {Key: "at", Value: 1}},
 		{{Key: "messageId", Value: 1}},
 	},
+	groupAppliesColl: {
+		{{Key: "group", Value: 1}, {Key: "createdAt", Value: -1}},
+	},
 	groupMembersColl: {
 		{{Key: "group", Value: 1}, {Key: "rank", Value: 1}, {Key: "joinedAt", Value: 1}},
 		{{Key: "member", Value: 1}, {Key: "joinedAt", Value: 1}},

@@ -27,6 +27,7 @@ type tx struct {
 	// deletedFriends are the _ids of the friends deleted, before every
 	// other write.
 	deletedFriends map[string]bool
+	groupApplies   map[string]groupApplyDoc
 	auths          map[string]authSessionDoc
 	checkpoints    map[string]int64
 	// newMessages are messages not stored before this batch, in insertion
@@ -63,7 +64,7 @@ var errTxOver = errors.New("mongoread: transaction used after its Update returne
 func newTx(s *Store) *tx {
 	return &tx{
 		s: s, members: map[string]memberDoc{}, sessions: map[string]sessionDoc{}, deletedSessions: map[string]bool{}, applies: map[string]applyDoc{},
-		friends: map[string]friendDoc{}, deletedFriends: map[string]bool{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
+		friends: map[string]friendDoc{}, deletedFriends: map[string]bool{}, groupApplies: map[string]groupApplyDoc{}, auths: map[string]authSessionDoc{}, checkpoints: map[string]int64{},
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{}, deletedMembers: map[string]bool{},
@@ -108,6 +109,9 @@ func (t *tx) ops() ([]op, error) {
 	}
 	if len(t.deletedFriends) > 0 {
 		add(friendsColl, opDelete, bson.D{{Key: "_id", Value: slices.Collect(maps.Keys(t.deletedFriends))}})
+	}
+	for _, d := range t.groupApplies {
+		add(groupAppliesColl, opReplace, d)
 	}
 	for _, d := range t.auths {
 		add(authSessionsColl, opReplace, d)

@@ -52,6 +52,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)
+		describeGroupApplies(current)
 		describeFriendsAndAuthSessions(current)
 		describeLease(current, another)
 	})

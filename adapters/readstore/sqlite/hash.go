@@ -29,6 +29,7 @@ var hashedModels = []struct{ name, table, order string }{
 	{"personal", "personal_items", "member, kind, id"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
+	{"groupApplies", "group_applies", "id"},
 	{"friends", "friends", "member, friend_id"},
 	{"authSessions", "auth_sessions", "id"},
 }

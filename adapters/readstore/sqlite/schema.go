@@ -21,7 +21,7 @@ const applicationID = 0x45435253
 // for the versions migrations lists. Version 3 added clear floors, mentions
 // and the sessions' dnd, marked_unread and hidden columns; version 4 finds
 // the sessions of a group chat by their peer, and adds the friends' blocked
-// and the applies' hidden_from and hidden_to columns.
+// and the applies' hidden_from and hidden_to columns and group_applies.
 const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
@@ -32,7 +32,7 @@ var migrations = map[int64][]string{
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
-	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo},
+	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo, groupAppliesTable, groupAppliesIndex},
 }
 
 const (
@@ -77,6 +77,8 @@ var schema = []string{
 	mentionsIndex,
 	groupsTable,
 	groupMembersTable,
+	groupAppliesTable,
+	groupAppliesIndex,
 	groupMembersIndex,
 	personalTable,
 	personalIndex,
@@ -155,6 +157,15 @@ const (
 		PRIMARY KEY (group_id, member)
 	) WITHOUT ROWID`
 	groupMembersIndex = `CREATE INDEX group_members_by_member ON group_members (member, joined_at)`
+)
+
+// groupAppliesTable keeps the join requests of groups, found by group.
+const (
+	groupAppliesTable = `CREATE TABLE group_applies (
+		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, group_id TEXT NOT NULL, member TEXT NOT NULL,
+		by_member TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+	) WITHOUT ROWID`
+	groupAppliesIndex = `CREATE INDEX group_applies_by_group ON group_applies (group_id, created_at)`
 )
 
 // sessionsByPeerIndex finds the sessions of every member of a group chat.

@@ -15,13 +15,13 @@ type writeStatements struct {
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
-	getFriend, deleteFriend                                      *sqlitec.Stmt
+	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions, putGroups, putGroupMembers, putPersonal                                          sqlitec.Batch
+	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies                         sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -59,6 +59,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.allGroupMembers:   groupMembersSQL,
 		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
 		&w.getFriend:         friendSQL,
+		&w.getGroupApply:     getGroupApplySQL,
 		&w.deleteFriend:      `DELETE FROM friends WHERE member = ? AND friend_id = ?`,
 		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
 		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
@@ -78,6 +79,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putGroups:       groupRows.upsert,
 		&w.putGroupMembers: groupMemberRows.upsert,
 		&w.putPersonal:     personalRows.upsert,
+		&w.putGroupApplies: groupAppliesRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -98,38 +100,42 @@ type readStatements struct {
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
-	group, groupMembers, memberGroups         *sqlitec.Stmt
-	personalPage, personalCount, personalByID *sqlitec.Stmt
+	group, groupMembers, memberGroups             *sqlitec.Stmt
+	personalPage, personalCount, personalByID     *sqlitec.Stmt
+	groupApplies, countGroupApplies, groupOfApply *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 	var r readStatements
 	err := c.PrepareAll(map[**sqlitec.Stmt]string{
-		&r.begin:         `BEGIN`,
-		&r.commit:        `COMMIT`,
-		&r.checkpoints:   checkpointsSQL,
-		&r.membersByID:   membersByIDSQL,
-		&r.findMember:    findMemberSQL,
-		&r.tenantOf:      tenantOfSQL,
-		&r.sessions:      sessionsSQL,
-		&r.historyNewest: historyNewestSQL,
-		&r.historyBefore: historyBeforeSQL,
-		&r.historyAfter:  historyAfterSQL,
-		&r.messageSeq:    messageSeqSQL,
-		&r.friends:       friendsSQL,
-		&r.applies:       appliesSQL,
-		&r.countApplies:  countAppliesSQL,
-		&r.pairOfApply:   pairOfApplySQL,
-		&r.authSession:   authSessionSQL,
-		&r.messageByID:   messageByIDSQL,
-		&r.clearFloor:    clearFloorSQL,
-		&r.mentions:      mentionsSQL,
-		&r.group:         groupSQL,
-		&r.groupMembers:  groupMembersSQL,
-		&r.memberGroups:  memberGroupsSQL,
-		&r.personalPage:  personalPageSQL,
-		&r.personalCount: personalCountSQL,
-		&r.personalByID:  personalByIDSQL,
+		&r.begin:             `BEGIN`,
+		&r.commit:            `COMMIT`,
+		&r.checkpoints:       checkpointsSQL,
+		&r.membersByID:       membersByIDSQL,
+		&r.findMember:        findMemberSQL,
+		&r.tenantOf:          tenantOfSQL,
+		&r.sessions:          sessionsSQL,
+		&r.historyNewest:     historyNewestSQL,
+		&r.historyBefore:     historyBeforeSQL,
+		&r.historyAfter:      historyAfterSQL,
+		&r.messageSeq:        messageSeqSQL,
+		&r.friends:           friendsSQL,
+		&r.applies:           appliesSQL,
+		&r.countApplies:      countAppliesSQL,
+		&r.pairOfApply:       pairOfApplySQL,
+		&r.authSession:       authSessionSQL,
+		&r.messageByID:       messageByIDSQL,
+		&r.clearFloor:        clearFloorSQL,
+		&r.mentions:          mentionsSQL,
+		&r.group:             groupSQL,
+		&r.groupMembers:      groupMembersSQL,
+		&r.memberGroups:      memberGroupsSQL,
+		&r.personalPage:      personalPageSQL,
+		&r.personalCount:     personalCountSQL,
+		&r.personalByID:      personalByIDSQL,
+		&r.groupApplies:      groupAppliesSQL,
+		&r.countGroupApplies: countGroupAppliesSQL,
+		&r.groupOfApply:      groupOfApplySQL,
 	})
 	return r, err
 }

@@ -152,7 +152,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
-			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `PRAGMA user_version = 2`)
+			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
@@ -173,7 +173,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
-			`ALTER TABLE applies DROP COLUMN hidden_to`, `PRAGMA user_version = 3`)
+			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
