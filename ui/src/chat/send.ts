@@ -3,8 +3,9 @@
 // the server treats as the same message.
 import { replyMessage, sendMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
-import type { Message, SendBody } from '../api/types';
+import type { ChatAddress, Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
+import { addressOf, conversationOf } from './address';
 import { showToast } from '../state/toast';
 import { newUuid } from './ids';
 import { patchLive, upsertLive } from './liveMessages';
@@ -22,13 +23,14 @@ export function sendText(peerId: string, content: string, parent?: Message): voi
 export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string, parent?: Message): void {
   const me = currentAuth()?.user.id;
   if (!me) return;
+  const address = addressOf(peerId);
   const message: Message = {
     id: '',
     uuid: newUuid(),
-    chatType: 'Friend',
+    chatType: address.chatType,
     from: me,
-    to: peerId,
-    groupId: '',
+    to: address.chatType === 'Friend' ? address.to : '',
+    groupId: address.chatType === 'Group' ? address.groupId : '',
     msgType,
     content,
     ...(parent ? { parentMessageId: parent.id } : {}),
@@ -49,16 +51,18 @@ export function sendContent(peerId: string, msgType: SendBody['msgType'], conten
 export function resend(message: Message): void {
   const me = currentAuth()?.user.id;
   if (!me || message.msgStatus !== 'failedSent') return;
-  patchLive(message.to, message.uuid, (item) => ({ ...item, msgStatus: 'sending' }));
+  patchLive(conversationOf(message, me), message.uuid, (item) => ({ ...item, msgStatus: 'sending' }));
   void deliver(message, me);
 }
 
 async function deliver(message: Message, me: string): Promise<void> {
+  const peerId = conversationOf(message, me);
   try {
-    const body = {
+    const address: ChatAddress =
+      message.chatType === 'Group' ? { chatType: 'Group', groupId: message.groupId } : { chatType: 'Friend', to: message.to };
+    const body: SendBody = {
+      ...address,
       uuid: message.uuid,
-      chatType: 'Friend' as const,
-      to: message.to,
       msgType: message.msgType as SendBody['msgType'],
       content: message.content,
     };
@@ -66,7 +70,7 @@ async function deliver(message: Message, me: string): Promise<void> {
       ? await replyMessage({ ...body, msgType: 'Reply', parentMessageId: message.parentMessageId })
       : await sendMessage(body);
     let sent: Message = message;
-    patchLive(message.to, message.uuid, (item) => {
+    patchLive(peerId, message.uuid, (item) => {
       sent = {
         ...item,
         id: result.id,
@@ -75,9 +79,9 @@ async function deliver(message: Message, me: string): Promise<void> {
       };
       return sent;
     });
-    queueSessionUpdate((list) => applyMessage(list, sent, { me, openPeerId: message.to }), result.position);
+    queueSessionUpdate((list) => applyMessage(list, sent, { me, openPeerId: peerId }), result.position);
   } catch (error) {
-    patchLive(message.to, message.uuid, (item) => ({
+    patchLive(peerId, message.uuid, (item) => ({
       ...item,
       msgStatus: 'failedSent',
       failedSentCount: (item.failedSentCount ?? 0) + 1,
