@@ -29,12 +29,14 @@ export function useMyGroups() {
   return useSWR<MyGroups>(useSignedIn() ? groupKeys.mine : null, { dedupingInterval: LIST_THROTTLE_MS });
 }
 
-export function useGroup(groupId: string) {
-  return useSWR<Group>(useSignedIn() ? groupKeys.info(groupId) : null, { dedupingInterval: GROUP_THROTTLE_MS });
+export function useGroup(groupId: string | null) {
+  return useSWR<Group>(useSignedIn() && groupId ? groupKeys.info(groupId) : null, {
+    dedupingInterval: GROUP_THROTTLE_MS,
+  });
 }
 
-export function useGroupMembers(groupId: string) {
-  return useSWR<GroupMember[]>(useSignedIn() ? groupKeys.members(groupId) : null, {
+export function useGroupMembers(groupId: string | null) {
+  return useSWR<GroupMember[]>(useSignedIn() && groupId ? groupKeys.members(groupId) : null, {
     dedupingInterval: GROUP_THROTTLE_MS,
   });
 }
