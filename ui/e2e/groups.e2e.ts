@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
-import { befriendOverApi, registerOverApi, type Account } from './rest';
+import { befriendOverApi, registerOverApi, sendOverApi, type Account } from './rest';
 
 /** A 1 x 1 PNG, for the image/video history. */
 const PIXEL = Buffer.from(
@@ -152,6 +152,19 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await openGroupList(b.page);
     await b.page.getByTestId('group-list').getByText('No groups yet').waitFor();
     await b.page.keyboard.press('Escape');
+  });
+
+  it('keeps a draft per conversation across switching and shows it in the recent chats', async () => {
+    await sendOverApi(alice, bob, 'hello bob');
+    await openChat(a.page, bob.id!);
+    await a.page.getByTestId('composer').fill('half a thought');
+    await openChat(a.page, carol.id!);
+    assert.equal(await a.page.getByTestId('composer').inputValue(), '');
+    await a.page.getByTestId('tab-chats').click();
+    const bobRow = a.page.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`);
+    await bobRow.getByTestId('session-preview').getByText('[Draft]').waitFor();
+    await bobRow.click();
+    assert.equal(await a.page.getByTestId('composer').inputValue(), 'half a thought');
   });
 
   it('lists the pictures of a conversation and opens them in the media viewer', async () => {
