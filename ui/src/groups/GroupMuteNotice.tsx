@@ -6,7 +6,7 @@ export function GroupMuteNotice({ refusal }: { refusal: NonNullable<GroupChat['r
   const t = useT();
   return (
     <p className="group-muted-notice" role="status" data-testid="group-muted-notice" data-reason={refusal}>
-      {refusal === 'groupMuted' ? `${t('group.allMuted')}. ` : ''}
+      {refusal === 'groupMuted' ? <strong className="group-muted-reason">{t('group.allMuted')}</strong> : null}
       {t('group.mutedNotice')}
     </p>
   );

@@ -52,7 +52,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const { group, refusal } = useGroupChat(isGroup ? peerId : null, me.id);
+  const { group, refusal, memberNames } = useGroupChat(isGroup ? peerId : null, me.id);
   const history = useHistory(peerId, chatType);
   const live = useAtomValue(liveMessagesAtom)[peerId];
   const marks = useAtomValue(readMarksAtom)[peerId];
@@ -142,6 +142,10 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     }
   }
 
+  function nameOf(memberId: string): string {
+    return isGroup ? (memberNames.get(memberId) ?? '') : title;
+  }
+
   /** Deleting a group message for everyone has no server call yet. */
   function actionsOf(message: Message): MessageAction[] {
     const actions = messageActions(message, me.id, Date.now());
@@ -150,7 +154,8 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
 
   const env: BubbleEnv = {
     me: me.id,
-    peerName: title,
+    nameOf,
+    showSenders: isGroup,
     query: searching ? query : '',
     find: (id) => byId.get(id),
     isRemoved: (id) => !!changes?.removed[id],
@@ -372,7 +377,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       ) : refusal ? (
         <GroupMuteNotice refusal={refusal} />
       ) : (
-        <Composer peerId={peerId} peerName={title} me={me.id} />
+        <Composer peerId={peerId} nameOf={nameOf} me={me.id} />
       )}
       {menu ? (
         <PopupMenu
