@@ -60,6 +60,13 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await a.page.getByTestId('group-create-open').click();
     await a.page.getByTestId('group-create-next').click();
     await a.page.getByText('Group name cannot be empty').waitFor();
+    const avatar = a.page.getByTestId('group-avatar-input');
+    await avatar.setInputFiles({ name: 'moving.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await a.page.getByText('Animated GIF images are not supported').waitFor();
+    await avatar.setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PIXEL });
+    await waitUntil('the avatar to upload', async () =>
+      ((await a.page.getByTestId('group-create').locator('img.avatar').getAttribute('src')) ?? '').includes('/v1/sso/im/file/'),
+    );
     await a.page.getByTestId('group-name').fill(groupName);
     await a.page.getByTestId('group-notice').fill('Welcome, team');
     await a.page.getByTestId('group-create-next').click();
@@ -136,11 +143,29 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await b.page.keyboard.press('Escape');
   });
 
-  it('removes a member', async () => {
+  it('removes a member and invites her again', async () => {
     await memberAction(a.page, carol.id!, 'Remove from group');
     await a.page.getByTestId('group-confirm').getByTestId('confirm-ok').click();
     await waitUntil('carol to leave the owner list', async () => (await member(a.page, carol.id!).count()) === 0);
     await waitUntil('carol to leave the admin list', async () => (await member(b.page, carol.id!).count()) === 0);
+
+    await a.page.getByTestId('group-invite').click();
+    const friends = a.page.getByTestId('group-invite-friends-friend');
+    assert.deepEqual(await friends.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-peer-id'))), [carol.id]);
+    await friends.locator('input').check();
+    await a.page.getByTestId('group-invite-submit').click();
+    await member(b.page, carol.id!).waitFor();
+  });
+
+  it('transfers the ownership and gets it back', async () => {
+    await memberAction(a.page, bob.id!, 'Transfer ownership');
+    await a.page.getByTestId('group-confirm').getByTestId('confirm-ok').click();
+    await a.page.locator('[data-testid=group-details][data-my-role=Admin]').waitFor();
+    await b.page.locator('[data-testid=group-details][data-my-role=Owner]').waitFor();
+    assert.equal(await a.page.getByTestId('group-dissolve').count(), 0);
+    await memberAction(b.page, alice.id!, 'Transfer ownership');
+    await b.page.getByTestId('group-confirm').getByTestId('confirm-ok').click();
+    await a.page.locator('[data-testid=group-details][data-my-role=Owner]').waitFor();
   });
 
   it('dissolves the group: it leaves every open screen and list', async () => {
