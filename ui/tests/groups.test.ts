@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { GroupMember, GroupRole, Message } from '../src/api/types';
+import { addressOf, addressOfMessage, conversationOf, rememberGroupChat } from '../src/chat/address';
 import { mediaHistory } from '../src/chat/mediaHistory';
 import {
   avatarRefusal,
@@ -198,5 +199,21 @@ describe('image/video history', () => {
         ['1', 'Picture', 'one.png'],
       ],
     );
+  });
+});
+
+describe('group conversations', () => {
+  it('addresses a remembered group by groupId and anything else as a friend', () => {
+    assert.deepEqual(addressOf('g-addr'), { chatType: 'Friend', to: 'g-addr' });
+    rememberGroupChat('g-addr');
+    assert.deepEqual(addressOf('g-addr'), { chatType: 'Group', groupId: 'g-addr' });
+  });
+
+  it('files a group message under its group and a friend message under the other side', () => {
+    const group = { chatType: 'Group' as const, groupId: 'g', from: 'x', to: '' };
+    assert.equal(conversationOf(group, 'me'), 'g');
+    assert.deepEqual(addressOfMessage(group), { chatType: 'Group', groupId: 'g' });
+    assert.equal(conversationOf({ chatType: 'Friend', groupId: '', from: 'me', to: 'f' }, 'me'), 'f');
+    assert.equal(conversationOf({ chatType: 'Friend', groupId: '', from: 'f', to: 'me' }, 'me'), 'f');
   });
 });

@@ -17,6 +17,11 @@ export function addressOf(peerId: string): ChatAddress {
   return chatTypeOf(peerId) === 'Group' ? { chatType: 'Group', groupId: peerId } : { chatType: 'Friend', to: peerId };
 }
 
+/** Where a message goes: its group, or the friend it is sent to. */
+export function addressOfMessage(message: Pick<Message, 'chatType' | 'groupId' | 'to'>): ChatAddress {
+  return message.chatType === 'Group' ? { chatType: 'Group', groupId: message.groupId } : { chatType: 'Friend', to: message.to };
+}
+
 /** The conversation id of a message: its group, or the friend on the other side. */
 export function conversationOf(message: Pick<Message, 'chatType' | 'groupId' | 'from' | 'to'>, me: string): string {
   return message.chatType === 'Group' ? message.groupId : peerOf(message, me);

@@ -3,10 +3,10 @@
 // the server treats as the same message.
 import { replyMessage, sendMessage } from '../api/endpoints';
 import { ApiError } from '../api/http';
-import type { ChatAddress, Message, SendBody } from '../api/types';
+import type { Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
-import { addressOf, conversationOf } from './address';
 import { showToast } from '../state/toast';
+import { addressOf, addressOfMessage, conversationOf } from './address';
 import { newUuid } from './ids';
 import { patchLive, upsertLive } from './liveMessages';
 import { queueSessionUpdate } from './sessionCache';
@@ -58,10 +58,8 @@ export function resend(message: Message): void {
 async function deliver(message: Message, me: string): Promise<void> {
   const peerId = conversationOf(message, me);
   try {
-    const address: ChatAddress =
-      message.chatType === 'Group' ? { chatType: 'Group', groupId: message.groupId } : { chatType: 'Friend', to: message.to };
     const body: SendBody = {
-      ...address,
+      ...addressOfMessage(message),
       uuid: message.uuid,
       msgType: message.msgType as SendBody['msgType'],
       content: message.content,
