@@ -86,6 +86,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
 
     await openGroupList(a.page);
     await a.page.getByTestId('group-section-managed').locator(`[data-group-id="${groupId}"]`).waitFor();
+    await shot(a.page, 'groups-list');
     await a.page.getByTestId('group-search').fill('no such group');
     await a.page.getByTestId('group-list').getByText('No group matches').waitFor();
     await a.page.keyboard.press('Escape');
@@ -120,6 +121,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
 
   it('mutes one member with a countdown shown to everyone', async () => {
     await memberAction(a.page, carol.id!, 'Mute');
+    await shot(a.page, 'groups-mute-dialog');
     await a.page.locator('[data-testid=group-mute-option][data-minutes="10"]').click();
     for (const page of [a.page, b.page]) {
       const countdown = member(page, carol.id!).getByTestId('group-member-muted');
@@ -140,6 +142,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await member(b.page, carol.id!).getByTestId('group-member-more').click();
     const items = await b.page.getByTestId('group-member-menu').getByRole('menuitem').allTextContents();
     assert.deepEqual(items, ['Mute', 'Remove from group']);
+    await shot(b.page, 'groups-admin-menu');
     await b.page.keyboard.press('Escape');
   });
 
