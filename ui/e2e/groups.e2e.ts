@@ -119,17 +119,24 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await b.page.getByTestId('group-details').waitFor();
   });
 
-  it('mutes one member with a countdown shown to everyone', async () => {
-    await memberAction(a.page, carol.id!, 'Mute');
+  it('mutes one member with a countdown shown to everyone and in place of the member’s composer', async () => {
+    await memberAction(a.page, bob.id!, 'Mute');
     await shot(a.page, 'groups-mute-dialog');
     await a.page.locator('[data-testid=group-mute-option][data-minutes="10"]').click();
     for (const page of [a.page, b.page]) {
-      const countdown = member(page, carol.id!).getByTestId('group-member-muted');
+      const countdown = member(page, bob.id!).getByTestId('group-member-muted');
       await countdown.waitFor();
       assert.match((await countdown.textContent()) ?? '', /Muted 00:(09:\d\d|10:00)/);
     }
-    await memberAction(a.page, carol.id!, 'Unmute');
-    await member(b.page, carol.id!).and(b.page.locator('[data-muted=N]')).waitFor();
+    await b.page.getByTestId('group-start-chat').click();
+    const notice = b.page.locator('[data-testid=group-muted-notice][data-reason=memberMuted]');
+    await notice.waitFor();
+    assert.match((await notice.textContent()) ?? '', /Muted 00:(09:\d\d|10:00)/);
+
+    await memberAction(a.page, bob.id!, 'Unmute');
+    await b.page.getByTestId('composer').waitFor();
+    await b.page.getByTestId('chat-group-info').click();
+    await member(b.page, bob.id!).and(b.page.locator('[data-muted=N]')).waitFor();
   });
 
   it('lets the owner make a member admin, who then manages normal members only', async () => {

@@ -20,6 +20,10 @@ import {
 import { en } from '../src/i18n/en';
 import { groupsEn, groupsVi, groupsZh } from '../src/i18n/groups';
 import { vi_VN } from '../src/i18n/vi_VN';
+import { liveMessagesAtom } from '../src/state/chat';
+import { appStore } from '../src/state/store';
+import { paneAtom } from '../src/state/ui';
+import { handlePush } from '../src/ws/handlers';
 import { zh_CN } from '../src/i18n/zh_CN';
 
 const NOW = 1_750_000_000_000;
@@ -215,5 +219,46 @@ describe('group conversations', () => {
     assert.deepEqual(addressOfMessage(group), { chatType: 'Group', groupId: 'g' });
     assert.equal(conversationOf({ chatType: 'Friend', groupId: '', from: 'me', to: 'f' }, 'me'), 'f');
     assert.equal(conversationOf({ chatType: 'Friend', groupId: '', from: 'f', to: 'me' }, 'me'), 'f');
+  });
+});
+
+describe('group pushes', () => {
+  const ME = '1000000000000000001';
+  const GROUP = '2000000000000000001';
+
+  async function settled(what: string, check: () => boolean): Promise<void> {
+    for (let i = 0; i < 50 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.ok(check(), what);
+  }
+
+  it('files a pushed group message (11) under its group', () => {
+    const message: Message = {
+      id: '3000000000000000001',
+      uuid: 'u-group',
+      chatType: 'Group',
+      from: '1000000000000000009',
+      to: '',
+      groupId: GROUP,
+      msgType: 'Text',
+      content: 'hello group',
+      serverReceiveTime: 1,
+      createTime: 1,
+      msgStatus: 'Unread',
+    };
+    handlePush({ cmd: 11, data: message }, ME);
+    assert.deepEqual(appStore.get(liveMessagesAtom)[GROUP]?.map((m) => m.content), ['hello group']);
+  });
+
+  it('keeps the group open when another member is removed (21 naming someone else)', async () => {
+    appStore.set(paneAtom, { kind: 'group', groupId: GROUP });
+    handlePush({ cmd: 21, data: { groupId: GROUP, operationType: 'Removed', memberId: '1000000000000000009', position: 0 } }, ME);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(appStore.get(paneAtom), { kind: 'group', groupId: GROUP });
+  });
+
+  it('closes the group chat when the group is dissolved (21)', async () => {
+    appStore.set(paneAtom, { kind: 'chat', peerId: GROUP, chatType: 'Group' });
+    handlePush({ cmd: 21, data: { groupId: GROUP, operationType: 'Dissolved', position: 0 } }, ME);
+    await settled('the pane to close', () => appStore.get(paneAtom).kind === 'none');
   });
 });

@@ -9,6 +9,8 @@ export interface GroupChat {
   group: Group | undefined;
   /** why this member may not send now (the composer gives way to a notice), or null */
   refusal: ReturnType<typeof speakRefusal>;
+  /** how long this member stays muted, ms */
+  muteLeft: number;
   /** the members' names in the group, by member id */
   memberNames: Map<string, string>;
 }
@@ -23,8 +25,9 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
     [members],
   );
   const now = useNow(muteLeft(mine, Date.now()) > 0);
+  const left = muteLeft(mine, now);
   useEffect(() => {
     if (groupId) rememberGroupChat(groupId);
   }, [groupId]);
-  return { group, refusal: group ? speakRefusal(group, mine, now) : null, memberNames };
+  return { group, refusal: group ? speakRefusal(group, mine, now) : null, muteLeft: left, memberNames };
 }

@@ -52,7 +52,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const { group, refusal, memberNames } = useGroupChat(isGroup ? peerId : null, me.id);
+  const { group, refusal, muteLeft, memberNames } = useGroupChat(isGroup ? peerId : null, me.id);
   const history = useHistory(peerId, chatType);
   const live = useAtomValue(liveMessagesAtom)[peerId];
   const marks = useAtomValue(readMarksAtom)[peerId];
@@ -375,7 +375,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
           </button>
         </div>
       ) : refusal ? (
-        <GroupMuteNotice refusal={refusal} />
+        <GroupMuteNotice refusal={refusal} muteLeft={muteLeft} />
       ) : (
         <Composer peerId={peerId} nameOf={nameOf} me={me.id} />
       )}
