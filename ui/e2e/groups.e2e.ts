@@ -99,6 +99,8 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     assert.equal(await b.page.getByTestId('group-mute-all').count(), 0, 'a normal member cannot mute the group');
     assert.equal(await b.page.getByTestId('group-dissolve').count(), 0, 'a normal member cannot dissolve');
     assert.equal(await b.page.getByTestId('group-member-more').count(), 0, 'a normal member acts on nobody');
+    assert.equal(await b.page.getByTestId('group-member-open').count(), 0, 'nor opens member cards');
+    await a.page.locator(`[data-testid=group-member][data-member-id="${carol.id}"] [data-testid=group-member-open]`).waitFor();
     await shot(a.page, 'groups-owner-details');
   });
 

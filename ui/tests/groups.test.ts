@@ -79,6 +79,7 @@ describe('the role matrix (spec section 6)', () => {
     ['invite', ['Owner', 'Admin', 'Normal']],
     ['nickname', ['Owner', 'Admin', 'Normal']],
     ['modify', ['Owner', 'Admin']],
+    ['viewMember', ['Owner', 'Admin']],
     ['muteAll', ['Owner', 'Admin']],
     ['sendRate', ['Owner', 'Admin']],
     ['allowLeave', ['Owner']],

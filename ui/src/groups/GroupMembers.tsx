@@ -1,3 +1,4 @@
+import { useSetAtom } from 'jotai';
 import { useState } from 'react';
 import type { Group, GroupMember } from '../api/types';
 import { Avatar } from '../components/Avatar';
@@ -5,10 +6,12 @@ import { ConfirmDialog } from '../components/Dialog';
 import { MoreIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
+import { paneAtom } from '../state/ui';
 import { muteMember, removeMembers, setMemberRole, transferGroup } from './api';
 import {
   filterMembers,
   formatCountdown,
+  may,
   memberActions,
   memberName,
   muteLeft,
@@ -33,6 +36,7 @@ type Pending = { action: 'remove' | 'transfer' | 'mute'; member: GroupMember };
 /** The members, owner first, each with its role, mute countdown and the actions the role allows. */
 export function GroupMembers({ group, members, me }: { group: Group; members: GroupMember[]; me: string }) {
   const t = useT();
+  const setPane = useSetAtom(paneAtom);
   const [query, setQuery] = useState('');
   const [menu, setMenu] = useState<{ member: GroupMember; x: number; y: number } | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
@@ -94,7 +98,18 @@ export function GroupMembers({ group, members, me }: { group: Group; members: Gr
             >
               <Avatar name={member.name} remark={member.nickname} headUrl={member.headUrl} seed={member.memberId} size={32} />
               <span className="picker-name">
-                <span>{name}</span>
+                {may(group.myRole, 'viewMember') ? (
+                  <button
+                    type="button"
+                    className="link-button group-member-name"
+                    onClick={() => setPane({ kind: 'member', memberId: member.memberId })}
+                    data-testid="group-member-open"
+                  >
+                    {name}
+                  </button>
+                ) : (
+                  <span>{name}</span>
+                )}
                 {left > 0 ? (
                   <span className="muted" data-testid="group-member-muted">
                     {t('group.mutedFor', { time: formatCountdown(left, t('group.dayUnit')) })}

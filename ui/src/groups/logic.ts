@@ -15,6 +15,7 @@ export type GroupAction =
   | 'invite'
   | 'nickname'
   | 'modify'
+  | 'viewMember'
   | 'muteAll'
   | 'sendRate'
   | 'allowLeave'
@@ -25,6 +26,7 @@ const LEAST_ROLE: Record<GroupAction, GroupRole> = {
   invite: 'Normal',
   nickname: 'Normal',
   modify: 'Admin',
+  viewMember: 'Admin',
   muteAll: 'Admin',
   sendRate: 'Admin',
   allowLeave: 'Owner',
