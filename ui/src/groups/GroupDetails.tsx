@@ -54,7 +54,6 @@ function GroupView({ group, members, me }: { group: Group; members: GroupMember[
     if (kind === 'leave') showToast(t('group.left'), 'success');
   }
 
-
   return (
     <section
       className="pane-section"
