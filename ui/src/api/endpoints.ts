@@ -1,6 +1,7 @@
 import { request } from './http';
 import type {
   Apply,
+  ChatAddress,
   ForwardResult,
   ForwardTarget,
   LoginResult,
@@ -113,8 +114,8 @@ export function forwardMessages(uuid: string, messageIds: string[], targets: For
   return request('POST', '/v1/message/forward', { body: { uuid, messageIds, targets } });
 }
 
-export function shareContact(uuid: string, to: string, memberId: string): Promise<SendResult> {
-  return request('POST', '/v1/message/shareContact', { body: { uuid, chatType: 'Friend', to, memberId } });
+export function shareContact(uuid: string, address: ChatAddress, memberId: string): Promise<SendResult> {
+  return request('POST', '/v1/message/shareContact', { body: { uuid, ...address, memberId } });
 }
 
 /** The messages visible to this member, in the order asked; deleted ones are left out. */

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { authAtom } from '../auth/authState';
 import { HISTORY_PAGE_SIZE, keys } from './keys';
-import type { Apply, FriendGroup, Message, Page, PublicInfo, Session } from './types';
+import type { Apply, ChatType, FriendGroup, Message, Page, PublicInfo, Session } from './types';
 
 function useSignedIn(): boolean {
   return useAtomValue(authAtom) !== null;
@@ -27,17 +27,18 @@ export function useMember(memberId: string) {
 }
 
 /**
- * History of a friend chat, newest page first: page 0 is the newest 20 messages, page n+1 the
- * 20 before the oldest of page n (queryType Up with the messageId cursor). A short page ends it.
+ * History of a friend or group chat, newest page first: page 0 is the newest 20 messages, page
+ * n+1 the 20 before the oldest of page n (queryType Up with the messageId cursor). A short page
+ * ends it.
  */
-export function useHistory(friendMemberId: string | null) {
+export function useHistory(peerId: string | null, chatType: ChatType = 'Friend') {
   const signedIn = useSignedIn();
   return useSWRInfinite<Message[]>(
     (index, previous: Message[] | null) => {
-      if (!signedIn || !friendMemberId) return null;
-      if (index === 0) return keys.history(friendMemberId);
+      if (!signedIn || !peerId) return null;
+      if (index === 0) return keys.history(peerId, undefined, chatType);
       if (!previous || previous.length < HISTORY_PAGE_SIZE || !previous[0]?.id) return null;
-      return keys.history(friendMemberId, previous[0].id);
+      return keys.history(peerId, previous[0].id, chatType);
     },
     { revalidateFirstPage: true, revalidateOnFocus: false },
   );

@@ -1,4 +1,5 @@
 // swr keys are the GET paths themselves, so one fetcher serves every hook.
+import type { ChatType } from './types';
 
 export const HISTORY_PAGE_SIZE = 20;
 
@@ -9,9 +10,13 @@ export const keys = {
   member(memberId: string): string {
     return `/v1/member/memberInfo/getMemberByMemberId?${new URLSearchParams({ memberId })}`;
   },
-  /** A history page of a friend chat: the newest page without `beforeId`, else older than it. */
-  history(friendMemberId: string, beforeId?: string): string {
-    const query = new URLSearchParams({ friendMemberId, queryType: 'Up', pageSize: String(HISTORY_PAGE_SIZE) });
+  /** A history page of a chat: the newest page without `beforeId`, else older than it. */
+  history(peerId: string, beforeId?: string, chatType: ChatType = 'Friend'): string {
+    const query = new URLSearchParams({
+      [chatType === 'Group' ? 'groupId' : 'friendMemberId']: peerId,
+      queryType: 'Up',
+      pageSize: String(HISTORY_PAGE_SIZE),
+    });
     if (beforeId) query.set('messageId', beforeId);
     return `/v1/message/messagePush/history/list/page?${query}`;
   },

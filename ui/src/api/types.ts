@@ -139,14 +139,15 @@ export interface Message {
 /** The message types this client sends itself (Forward and ShareContact come from their own calls). */
 export type SendType = 'Text' | 'Reply' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
 
-export interface SendBody {
+/** A friend chat names the friend (`to`), a group chat the group (`groupId`). */
+export type ChatAddress = { chatType: 'Friend'; to: string } | { chatType: 'Group'; groupId: string };
+
+export type SendBody = ChatAddress & {
   uuid: string;
-  chatType: 'Friend';
-  to: string;
   msgType: SendType;
   content: string;
   parentMessageId?: string;
-}
+};
 
 export interface SendResult {
   id: string;
@@ -214,3 +215,53 @@ export interface ForwardResult {
 }
 
 export type SessionEndType = 'KickOut' | 'Disable' | 'Offline' | 'Logout';
+
+// Groups (docs/api-groups.md).
+
+export type GroupRole = 'Owner' | 'Admin' | 'Normal';
+
+export type SendRate = 'NoLimit' | 'Backend' | 'TenPerMinute' | 'FivePerMinute';
+
+export interface Group {
+  id: string;
+  name: string;
+  headUrl: string;
+  notice: string;
+  owner: string;
+  muteAll: boolean;
+  allowLeave: boolean;
+  sendRate: SendRate;
+  dissolved: boolean;
+  memberCount: number;
+  createTime: number;
+  /** the asking member's role */
+  myRole: GroupRole;
+  /** N while the whole group is muted */
+  allowSpeak: 'Y' | 'N';
+}
+
+export interface GroupMember {
+  groupId: string;
+  memberId: string;
+  role: GroupRole;
+  nickname: string;
+  /** ms; 0 when not muted */
+  mutedUntil: number;
+  joinTime: number;
+  name: string;
+  headUrl: string;
+  allowSpeak: 'Y' | 'N';
+}
+
+export interface MyGroups {
+  managed: Group[];
+  joined: Group[];
+}
+
+/** Pushes 21 (dissolved, left, removed), 22 (created, joined) and 23 (changed). */
+export interface GroupPush {
+  groupId: string;
+  operationType: string;
+  memberId?: string;
+  position: number;
+}

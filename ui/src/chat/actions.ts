@@ -12,6 +12,7 @@ import {
 import type { ForwardTarget, Message } from '../api/types';
 import { t } from '../i18n';
 import { showToast } from '../state/toast';
+import { addressOf } from './address';
 import { newUuid } from './ids';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from './life';
 
@@ -57,7 +58,7 @@ export function forward(ids: string[], targetIds: string[]): Promise<boolean> {
 
 export function shareCard(to: string, memberId: string): Promise<boolean> {
   return attempt(async () => {
-    await shareContact(newUuid(), to, memberId);
+    await shareContact(newUuid(), addressOf(to), memberId);
     showToast(t('share.done'), 'success');
   });
 }

@@ -6,6 +6,7 @@ import { ApiError } from '../api/http';
 import type { Message, SendBody } from '../api/types';
 import { currentAuth } from '../auth/authState';
 import { showToast } from '../state/toast';
+import { addressOf, addressOfMessage, conversationOf } from './address';
 import { newUuid } from './ids';
 import { patchLive, upsertLive } from './liveMessages';
 import { queueSessionUpdate } from './sessionCache';
@@ -22,13 +23,14 @@ export function sendText(peerId: string, content: string, parent?: Message): voi
 export function sendContent(peerId: string, msgType: SendBody['msgType'], content: string, parent?: Message): void {
   const me = currentAuth()?.user.id;
   if (!me) return;
+  const address = addressOf(peerId);
   const message: Message = {
     id: '',
     uuid: newUuid(),
-    chatType: 'Friend',
+    chatType: address.chatType,
     from: me,
-    to: peerId,
-    groupId: '',
+    to: address.chatType === 'Friend' ? address.to : '',
+    groupId: address.chatType === 'Group' ? address.groupId : '',
     msgType,
     content,
     ...(parent ? { parentMessageId: parent.id } : {}),
@@ -49,16 +51,16 @@ export function sendContent(peerId: string, msgType: SendBody['msgType'], conten
 export function resend(message: Message): void {
   const me = currentAuth()?.user.id;
   if (!me || message.msgStatus !== 'failedSent') return;
-  patchLive(message.to, message.uuid, (item) => ({ ...item, msgStatus: 'sending' }));
+  patchLive(conversationOf(message, me), message.uuid, (item) => ({ ...item, msgStatus: 'sending' }));
   void deliver(message, me);
 }
 
 async function deliver(message: Message, me: string): Promise<void> {
+  const peerId = conversationOf(message, me);
   try {
-    const body = {
+    const body: SendBody = {
+      ...addressOfMessage(message),
       uuid: message.uuid,
-      chatType: 'Friend' as const,
-      to: message.to,
       msgType: message.msgType as SendBody['msgType'],
       content: message.content,
     };
@@ -66,7 +68,7 @@ async function deliver(message: Message, me: string): Promise<void> {
       ? await replyMessage({ ...body, msgType: 'Reply', parentMessageId: message.parentMessageId })
       : await sendMessage(body);
     let sent: Message = message;
-    patchLive(message.to, message.uuid, (item) => {
+    patchLive(peerId, message.uuid, (item) => {
       sent = {
         ...item,
         id: result.id,
@@ -75,9 +77,9 @@ async function deliver(message: Message, me: string): Promise<void> {
       };
       return sent;
     });
-    queueSessionUpdate((list) => applyMessage(list, sent, { me, openPeerId: message.to }), result.position);
+    queueSessionUpdate((list) => applyMessage(list, sent, { me, openPeerId: peerId }), result.position);
   } catch (error) {
-    patchLive(message.to, message.uuid, (item) => ({
+    patchLive(peerId, message.uuid, (item) => ({
       ...item,
       msgStatus: 'failedSent',
       failedSentCount: (item.failedSentCount ?? 0) + 1,

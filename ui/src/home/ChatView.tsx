@@ -3,7 +3,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useHistory } from '../api/hooks';
 import { HISTORY_PAGE_SIZE } from '../api/keys';
-import type { Message, UserInfo } from '../api/types';
+import type { ChatType, Message, UserInfo } from '../api/types';
 import { clearChat, copyToClipboard, deleteMessages, forward, recall } from '../chat/actions';
 import { applyChanges, expandForwardBatches } from '../chat/changes';
 import { FORWARD_TARGETS_MAX, forwardRefusal, inChatOrder, toggleSelection } from '../chat/forward';
@@ -14,7 +14,10 @@ import { mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
 import { ConfirmDialog } from '../components/Dialog';
-import { CloseIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
+import { CloseIcon, ImageIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
+import { GroupAvatar } from '../groups/GroupAvatar';
+import { GroupMuteNotice } from '../groups/GroupMuteNotice';
+import { useGroupChat } from '../groups/useGroupChat';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
 import { composerModeAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
@@ -22,6 +25,7 @@ import { resyncAtom } from '../state/connection';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
 import { Composer } from './Composer';
+import { MediaHistory } from './MediaHistory';
 import type { BubbleEnv } from './MessageBubble';
 import { MessageList } from './MessageList';
 import { PaneHeader } from './PaneHeader';
@@ -44,10 +48,12 @@ const ACTION_LABELS: Record<MessageAction, MessageKey> = {
 
 type Confirm = { kind: 'deleteForMe' | 'deleteForEveryone'; ids: string[] } | { kind: 'clear' };
 
-export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
+export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: ChatType; me: UserInfo }) {
   const t = useT();
+  const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const history = useHistory(peerId);
+  const { group, refusal, muteLeft, memberNames } = useGroupChat(isGroup ? peerId : null, me.id);
+  const history = useHistory(peerId, chatType);
   const live = useAtomValue(liveMessagesAtom)[peerId];
   const marks = useAtomValue(readMarksAtom)[peerId];
   const changes = useAtomValue(messageChangesAtom)[peerId];
@@ -64,6 +70,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const [headerMenu, setHeaderMenu] = useState<{ x: number; y: number } | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [forwardIds, setForwardIds] = useState<string[] | null>(null);
+  const [mediaOpen, setMediaOpen] = useState(false);
   const headerMenuButton = useRef<HTMLButtonElement>(null);
 
   const pages = history.data;
@@ -77,7 +84,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   }, [peerId, timeline]);
   useEffect(() => () => forgetTimeline(peerId), [peerId]);
 
-  useReadAck(peerId, me.id, timeline, peer.unreadCount);
+  useReadAck(peerId, chatType, me.id, timeline, peer.unreadCount);
 
   const seenResync = useRef(resync);
   const { mutate } = history;
@@ -90,7 +97,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
   const lastPage = pages?.[pages.length - 1];
   const hasMore = !!lastPage && lastPage.length >= HISTORY_PAGE_SIZE;
   const loadingMore = history.isLoading || (history.size > 0 && pages !== undefined && pages.length < history.size);
-  const title = displayName(peer) || '\u00a0';
+  const title = (isGroup ? group?.name : displayName(peer)) || '\u00a0';
   const searching = searchOpen && query.trim() !== '';
   const shown = useMemo(
     () => (searching ? timeline.filter((message) => matchesQuery(message, query)) : timeline),
@@ -135,9 +142,20 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
     }
   }
 
+  function nameOf(memberId: string): string {
+    return isGroup ? (memberNames.get(memberId) ?? '') : title;
+  }
+
+  /** Deleting a group message for everyone has no server call yet. */
+  function actionsOf(message: Message): MessageAction[] {
+    const actions = messageActions(message, me.id, Date.now());
+    return isGroup ? actions.filter((action) => action !== 'deleteForEveryone') : actions;
+  }
+
   const env: BubbleEnv = {
     me: me.id,
-    peerName: title,
+    nameOf,
+    showSenders: isGroup,
     query: searching ? query : '',
     find: (id) => byId.get(id),
     isRemoved: (id) => !!changes?.removed[id],
@@ -149,7 +167,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
       setSelection(result.selected);
     },
     onMenu: (message, x, y) => {
-      if (messageActions(message, me.id, Date.now()).length > 0) setMenu({ message, x, y });
+      if (actionsOf(message).length > 0) setMenu({ message, x, y });
     },
     onJump: (id) => setJump({ id, nonce: Date.now() }),
     onOpenMember: (memberId) => setPane({ kind: 'member', memberId }),
@@ -190,6 +208,16 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
     <>
       <button
         type="button"
+        className="icon-button"
+        aria-label={t('media.history')}
+        title={t('media.history')}
+        onClick={() => setMediaOpen(true)}
+        data-testid="chat-media-history"
+      >
+        <ImageIcon />
+      </button>
+      <button
+        type="button"
         className={`icon-button${searchOpen ? ' icon-button-active' : ''}`}
         aria-label={t('search.open')}
         aria-pressed={searchOpen}
@@ -199,47 +227,65 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
       >
         <SearchIcon />
       </button>
-      <button
-        ref={headerMenuButton}
-        type="button"
-        className="icon-button"
-        aria-label={t('chat.menu')}
-        aria-haspopup="menu"
-        title={t('chat.menu')}
-        onClick={() => {
-          const box = headerMenuButton.current!.getBoundingClientRect();
-          setHeaderMenu({ x: box.right - 200, y: box.bottom + 4 });
-        }}
-        data-testid="chat-menu"
-      >
-        <MoreIcon />
-      </button>
+      {isGroup ? null : (
+        <button
+          ref={headerMenuButton}
+          type="button"
+          className="icon-button"
+          aria-label={t('chat.menu')}
+          aria-haspopup="menu"
+          title={t('chat.menu')}
+          onClick={() => {
+            const box = headerMenuButton.current!.getBoundingClientRect();
+            setHeaderMenu({ x: box.right - 200, y: box.bottom + 4 });
+          }}
+          data-testid="chat-menu"
+        >
+          <MoreIcon />
+        </button>
+      )}
     </>
   );
 
   return (
-    <section className="chat" aria-label={title} data-testid="chat-view" data-peer-id={peerId}>
+    <section className="chat" aria-label={title} data-testid="chat-view" data-peer-id={peerId} data-chat-type={chatType}>
       <PaneHeader
         title={title}
         subtitle={
-          <>
-            <LockIcon /> {peer.code ? `@${peer.code}` : 'AES-256-GCM'}
-          </>
+          isGroup ? (
+            t('group.memberCount', { n: group?.memberCount ?? 0 })
+          ) : (
+            <>
+              <LockIcon /> {peer.code ? `@${peer.code}` : 'AES-256-GCM'}
+            </>
+          )
         }
         leading={
-          <button
-            type="button"
-            className="header-avatar"
-            aria-label={t('member.title')}
-            onClick={() => setPane({ kind: 'member', memberId: peerId })}
-            data-testid="chat-peer-info"
-          >
-            <Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />
-          </button>
+          isGroup ? (
+            <button
+              type="button"
+              className="header-avatar"
+              aria-label={t('group.details')}
+              onClick={() => setPane({ kind: 'group', groupId: peerId })}
+              data-testid="chat-group-info"
+            >
+              <GroupAvatar group={{ id: peerId, name: group?.name ?? '', headUrl: group?.headUrl ?? '' }} size={36} />
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="header-avatar"
+              aria-label={t('member.title')}
+              onClick={() => setPane({ kind: 'member', memberId: peerId })}
+              data-testid="chat-peer-info"
+            >
+              <Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />
+            </button>
+          )
         }
         actions={
           <>
-            <CallButtons peerId={peerId} />
+            {isGroup ? null : <CallButtons peerId={peerId} />}
             {headerActions}
           </>
         }
@@ -328,8 +374,10 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
             {t('forward.send')}
           </button>
         </div>
+      ) : refusal ? (
+        <GroupMuteNotice refusal={refusal} muteLeft={muteLeft} />
       ) : (
-        <Composer peerId={peerId} peerName={title} me={me.id} />
+        <Composer peerId={peerId} nameOf={nameOf} me={me.id} />
       )}
       {menu ? (
         <PopupMenu
@@ -337,7 +385,7 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
           y={menu.y}
           label={t('menu.more')}
           onClose={() => setMenu(null)}
-          items={messageActions(menu.message, me.id, Date.now()).map((action) => ({
+          items={actionsOf(menu.message).map((action) => ({
             key: action,
             label: t(ACTION_LABELS[action]),
             danger: action === 'deleteForMe' || action === 'deleteForEveryone' || action === 'recall',
@@ -377,6 +425,15 @@ export function ChatView({ peerId, me }: { peerId: string; me: UserInfo }) {
           onConfirm={() => void runConfirmed(confirm)}
           onCancel={() => cancelConfirm(confirm)}
           testId="confirm-dialog"
+        />
+      ) : null}
+      {mediaOpen ? (
+        <MediaHistory
+          timeline={timeline}
+          hasMore={hasMore}
+          loadingMore={loadingMore}
+          onLoadOlder={() => void history.setSize(history.size + 1)}
+          onClose={() => setMediaOpen(false)}
         />
       ) : null}
       {forwardIds ? (

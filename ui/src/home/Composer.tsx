@@ -19,7 +19,16 @@ const MAX_HEIGHT_PX = 160;
  * quoted message while replying (× cancels), or the edit bar while editing one's own message
  * (Escape cancels). The + menu sends a contact card.
  */
-export function Composer({ peerId, peerName, me }: { peerId: string; peerName: string; me: string }) {
+export function Composer({
+  peerId,
+  nameOf,
+  me,
+}: {
+  peerId: string;
+  /** the sender of a quoted message */
+  nameOf: (memberId: string) => string;
+  me: string;
+}) {
   const t = useT();
   const [drafts, setDrafts] = useAtom(draftsAtom);
   const [modes, setModes] = useAtom(composerModeAtom);
@@ -89,7 +98,7 @@ export function Composer({ peerId, peerName, me }: { peerId: string; peerName: s
   let bar: React.ReactNode = null;
   if (mode) {
     const quoted = mode.message;
-    const who = quoted.from === me ? t('message.you') : peerName;
+    const who = quoted.from === me ? t('message.you') : nameOf(quoted.from);
     bar = (
       <div className={`composer-bar composer-${mode.kind}`} data-testid={`composer-${mode.kind}`}>
         {mode.kind === 'reply' ? <ReplyIcon /> : <EditIcon />}

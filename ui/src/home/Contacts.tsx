@@ -1,8 +1,10 @@
 import { useAtom } from 'jotai';
+import { useState } from 'react';
 import { useFriendApplies, useFriendGroups } from '../api/hooks';
 import { pendingReceived } from '../chat/applies';
 import { Avatar } from '../components/Avatar';
-import { AddUserIcon, InboxIcon } from '../components/icons';
+import { AddUserIcon, ContactsIcon, InboxIcon } from '../components/icons';
+import { GroupListDialog } from '../groups/GroupListDialog';
 import { useT } from '../i18n';
 import { paneAtom } from '../state/ui';
 import { CountBadge } from './CountBadge';
@@ -15,6 +17,7 @@ export function Contacts() {
   const applies = useFriendApplies();
   const friends = (groups.data ?? []).flatMap((group) => group.friends);
   const pending = pendingReceived(applies.data?.records);
+  const [groupsOpen, setGroupsOpen] = useState(false);
 
   return (
     <nav className="contacts" aria-label={t('home.contacts')}>
@@ -42,7 +45,19 @@ export function Contacts() {
             <CountBadge count={pending} label={t('requests.pending', { n: pending })} testId="requests-badge" />
           </button>
         </li>
+        <li>
+          <button
+            type="button"
+            className="session-item session-item-compact"
+            onClick={() => setGroupsOpen(true)}
+            data-testid="open-groups"
+          >
+            <Avatar icon={<ContactsIcon />} tone="#22a06b" size={32} />
+            <span className="session-name">{t('group.groups')}</span>
+          </button>
+        </li>
       </ul>
+      {groupsOpen ? <GroupListDialog onClose={() => setGroupsOpen(false)} /> : null}
       <h2 className="list-heading">
         {t('contacts.myFriends')} {groups.data ? <span className="muted">{friends.length}</span> : null}
       </h2>

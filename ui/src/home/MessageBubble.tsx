@@ -17,7 +17,10 @@ import { useParentMessage } from './useParentMessage';
 /** What every bubble of one chat shares. */
 export interface BubbleEnv {
   me: string;
-  peerName: string;
+  /** who sent a message: the friend, or a member of the group */
+  nameOf: (memberId: string) => string;
+  /** a group chat names the sender above the first message of each run */
+  showSenders: boolean;
   /** the search query whose matches are highlighted */
   query: string;
   /** a message of the loaded timeline (changes applied) */
@@ -37,6 +40,8 @@ interface MessageBubbleProps {
   env: BubbleEnv;
   /** false inside a run of messages: the last one of the run carries the time and status */
   showMeta: boolean;
+  /** the first message of a run of one sender */
+  startsRun: boolean;
 }
 
 export function Highlighted({ text, query }: { text: string; query: string }) {
@@ -51,7 +56,7 @@ export function Highlighted({ text, query }: { text: string; query: string }) {
 }
 
 function senderName(message: Message, env: BubbleEnv, you: string): string {
-  return message.from === env.me ? you : env.peerName;
+  return message.from === env.me ? you : env.nameOf(message.from);
 }
 
 /** The quoted parent of a reply; `inert` inside a bubble that is itself a button (a failed send). */
@@ -134,7 +139,7 @@ function Body({ message, env, plain }: { message: Message; env: BubbleEnv; plain
   return <Highlighted text={text} query={env.query} />;
 }
 
-export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
+export function MessageBubble({ message, env, showMeta, startsRun }: MessageBubbleProps) {
   const t = useT();
   const own = message.from === env.me;
   const failed = own && message.msgStatus === 'failedSent';
@@ -185,6 +190,11 @@ export function MessageBubble({ message, env, showMeta }: MessageBubbleProps) {
       }}
       {...(env.selecting ? {} : longPress)}
     >
+      {env.showSenders && startsRun && !own ? (
+        <span className="message-sender" data-testid="message-sender">
+          {env.nameOf(message.from)}
+        </span>
+      ) : null}
       <div className="message-row">
         {env.selecting ? <SelectBox message={message} env={env} selected={selected} /> : null}
         {failed ? (
@@ -246,7 +256,7 @@ export function SystemLine({ message, env }: { message: Message; env: BubbleEnv 
   const text = message.recalled
     ? message.from === env.me
       ? t('message.recalledByMe')
-      : t('message.recalledBy', { name: env.peerName })
+      : t('message.recalledBy', { name: env.nameOf(message.from) })
     : message.content;
   return (
     <p

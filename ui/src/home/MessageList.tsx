@@ -217,7 +217,12 @@ export function MessageList({
         {isEventLike(message) ? (
           <SystemLine message={message} env={env} />
         ) : (
-          <MessageBubble message={message} env={env} showMeta={endsRun(message, next)} />
+          <MessageBubble
+            message={message}
+            env={env}
+            showMeta={endsRun(message, next)}
+            startsRun={index === 0 || shown[index - 1].from !== message.from || isEventLike(shown[index - 1])}
+          />
         )}
         {onShowInChat && message.id ? (
           <button

@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
 import type { UserInfo } from '../api/types';
 import { ChatIcon } from '../components/icons';
+import { GroupDetails } from '../groups/GroupDetails';
 import { useT } from '../i18n';
 import { paneAtom } from '../state/ui';
 import { AddFriend } from './AddFriend';
@@ -15,7 +16,7 @@ export function RightPane({ me }: { me: UserInfo }) {
   let content: React.ReactNode;
   switch (pane.kind) {
     case 'chat':
-      content = <ChatView key={pane.peerId} peerId={pane.peerId} me={me} />;
+      content = <ChatView key={pane.peerId} peerId={pane.peerId} chatType={pane.chatType ?? 'Friend'} me={me} />;
       break;
     case 'fixed':
       content = <FixedEntryView id={pane.id} />;
@@ -25,6 +26,9 @@ export function RightPane({ me }: { me: UserInfo }) {
       break;
     case 'requests':
       content = <FriendRequests />;
+      break;
+    case 'group':
+      content = <GroupDetails key={pane.groupId} groupId={pane.groupId} me={me} />;
       break;
     case 'member':
       content = <MemberInfo key={pane.memberId} memberId={pane.memberId} me={me} />;

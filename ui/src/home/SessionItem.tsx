@@ -16,11 +16,13 @@ export function displayName(item: { remark?: string; name?: string; code?: strin
 interface SessionItemProps {
   session: Session;
   active: boolean;
+  /** unsent text of a conversation that is not open, shown in place of the last message */
+  draft?: string;
   onOpen: () => void;
   onAction: (action: SessionAction) => void;
 }
 
-export function SessionItem({ session, active, onOpen, onAction }: SessionItemProps) {
+export function SessionItem({ session, active, draft, onOpen, onAction }: SessionItemProps) {
   const t = useT();
   const [menu, setMenu] = useState<MenuPlace | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
@@ -67,7 +69,13 @@ export function SessionItem({ session, active, onOpen, onAction }: SessionItemPr
           </span>
           <span className="session-line">
             <span className="session-preview" data-testid="session-preview">
-              {preview}
+              {draft ? (
+                <>
+                  <span className="session-draft">{t('session.draft')}</span> {draft}
+                </>
+              ) : (
+                preview
+              )}
             </span>
             <CountBadge
               count={badge.count}

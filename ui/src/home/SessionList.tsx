@@ -1,9 +1,10 @@
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import type { SWRResponse } from 'swr';
 import type { Session } from '../api/types';
 import { runSessionAction } from '../chat/conversationActions';
 import { opensMarked } from '../chat/conversations';
 import { useT } from '../i18n';
+import { draftsAtom } from '../state/chat';
 import { paneAtom } from '../state/ui';
 import { FixedEntries } from './FixedEntries';
 import { SessionItem } from './SessionItem';
@@ -13,6 +14,7 @@ export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) 
   const [pane, setPane] = useAtom(paneAtom);
   const openPeerId = pane.kind === 'chat' ? pane.peerId : null;
   const list = sessions.data ?? [];
+  const drafts = useAtomValue(draftsAtom);
 
   return (
     <nav className="session-nav" aria-label={t('home.chats')}>
@@ -33,8 +35,9 @@ export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) 
             <SessionItem
               session={session}
               active={session.id === openPeerId}
+              draft={session.id === openPeerId ? undefined : drafts[session.id]?.trim()}
               onOpen={() => {
-                setPane({ kind: 'chat', peerId: session.id });
+                setPane({ kind: 'chat', peerId: session.id, chatType: session.chatType });
                 if (opensMarked(session)) void runSessionAction(session, 'markRead');
               }}
               onAction={(action) => {

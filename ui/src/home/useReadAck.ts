@@ -1,6 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
-import type { Message } from '../api/types';
+import type { ChatType, Message } from '../api/types';
 import { compareIds, maxId } from '../chat/ids';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { markSessionRead } from '../chat/sessions';
@@ -12,15 +12,23 @@ import { CMD } from '../ws/handlers';
 import { sendFrame } from '../ws/socket';
 
 /**
- * While a friend chat is open and shows incoming Unread messages (or the list still counts
+ * While a friend chat is open (group read marks are not served yet) and shows incoming Unread messages (or the list still counts
  * unread for it), sends the read ack 27 for the newest incoming message, then marks them Read
  * here and clears the chat's unread badge. Waits for the socket when it is down.
  */
-export function useReadAck(peerId: string, me: string, timeline: Message[], sessionUnread: number): void {
+export function useReadAck(
+  peerId: string,
+  chatType: ChatType,
+  me: string,
+  timeline: Message[],
+  sessionUnread: number,
+): void {
   const socketOpen = useAtomValue(connectionAtom).status === 'open';
   const ackedUpTo = useAtomValue(ackedUpToAtom)[peerId];
   const { newestId, anyUnread } = incomingReadState(timeline, me);
-  const needed = !!newestId && (anyUnread || sessionUnread > 0) && (!ackedUpTo || compareIds(newestId, ackedUpTo) > 0);
+  const needed =
+    chatType === 'Friend' &&
+    !!newestId && (anyUnread || sessionUnread > 0) && (!ackedUpTo || compareIds(newestId, ackedUpTo) > 0);
 
   useEffect(() => {
     if (!needed || !socketOpen || !newestId) return;

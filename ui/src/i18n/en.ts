@@ -1,4 +1,5 @@
 import { callsEn } from './calls';
+import { groupsEn } from './groups';
 
 // The English table is the reference: its keys type every other table.
 import { personalEn } from './personal';
@@ -223,6 +224,7 @@ export const en = {
   'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
   ...callsEn,
   ...personalEn,
+  ...groupsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

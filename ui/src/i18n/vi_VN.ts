@@ -1,4 +1,5 @@
 import { callsVi } from './calls';
+import { groupsVi } from './groups';
 import type { Table } from './en';
 import { personalVi } from './personal';
 
@@ -222,4 +223,5 @@ export const vi_VN: Table = {
   'session.pinLimit': 'Số cuộc trò chuyện được ghim đã vượt quá giới hạn. Hãy bỏ ghim cuộc trò chuyện khác rồi thử lại.',
   ...callsVi,
   ...personalVi,
+  ...groupsVi,
 };

@@ -21,3 +21,6 @@ export const messageChangesAtom = atom<Record<string, MessageChanges>>({});
 export type ComposerMode = { kind: 'reply'; message: Message } | { kind: 'edit'; message: Message; text: string };
 
 export const composerModeAtom = atom<Record<string, ComposerMode | undefined>>({});
+
+/** The open or once opened conversations that are groups; the others are friend chats. */
+export const groupChatsAtom = atom<Record<string, true>>({});

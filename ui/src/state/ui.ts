@@ -1,4 +1,5 @@
 import { atom } from 'jotai';
+import type { ChatType } from '../api/types';
 
 export const MOBILE_BREAKPOINT_PX = 850;
 
@@ -7,11 +8,13 @@ export type FixedEntryId = '001' | '002' | '003';
 /** What the right panel shows. */
 export type Pane =
   | { kind: 'none' }
-  | { kind: 'chat'; peerId: string }
+  /** a friend chat, or a group chat when chatType is Group (peerId is then the group id) */
+  | { kind: 'chat'; peerId: string; chatType?: ChatType }
   | { kind: 'fixed'; id: FixedEntryId }
   | { kind: 'addFriend' }
   | { kind: 'requests' }
-  | { kind: 'member'; memberId: string };
+  | { kind: 'member'; memberId: string }
+  | { kind: 'group'; groupId: string };
 
 export const paneAtom = atom<Pane>({ kind: 'none' });
 
@@ -29,4 +32,11 @@ export const isMobileAtom = atom<boolean>(initialMobile());
 export const openPeerIdAtom = atom((get) => {
   const pane = get(paneAtom);
   return pane.kind === 'chat' ? pane.peerId : null;
+});
+
+/** The group whose chat or details are open, if any. */
+export const openGroupIdAtom = atom((get) => {
+  const pane = get(paneAtom);
+  if (pane.kind === 'group') return pane.groupId;
+  return pane.kind === 'chat' && pane.chatType === 'Group' ? pane.peerId : null;
 });

@@ -1,11 +1,13 @@
 // What each pushed command does to the client state.
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
-import type { ClearPush, EditPush, Message, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
+import type { ClearPush, EditPush, GroupPush, Message, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
+import { conversationOf } from '../chat/address';
 import { maxId } from '../chat/ids';
+import { GROUP_CMD, onGroupPush } from '../groups/pushes';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
 import { personalKeys } from '../personal/api';
 import { upsertLive } from '../chat/liveMessages';
@@ -71,6 +73,11 @@ export function handlePush(frame: Frame, me: string): void {
     case CMD.session:
       queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
       return;
+    case GROUP_CMD.gone:
+    case GROUP_CMD.joined:
+    case GROUP_CMD.changed:
+      onGroupPush(frame.cmd, frame.data as GroupPush | undefined, me);
+      return;
     case CMD.friendAdded:
       void mutate(keys.friends);
       void mutate(keys.applies);
@@ -94,9 +101,9 @@ export function handlePush(frame: Frame, me: string): void {
 }
 
 function onMessage(message: Message, me: string): void {
-  if (!message || message.chatType !== 'Friend' || !message.id) return;
+  if (!message || (message.chatType !== 'Friend' && message.chatType !== 'Group') || !message.id) return;
   if (processed.check(message.id)) return;
-  const peerId = peerOf(message, me);
+  const peerId = conversationOf(message, me);
   upsertLive(peerId, message);
   const openPeerId = appStore.get(openPeerIdAtom);
   queueSessionUpdate((list) => applyMessage(list, message, { me, openPeerId }), message.position);

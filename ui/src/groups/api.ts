@@ -1,0 +1,119 @@
+// Calls and swr hooks of groups (docs/api-groups.md). Writes answer the position of their event;
+// the lists are read again at that position, so a screen shows its own change at once.
+import { useAtomValue } from 'jotai';
+import useSWR, { mutate } from 'swr';
+import { getFetcher, request } from '../api/http';
+import { withAfter } from '../api/keys';
+import type { Group, GroupMember, GroupRole, MyGroups, SendRate } from '../api/types';
+import { authAtom } from '../auth/authState';
+
+/** Spec section 9: group list fetched at most once a second, group info and members every 1.5 s. */
+const LIST_THROTTLE_MS = 1000;
+const GROUP_THROTTLE_MS = 1500;
+
+export const groupKeys = {
+  mine: '/v1/chat/groupInfo/listMemberInGroup',
+  info(groupId: string): string {
+    return `/v1/chat/groupInfo/getGroupInfoByGroupId?${new URLSearchParams({ groupId })}`;
+  },
+  members(groupId: string): string {
+    return `/v1/chat/groupInfo/listGroupMember?${new URLSearchParams({ groupId })}`;
+  },
+};
+
+function useSignedIn(): boolean {
+  return useAtomValue(authAtom) !== null;
+}
+
+export function useMyGroups() {
+  return useSWR<MyGroups>(useSignedIn() ? groupKeys.mine : null, { dedupingInterval: LIST_THROTTLE_MS });
+}
+
+export function useGroup(groupId: string | null) {
+  return useSWR<Group>(useSignedIn() && groupId ? groupKeys.info(groupId) : null, {
+    dedupingInterval: GROUP_THROTTLE_MS,
+  });
+}
+
+export function useGroupMembers(groupId: string | null) {
+  return useSWR<GroupMember[]>(useSignedIn() && groupId ? groupKeys.members(groupId) : null, {
+    dedupingInterval: GROUP_THROTTLE_MS,
+  });
+}
+
+/**
+ * Reads the group list, and one group's info and members, again once the server holds position;
+ * a group this member has just left answers 404 and keeps its last state until its pane closes.
+ */
+export async function refreshGroup(groupId: string | null, position: number): Promise<void> {
+  const keys = groupId ? [groupKeys.mine, groupKeys.info(groupId), groupKeys.members(groupId)] : [groupKeys.mine];
+  await Promise.all(
+    keys.map((key) =>
+      (position > 0 ? mutate(key, getFetcher(withAfter(key, position)), { revalidate: false }) : mutate(key)).catch(
+        () => undefined,
+      ),
+    ),
+  );
+}
+
+interface Written {
+  position: number;
+}
+
+export interface NewGroup {
+  name: string;
+  headUrl: string;
+  notice: string;
+  memberIds: string[];
+}
+
+// Refusals show the server's text as a toast (the spec's wording, in the page's language).
+
+export function buildGroup(body: NewGroup): Promise<{ groupId: string; position: number }> {
+  return request('POST', '/v1/chat/groupInfo/build', { body });
+}
+
+export function inviteToGroup(groupId: string, memberIds: string[]): Promise<Written> {
+  return request('POST', '/v1/chat/applyInfo/batchMemberToGroup', { body: { groupId, memberIds } });
+}
+
+export interface GroupSettings {
+  name?: string;
+  notice?: string;
+  headUrl?: string;
+  sendRate?: SendRate;
+  muteAll?: boolean;
+  allowLeave?: boolean;
+}
+
+export function modifyGroup(groupId: string, settings: GroupSettings): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/modify', { body: { groupId, ...settings } });
+}
+
+export function setMemberRole(groupId: string, memberId: string, role: Exclude<GroupRole, 'Owner'>): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/setMemberRole', { body: { groupId, memberId, role } });
+}
+
+export function removeMembers(groupId: string, memberIds: string[]): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/deleteGroupMember', { body: { groupId, memberIds } });
+}
+
+export function muteMember(groupId: string, memberId: string, minutes: number): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/muteMember', { body: { groupId, memberId, minutes } });
+}
+
+export function transferGroup(groupId: string, memberId: string): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/transfer', { body: { groupId, memberId } });
+}
+
+export function setNickname(groupId: string, nickname: string): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/modifyMemberNickname', { body: { groupId, nickname } });
+}
+
+export function leaveGroup(groupId: string): Promise<Written> {
+  return request('PUT', '/v1/chat/groupInfo/leave', { body: { groupId } });
+}
+
+export function dissolveGroup(groupId: string): Promise<Written> {
+  return request('DELETE', `/v1/chat/groupInfo/delete?${new URLSearchParams({ groupId })}`);
+}
