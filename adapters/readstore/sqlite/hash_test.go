@@ -72,7 +72,7 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return h
 	}
-	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "personal", "sessions", "applies", "friends", "authSessions"}
+	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "personal", "notices", "sessions", "applies", "friends", "authSessions"}
 
 	It("covers every read model and hashes two empty stores alike", func() {
 		a, b := hash(open()), hash(open())
@@ -129,6 +129,9 @@ var _ = Describe("Hash of the read models", func() {
 			},
 			"personal": func(tx projections.Tx) error {
 				return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Tenant: "x0001", Member: "m01", Kind: "favourite", ID: "f1", At: 1, Doc: []byte("{}")}})
+			},
+			"notices": func(tx projections.Tx) error {
+				return tx.PutNotices(ctx, []projections.Notice{{Tenant: "x0001", Member: "m01", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
 			},
 			"clearFloors": func(tx projections.Tx) error {
 				return tx.SetClearFloor(ctx, "m01", "c1", 3)

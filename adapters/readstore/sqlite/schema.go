@@ -19,8 +19,9 @@ const applicationID = 0x45435253
 // schemaVersion changes whenever a table or index below changes; a store of
 // another version is refused and must be rebuilt from the event log, but
 // for the versions migrations lists. Version 3 added clear floors, mentions
-// and the sessions' dnd, marked_unread and hidden columns.
-const schemaVersion = 3
+// and the sessions' dnd, marked_unread and hidden columns; version 4 the
+// notices.
+const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
 // change adds is a read model no event before it could have filled: each
@@ -29,7 +30,8 @@ var migrations = map[int64][]string{
 	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex, personalTable, personalIndex,
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
-		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
+		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`, noticesTable, noticesIndex},
+	3: {noticesTable, noticesIndex},
 }
 
 var schema = []string{
@@ -71,6 +73,8 @@ var schema = []string{
 	groupMembersIndex,
 	personalTable,
 	personalIndex,
+	noticesTable,
+	noticesIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,

@@ -14,11 +14,12 @@ type writeStatements struct {
 
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
+	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions, putGroups, putGroupMembers, putPersonal                                          sqlitec.Batch
+	putMentions, putGroups, putGroupMembers, putPersonal, putNotices                              sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -54,6 +55,9 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
 		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
 		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
+		&w.getNotice:         noticeByIDSQL,
+		&w.unreadNotices:     unreadNoticesSQL,
+		&w.deleteNotice:      deleteNoticeSQL,
 	})
 	if err != nil {
 		return w, err
@@ -70,6 +74,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putGroups:       groupRows.upsert,
 		&w.putGroupMembers: groupMemberRows.upsert,
 		&w.putPersonal:     personalRows.upsert,
+		&w.putNotices:      noticeRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -90,8 +95,9 @@ type readStatements struct {
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
-	group, groupMembers, memberGroups         *sqlitec.Stmt
-	personalPage, personalCount, personalByID *sqlitec.Stmt
+	group, groupMembers, memberGroups                   *sqlitec.Stmt
+	personalPage, personalCount, personalByID           *sqlitec.Stmt
+	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -122,6 +128,10 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.personalPage:  personalPageSQL,
 		&r.personalCount: personalCountSQL,
 		&r.personalByID:  personalByIDSQL,
+		&r.noticesPage:   noticesPageSQL,
+		&r.noticesCount:  noticesCountSQL,
+		&r.noticeByID:    noticeByIDSQL,
+		&r.noticeCounts:  noticeCountsSQL,
 	})
 	return r, err
 }

@@ -150,7 +150,7 @@ var _ = Describe("sqlite read store file", func() {
 			return tx.PutSessions(ctx, []projections.Session{session})
 		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `ALTER TABLE sessions DROP COLUMN dnd`,
+		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `DROP TABLE notices`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `PRAGMA user_version = 2`)
 
 		s = open()
@@ -164,6 +164,22 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Update(ctx, func(tx projections.Tx) error {
 			return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Member: "m1", Kind: "favourite", ID: "f1", Doc: []byte("{}")}})
 		})).To(Succeed())
+	})
+
+	It("migrates a store of version 3: no notices, which no event before filled", func() {
+		s := open()
+		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{member}) })).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+		foreign(`DROP TABLE notices`, `PRAGMA user_version = 3`)
+
+		s = open()
+		defer s.Close()
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			return tx.PutNotices(ctx, []projections.Notice{{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
+		})).To(Succeed())
+		Expect(s.NoticeCounts(ctx, "m1")).To(Equal(projections.NoticeCounts{Total: 1, Friend: 1}))
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {
