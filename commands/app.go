@@ -21,6 +21,7 @@ type Deps struct {
 	Applies   ApplyLocator
 	Messages  Messages
 	Personal  Personal
+	Notices   Notices
 	Uploads   Uploads       // nil: media messages are checked by their content alone
 	NewID     func() string // 19-digit snowflake ids
 	NewUUID   func() string

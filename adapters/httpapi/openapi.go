@@ -20,6 +20,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)
 	rs = append(rs, a.callRoutes()...)
+	rs = append(rs, a.noticeRoutes()...)
 	return rs
 }
 

@@ -124,6 +124,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
 		Messages: &lookups,
 		Personal: &lookups,
+		Notices:  &lookups,
 		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
 	})

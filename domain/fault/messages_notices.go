@@ -12,3 +12,13 @@ const (
 	MsgDeliveryAhead    = "position is ahead of the event log"
 	MsgPositionInvalid  = "a position is a whole number above 0"
 )
+
+// Texts of the notices, with the names of the member and the group they
+// tell of.
+const (
+	NoticeFriendRequest  = "%s sent you a friend request"
+	NoticeFriendAccepted = "%s accepted your friend request"
+	NoticeFriendRefused  = "%s refused your friend request"
+	NoticeGroupInvite    = "%s invited you to the group %s"
+	NoticeGroupOwner     = "%s made you the owner of the group %s"
+)
