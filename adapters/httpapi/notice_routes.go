@@ -87,17 +87,28 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
+	items, err := a.noticeItems(c, ns)
+	if err != nil {
+		return err
+	}
+	return ok(c, NoticePage{Records: items, Total: total, CurPage: page, PageSize: size, Counts: counts})
+}
+
+// noticeItems turns notices into items with the names of whom and what
+// they tell of, and their texts in the request's language.
+func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem, error) {
+	ctx := c.Request().Context()
 	ids := make([]string, 0, len(ns))
 	for _, n := range ns {
 		ids = append(ids, n.Actor)
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	groups := map[string]projections.Group{}
 	lang := envelope.Language(c.Request().Header.Get("Accept-Language"))
-	out := NoticePage{Records: make([]NoticeItem, 0, len(ns)), Total: total, CurPage: page, PageSize: size, Counts: counts}
+	out := make([]NoticeItem, 0, len(ns))
 	for _, n := range ns {
 		from := members[n.Actor]
 		item := NoticeItem{Notice: n, Message: n.Content, ReadFlag: projections.StatusUnread, FromName: from.Name, FromHead: from.HeadURL}
@@ -115,7 +126,7 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 			g, seen := groups[n.ContentID]
 			if !seen {
 				if g, _, err = a.deps.Queries.Group(ctx, n.ContentID); err != nil {
-					return err
+					return nil, err
 				}
 				groups[n.ContentID] = g
 			}
@@ -128,9 +139,9 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 		default:
 			item.Content = n.Content
 		}
-		out.Records = append(out.Records, item)
+		out = append(out, item)
 	}
-	return ok(c, out)
+	return out, nil
 }
 
 func (a *API) noticeCounts(c echo.Context, p commands.Principal) error {

@@ -21,6 +21,8 @@ func (a *API) table() []route {
 	rs = append(rs, a.conversationRoutes()...)
 	rs = append(rs, a.callRoutes()...)
 	rs = append(rs, a.noticeRoutes()...)
+	rs = append(rs, a.realtimeRoutes()...)
+	rs = append(rs, a.augmentRoutes()...)
 	return rs
 }
 

@@ -59,6 +59,7 @@ type Commands interface {
 	ReadNotice(ctx context.Context, p commands.Principal, r commands.NoticeID) (commands.NoticesChanged, error)
 	ReadAllNotices(ctx context.Context, p commands.Principal) (commands.NoticesChanged, error)
 	DeleteNotices(ctx context.Context, p commands.Principal, r commands.NoticeIDs) (commands.NoticesChanged, error)
+	AckDelivery(ctx context.Context, p commands.Principal, r commands.MessageAck) (commands.Delivery, error)
 }
 
 // Tokens turn sessions into tokens and back.
