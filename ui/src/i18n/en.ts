@@ -1,6 +1,7 @@
 import { callsEn } from './calls';
 
 // The English table is the reference: its keys type every other table.
+import { noticesEn } from './notices';
 import { personalEn } from './personal';
 
 export const en = {
@@ -223,6 +224,7 @@ export const en = {
   'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
   ...callsEn,
   ...personalEn,
+  ...noticesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

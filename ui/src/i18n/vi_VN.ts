@@ -1,5 +1,6 @@
 import { callsVi } from './calls';
 import type { Table } from './en';
+import { noticesVi } from './notices';
 import { personalVi } from './personal';
 
 export const vi_VN: Table = {
@@ -222,4 +223,5 @@ export const vi_VN: Table = {
   'session.pinLimit': 'Số cuộc trò chuyện được ghim đã vượt quá giới hạn. Hãy bỏ ghim cuộc trò chuyện khác rồi thử lại.',
   ...callsVi,
   ...personalVi,
+  ...noticesVi,
 };
