@@ -86,7 +86,7 @@ export function handlePush(frame: Frame, me: string): void {
       void mutate(personalKeys.stickers);
       return;
     case CMD.notices:
-      takeNoticeCounts(frame.data as NoticeCounts);
+      takeNoticeCounts(frame.data as NoticeCounts, true);
       void mutate((key) => isNoticeKey(key) && key !== noticeKeys.count);
       return;
     case CMD.sessionEnd:
