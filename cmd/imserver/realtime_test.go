@@ -98,7 +98,7 @@ var _ = Describe("The realtime list and its acknowledgement", func() {
 	It("refuses bad input in the envelope and records nothing", func() {
 		m := s.send(bob, carol, "u9", "theirs")
 		head := realtime(alice, "").Position
-		s.refused("GET", list+"?since=-1", alice, nil, 400, "a position is a whole number above 0")
+		s.refused("GET", list+"?since=-1", alice, nil, 400, "a position is a whole number")
 		s.refused("GET", list+"?pageSize=501", alice, nil, 400, "invalid request")
 		s.refused("POST", ack, alice, map[string]any{}, 400, "give the position or the ids of the messages received")
 		s.refused("POST", ack, alice, map[string]any{"position": head + 1000}, 400, "position is ahead of the event log")

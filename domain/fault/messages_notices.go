@@ -10,7 +10,7 @@ const (
 	MsgNoticeTabInvalid = "tab must be all, friends, system or groups"
 	MsgDeliveryNone     = "give the position or the ids of the messages received"
 	MsgDeliveryAhead    = "position is ahead of the event log"
-	MsgPositionInvalid  = "a position is a whole number above 0"
+	MsgPositionInvalid  = "a position is a whole number"
 )
 
 // Texts of the notices, with the names of the member and the group they
