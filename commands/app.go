@@ -13,18 +13,20 @@ import (
 
 // Deps are the ports and sources the handlers are given.
 type Deps struct {
-	Store     EventStore
-	Authz     Authorizer
-	Hasher    PasswordHasher
-	SMS       SMSSender
-	Directory Directory
-	Applies   ApplyLocator
-	Messages  Messages
-	Personal  Personal
-	Uploads   Uploads       // nil: media messages are checked by their content alone
-	NewID     func() string // 19-digit snowflake ids
-	NewUUID   func() string
-	Now       func() time.Time
+	Store      EventStore
+	Authz      Authorizer
+	Hasher     PasswordHasher
+	SMS        SMSSender
+	Directory  Directory
+	Applies    ApplyLocator
+	Messages   Messages
+	Personal   Personal
+	Notices    Notices
+	Deliveries Deliveries
+	Uploads    Uploads       // nil: media messages are checked by their content alone
+	NewID      func() string // 19-digit snowflake ids
+	NewUUID    func() string
+	Now        func() time.Time
 	// Media carries calls' voice and video; nil when none is configured.
 	Media MediaProvider
 	// CallRingTimeout ends unanswered calls; call.RingTimeout when zero.

@@ -84,10 +84,12 @@ func (w *world) newApp(node int64) *commands.App {
 	Expect(err).NotTo(HaveOccurred())
 	return commands.New(commands.Deps{
 		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
-		Messages: &w.lookups,
-		Personal: &w.lookups,
-		SMS:      smsoutbox.New(w.outbox, zap.NewNop()),
-		NewID:    idgen.New(node).Next, NewUUID: uuid.NewString,
+		Messages:   &w.lookups,
+		Personal:   &w.lookups,
+		Notices:    &w.lookups,
+		Deliveries: &w.lookups,
+		SMS:        smsoutbox.New(w.outbox, zap.NewNop()),
+		NewID:      idgen.New(node).Next, NewUUID: uuid.NewString,
 		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})
 }

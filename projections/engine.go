@@ -335,5 +335,5 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 
 // All lists every projector the server runs.
 func All() []Projector {
-	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}}
+	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}}
 }

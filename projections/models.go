@@ -229,6 +229,43 @@ const (
 	CmdEdit           = 34
 	CmdPinRefresh     = 39
 	CmdStickers       = 43
+	CmdNotices        = 44 // refresh the notify list: the unread counts
 	CmdSessionChanged = 49
 	CmdPinResult      = 50
 )
+
+// Notice is a system notice of a member.
+type Notice struct {
+	Tenant    string `json:"-"`
+	Member    string `json:"-"`
+	ID        string `json:"id"`
+	Kind      string `json:"command"` // a notice.Kind
+	Tab       string `json:"tab"`     // friends | groups | system
+	Actor     string `json:"fromId"`  // the member whose act it tells of
+	ContentID string `json:"contentId"`
+	Content   string `json:"-"` // the text the act carried (a request's message)
+	Read      bool   `json:"-"`
+	CreatedAt int64  `json:"createTime"`
+	Position  uint64 `json:"position"`
+}
+
+// NoticeCounts are a member's unread notices, in all and by tab.
+type NoticeCounts struct {
+	Total  int `json:"total"`
+	Friend int `json:"friend"`
+	System int `json:"system"`
+	Group  int `json:"group"`
+}
+
+// Add counts n, an unread notice, in c.
+func (c *NoticeCounts) Add(n Notice) {
+	c.Total++
+	switch n.Tab {
+	case "friends":
+		c.Friend++
+	case "groups":
+		c.Group++
+	default:
+		c.System++
+	}
+}

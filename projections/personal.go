@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/eventchat/eventchat/domain/personal"
 )
@@ -52,6 +53,8 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 			err = put(env, e.Member, personal.KindBatch, e.Batch.ID, e.Batch.At, e.Batch)
 		case *personal.BatchesCleared:
 			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindBatch, nil)
+		case *personal.MessagesDelivered:
+			err = put(env, e.Member, personal.KindDelivery, e.Session, e.At, delivered{Position: e.Position})
 		case *personal.BatchSendSet:
 			err = put(env, e.Member, personal.KindSetting, personal.SettingBatchSend, e.At, batchSetting{Value: e.Setting})
 		}
@@ -65,6 +68,64 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 // batchSetting is the document of the mass-send setting.
 type batchSetting struct {
 	Value string `json:"value"`
+}
+
+// delivered is the document of a device's delivered position.
+type delivered struct {
+	Position uint64 `json:"position"`
+}
+
+// Delivered returns the position up to which the device of member's login
+// session has acknowledged the messages of its chats, 0 when it never
+// did. It first waits for the read models to reach the log's head.
+func (l Lookups) Delivered(ctx context.Context, member, session string) (uint64, error) {
+	l.caughtUp(ctx)
+	items, err := l.Q.PersonalItemsByID(ctx, member, personal.KindDelivery, []string{session})
+	if err != nil || len(items) == 0 {
+		return 0, err
+	}
+	var d delivered
+	err = json.Unmarshal(items[0].Doc, &d)
+	return d.Position, err
+}
+
+// MessagePositions returns the log positions of the messages among ids
+// that member sees in a chat it belongs to, by id.
+func (l Lookups) MessagePositions(ctx context.Context, member string, ids []string) (map[string]uint64, error) {
+	l.caughtUp(ctx)
+	ms, err := l.Q.VisibleMessages(ctx, member, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]uint64, len(ms))
+	inGroup := map[string]bool{}
+	for _, m := range ms {
+		mine := m.From == member || m.To == member
+		if !mine && m.GroupID != "" {
+			in, seen := inGroup[m.GroupID]
+			if !seen {
+				members, err := l.Q.GroupMembers(ctx, m.GroupID)
+				if err != nil {
+					return nil, err
+				}
+				in = slices.ContainsFunc(members, func(g GroupMember) bool { return g.Member == member })
+				inGroup[m.GroupID] = in
+			}
+			mine = in
+		}
+		if mine {
+			out[m.ID] = m.Position
+		}
+	}
+	return out, nil
+}
+
+// Head is the position of the log's last event.
+func (l Lookups) Head(ctx context.Context) (uint64, error) {
+	if l.Log == nil {
+		return 0, nil
+	}
+	return l.Log.Head(ctx)
 }
 
 // PersonalDocs returns the documents of member's items of kind among ids,

@@ -63,3 +63,19 @@ var _ = Describe("The personal projector", func() {
 		expectModels(single)
 	})
 })
+
+var _ = Describe("The personal projector's delivered positions", func() {
+	It("keeps each login's delivered position, and Lookups reads it", func() {
+		store := openStore()
+		l := newLog().
+			add(inboxOf1, &personal.MessagesDelivered{Member: "1", Session: "s1", Position: 7, At: 1}).
+			add(inboxOf1, &personal.MessagesDelivered{Member: "1", Session: "s2", Position: 3, At: 2}).
+			add(inboxOf1, &personal.MessagesDelivered{Member: "1", Session: "s1", Position: 9, At: 3})
+		Expect(fold(store, projections.Personal{}, l.envs, 1)).To(BeEmpty())
+		lookups := projections.Lookups{Q: store}
+		Expect(lookups.Delivered(ctx, "1", "s1")).To(Equal(uint64(9)))
+		Expect(lookups.Delivered(ctx, "1", "s2")).To(Equal(uint64(3)))
+		Expect(lookups.Delivered(ctx, "1", "s3")).To(BeZero())
+		Expect(lookups.Delivered(ctx, "2", "s1")).To(BeZero())
+	})
+})

@@ -122,6 +122,16 @@ type Tx interface {
 	// DeletePersonalItems drops member's items of kind among ids, or all of
 	// them when ids is nil.
 	DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error
+
+	// GetNotices returns member's stored notices among ids, by id.
+	GetNotices(ctx context.Context, member string, ids []string) (map[string]Notice, error)
+	// UnreadNotices returns member's stored notices still unread.
+	UnreadNotices(ctx context.Context, member string) ([]Notice, error)
+	// PutNotices stores notices, replacing stored ones of the same member
+	// and id.
+	PutNotices(ctx context.Context, ns []Notice) error
+	// DeleteNotices drops member's notices among ids.
+	DeleteNotices(ctx context.Context, member string, ids []string) error
 }
 
 // Queries are the reads the API serves from the read models.
@@ -164,6 +174,13 @@ type Queries interface {
 	// PersonalItemsByID returns member's items of kind among ids, in the
 	// order of ids.
 	PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]PersonalItem, error)
+	// Notices pages member's notices of tab ("" or all: every tab), the
+	// newest first, and counts them.
+	Notices(ctx context.Context, member, tab string, page, size int) ([]Notice, int, error)
+	// NoticesByID returns member's notices among ids, in the order of ids.
+	NoticesByID(ctx context.Context, member string, ids []string) ([]Notice, error)
+	// NoticeCounts counts member's unread notices.
+	NoticeCounts(ctx context.Context, member string) (NoticeCounts, error)
 }
 
 // PageDirection of a history page.

@@ -3,6 +3,7 @@ package projections_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -47,7 +48,7 @@ func (l *log) add(stream string, e es.Event) *log {
 	}
 	l.revisions[stream] = rev
 	l.envs = append(l.envs, projections.Envelope{
-		RecordedEvent: es.RecordedEvent{Stream: stream, Revision: rev, Position: uint64(l.offset + len(l.envs) + 1), Type: e.EventType()},
+		RecordedEvent: es.RecordedEvent{ID: fmt.Sprintf("event-%d", l.offset+len(l.envs)+1), Stream: stream, Revision: rev, Position: uint64(l.offset + len(l.envs) + 1), Type: e.EventType()},
 		Event:         e, Tenant: sn.Tenant, Stream: sn,
 	})
 	return l

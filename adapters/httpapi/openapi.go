@@ -22,6 +22,9 @@ func (a *API) table() []route {
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)
 	rs = append(rs, a.callRoutes()...)
+	rs = append(rs, a.noticeRoutes()...)
+	rs = append(rs, a.realtimeRoutes()...)
+	rs = append(rs, a.augmentRoutes()...)
 	return rs
 }
 

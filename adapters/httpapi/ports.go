@@ -62,6 +62,11 @@ type Commands interface {
 	SendBatch(ctx context.Context, p commands.Principal, r commands.SendBatch) (commands.BatchResult, error)
 	ClearBatches(ctx context.Context, p commands.Principal) (uint64, error)
 	SetBatchSend(ctx context.Context, p commands.Principal, r commands.SetBatchSend) (commands.BatchSendSetting, error)
+
+	ReadNotice(ctx context.Context, p commands.Principal, r commands.NoticeID) (commands.NoticesChanged, error)
+	ReadAllNotices(ctx context.Context, p commands.Principal) (commands.NoticesChanged, error)
+	DeleteNotices(ctx context.Context, p commands.Principal, r commands.NoticeIDs) (commands.NoticesChanged, error)
+	AckDelivery(ctx context.Context, p commands.Principal, r commands.MessageAck) (commands.Delivery, error)
 }
 
 // Tokens turn sessions into tokens and back.

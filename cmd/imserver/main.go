@@ -122,10 +122,12 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
 		Store: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
-		Messages: &lookups,
-		Personal: &lookups,
-		SMS:      smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
-		NewID:    ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
+		Messages:   &lookups,
+		Personal:   &lookups,
+		Notices:    &lookups,
+		Deliveries: &lookups,
+		SMS:        smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
+		NewID:      ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)

@@ -9,6 +9,7 @@ import (
 	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/notice"
 	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
@@ -24,5 +25,6 @@ func Registry() es.Registry {
 	r.Add(inbox.Events()...)
 	r.Add(call.Events()...)
 	r.Add(personal.Events()...)
+	r.Add(notice.Events()...)
 	return r
 }

@@ -12,6 +12,7 @@ const (
 	TypeBatchSent         = "BatchSent"
 	TypeBatchesCleared    = "BatchesCleared"
 	TypeBatchSendSet      = "BatchSendSet"
+	TypeMessagesDelivered = "MessagesDelivered"
 )
 
 // FavouriteAdded keeps a snapshot of a message in Member's favourites; in
@@ -60,6 +61,16 @@ type BatchesCleared struct {
 	At     int64  `json:"at"`
 }
 
+// MessagesDelivered records that the device of Member's login Session has
+// received every message of Member's chats up to the log position
+// Position: the realtime list of that device starts after it.
+type MessagesDelivered struct {
+	Member   string `json:"member"`
+	Session  string `json:"session"`
+	Position uint64 `json:"position"`
+	At       int64  `json:"at"`
+}
+
 // BatchSendSet turns Member's mass-send assistant on (Enable) or off.
 type BatchSendSet struct {
 	Member  string `json:"member"`
@@ -75,6 +86,7 @@ func (*StickersDeleted) EventType() string   { return TypeStickersDeleted }
 func (*BatchSent) EventType() string         { return TypeBatchSent }
 func (*BatchesCleared) EventType() string    { return TypeBatchesCleared }
 func (*BatchSendSet) EventType() string      { return TypeBatchSendSet }
+func (*MessagesDelivered) EventType() string { return TypeMessagesDelivered }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -87,5 +99,6 @@ func Events() []func() es.Event {
 		func() es.Event { return &BatchSent{} },
 		func() es.Event { return &BatchesCleared{} },
 		func() es.Event { return &BatchSendSet{} },
+		func() es.Event { return &MessagesDelivered{} },
 	}
 }

@@ -19,6 +19,7 @@ const (
 	KindSticker   = "sticker"
 	KindBatch     = "batch"
 	KindSetting   = "setting"
+	KindDelivery  = "delivery" // a device's delivered position, by login session id
 )
 
 // Limits of the personal spaces.

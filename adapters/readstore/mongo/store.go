@@ -63,6 +63,10 @@ var indexes = map[string][]bson.D{
 	personalColl: {
 		{{Key: "member", Value: 1}, {Key: "kind", Value: 1}, {Key: "at", Value: -1}, {Key: "itemId", Value: -1}},
 	},
+	noticesColl: {
+		{{Key: "member", Value: 1}, {Key: "position", Value: -1}, {Key: "noticeId", Value: -1}},
+		{{Key: "member", Value: 1}, {Key: "read", Value: 1}},
+	},
 	journalColl: {
 		{{Key: "batch", Value: 1}},
 	},

@@ -54,7 +54,11 @@ type tx struct {
 	// delete filters, kept like the mentions'.
 	personal        map[string]personalDoc
 	personalDeletes []bson.D
-	over            bool
+	// notices are the notices put, by _id; noticeDeletes the _ids of the
+	// notices deleted, before every other write.
+	notices       map[string]noticeDoc
+	noticeDeletes map[string]bool
+	over          bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -68,7 +72,7 @@ func newTx(s *Store) *tx {
 		newMessages: map[string]*messageDoc{}, readMarks: map[string]bool{},
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{}, deletedMembers: map[string]bool{},
-		personal: map[string]personalDoc{},
+		personal: map[string]personalDoc{}, notices: map[string]noticeDoc{}, noticeDeletes: map[string]bool{},
 	}
 }
 
@@ -148,6 +152,17 @@ func (t *tx) ops() ([]op, error) {
 	}
 	for _, f := range t.personalDeletes {
 		add(personalColl, opDelete, f)
+	}
+	for _, d := range t.notices {
+		add(noticesColl, opReplace, d)
+	}
+	if len(t.noticeDeletes) > 0 {
+		ids := make([]string, 0, len(t.noticeDeletes))
+		for id := range t.noticeDeletes {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		add(noticesColl, opDelete, bson.D{{Key: "_id", Value: ids}})
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

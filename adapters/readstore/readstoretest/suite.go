@@ -49,6 +49,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeMentions(current)
 		describeGroups(current)
 		describePersonal(current)
+		describeNotices(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

@@ -27,6 +27,7 @@ var hashedModels = []struct{ name, table, order string }{
 	{"groups", "groups", "id"},
 	{"groupMembers", "group_members", "group_id, member"},
 	{"personal", "personal_items", "member, kind, id"},
+	{"notices", "notices", "member, id"},
 	{"sessions", "sessions", "member, peer"},
 	{"applies", "applies", "id"},
 	{"groupApplies", "group_applies", "id"},

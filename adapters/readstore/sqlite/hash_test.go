@@ -72,7 +72,7 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(err).NotTo(HaveOccurred())
 		return h
 	}
-	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "personal", "sessions", "applies", "groupApplies", "friends", "authSessions"}
+	models := []string{"members", "messages", "clearFloors", "mentions", "groups", "groupMembers", "personal", "notices", "sessions", "applies", "groupApplies", "friends", "authSessions"}
 
 	It("covers every read model and hashes two empty stores alike", func() {
 		a, b := hash(open()), hash(open())
@@ -130,6 +130,9 @@ var _ = Describe("Hash of the read models", func() {
 			"personal": func(tx projections.Tx) error {
 				return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Tenant: "x0001", Member: "m01", Kind: "favourite", ID: "f1", At: 1, Doc: []byte("{}")}})
 			},
+			"notices": func(tx projections.Tx) error {
+				return tx.PutNotices(ctx, []projections.Notice{{Tenant: "x0001", Member: "m01", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
+			},
 			"clearFloors": func(tx projections.Tx) error {
 				return tx.SetClearFloor(ctx, "m01", "c1", 3)
 			},
@@ -142,6 +145,9 @@ var _ = Describe("Hash of the read models", func() {
 				a := sample().applies[5]
 				a.Status = "accepted"
 				return tx.PutApplies(ctx, []projections.Apply{a})
+			},
+			"groupApplies": func(tx projections.Tx) error {
+				return tx.PutGroupApplies(ctx, []projections.GroupApply{{ID: "r1", Tenant: "x0001", GroupID: "g1", Member: "m03", By: "m02", Status: "pending"}})
 			},
 			"friends": func(tx projections.Tx) error {
 				return tx.PutFriends(ctx, []projections.Friend{{Tenant: "x0001", Member: "m01", FriendID: "m02", ChatID: "c9"}})

@@ -21,7 +21,8 @@ const applicationID = 0x45435253
 // for the versions migrations lists. Version 3 added clear floors, mentions
 // and the sessions' dnd, marked_unread and hidden columns; version 4 finds
 // the sessions of a group chat by their peer, and adds the friends' blocked
-// and the applies' hidden_from and hidden_to columns and group_applies.
+// the applies' hidden_from and hidden_to columns, group_applies and the
+// notices.
 const schemaVersion = 4
 
 // migrations bring a store of an older version to this one when all the
@@ -32,7 +33,7 @@ var migrations = map[int64][]string{
 		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
-	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo, groupAppliesTable, groupAppliesIndex},
+	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo, groupAppliesTable, groupAppliesIndex, noticesTable, noticesIndex},
 }
 
 const (
@@ -82,6 +83,8 @@ var schema = []string{
 	groupMembersIndex,
 	personalTable,
 	personalIndex,
+	noticesTable,
+	noticesIndex,
 
 	`CREATE TABLE sessions (
 		member TEXT NOT NULL, peer TEXT NOT NULL, tenant TEXT NOT NULL, chat_type TEXT NOT NULL,

@@ -17,11 +17,12 @@ type writeStatements struct {
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
 	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
+	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
-	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies                         sqlitec.Batch
+	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies, putNotices             sqlitec.Batch
 }
 
 // prepareWrites compiles every write statement once.
@@ -63,6 +64,9 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.deleteFriend:      `DELETE FROM friends WHERE member = ? AND friend_id = ?`,
 		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
 		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
+		&w.getNotice:         noticeByIDSQL,
+		&w.unreadNotices:     unreadNoticesSQL,
+		&w.deleteNotice:      deleteNoticeSQL,
 	})
 	if err != nil {
 		return w, err
@@ -80,6 +84,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.putGroupMembers: groupMemberRows.upsert,
 		&w.putPersonal:     personalRows.upsert,
 		&w.putGroupApplies: groupAppliesRows.upsert,
+		&w.putNotices:      noticeRows.upsert,
 	} {
 		b, err := c.PrepareBatch(maxChunkRows, build)
 		if err != nil {
@@ -100,9 +105,10 @@ type readStatements struct {
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
-	group, groupMembers, memberGroups             *sqlitec.Stmt
-	personalPage, personalCount, personalByID     *sqlitec.Stmt
-	groupApplies, countGroupApplies, groupOfApply *sqlitec.Stmt
+	group, groupMembers, memberGroups                   *sqlitec.Stmt
+	personalPage, personalCount, personalByID           *sqlitec.Stmt
+	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
+	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -136,6 +142,10 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.groupApplies:      groupAppliesSQL,
 		&r.countGroupApplies: countGroupAppliesSQL,
 		&r.groupOfApply:      groupOfApplySQL,
+		&r.noticesPage:       noticesPageSQL,
+		&r.noticesCount:      noticesCountSQL,
+		&r.noticeByID:        noticeByIDSQL,
+		&r.noticeCounts:      noticeCountsSQL,
 	})
 	return r, err
 }

@@ -150,7 +150,7 @@ var _ = Describe("sqlite read store file", func() {
 			return tx.PutSessions(ctx, []projections.Session{session})
 		})).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `ALTER TABLE sessions DROP COLUMN dnd`,
+		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `DROP TABLE notices`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
 			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `PRAGMA user_version = 2`)
 
@@ -167,13 +167,13 @@ var _ = Describe("sqlite read store file", func() {
 		})).To(Succeed())
 	})
 
-	It("migrates a store of version 3: group chat sessions by peer, friends' blocks and deleted requests, which no event before filled", func() {
+	It("migrates a store of version 3: group chat sessions by peer, friends' blocks, deleted requests, group join requests and notices, which no event before filled", func() {
 		s := open()
 		friend := projections.Friend{Tenant: "x0001", Member: "m1", FriendID: "m2", ChatID: "m1_m2", Since: 5}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
-			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `PRAGMA user_version = 3`)
+			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
@@ -192,6 +192,10 @@ var _ = Describe("sqlite read store file", func() {
 			return err
 		})).To(Succeed())
 		Expect(s.Friends(ctx, "m1")).To(Equal([]projections.Friend{friend}))
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			return tx.PutNotices(ctx, []projections.Notice{{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
+		})).To(Succeed())
+		Expect(s.NoticeCounts(ctx, "m1")).To(Equal(projections.NoticeCounts{Total: 1, Friend: 1}))
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {

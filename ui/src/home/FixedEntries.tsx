@@ -3,6 +3,8 @@ import { Avatar } from '../components/Avatar';
 import { BellIcon, MegaphoneIcon, StarIcon } from '../components/icons';
 import { useT, type MessageKey } from '../i18n';
 import { paneAtom, type FixedEntryId } from '../state/ui';
+import { useNoticeCounts } from '../notices/state';
+import { CountBadge } from './CountBadge';
 
 export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: string }[] = [
   { id: '001', icon: <StarIcon />, tone: '#f0a020' },
@@ -14,6 +16,7 @@ export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: stri
 export function FixedEntries() {
   const t = useT();
   const [pane, setPane] = useAtom(paneAtom);
+  const notices = useNoticeCounts();
   return (
     <ul className="session-list fixed-entries">
       {fixedEntries.map((entry) => {
@@ -29,6 +32,9 @@ export function FixedEntries() {
             >
               <Avatar icon={entry.icon} tone={entry.tone} size={32} />
               <span className="session-name">{t(`fixed.${entry.id}` as MessageKey)}</span>
+              {entry.id === '003' ? (
+                <CountBadge count={notices.total} label={t('notice.unreadCount', { n: notices.total })} testId="fixed-badge-003" />
+              ) : null}
             </button>
           </li>
         );

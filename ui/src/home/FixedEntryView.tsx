@@ -2,6 +2,7 @@ import { Avatar } from '../components/Avatar';
 import { useT, type MessageKey } from '../i18n';
 import { FavouritesView } from '../personal/FavouritesView';
 import { MassSendView } from '../personal/MassSendView';
+import { NoticesView } from '../notices/NoticesView';
 import type { FixedEntryId } from '../state/ui';
 import { fixedEntries } from './FixedEntries';
 import { PaneHeader } from './PaneHeader';
@@ -10,6 +11,7 @@ export function FixedEntryView({ id }: { id: FixedEntryId }) {
   const t = useT();
   if (id === '001') return <FavouritesView />;
   if (id === '002') return <MassSendView />;
+  if (id === '003') return <NoticesView />;
   const entry = fixedEntries.find((item) => item.id === id)!;
   return (
     <section className="pane-section" aria-label={t(`fixed.${id}` as MessageKey)}>

@@ -2,6 +2,7 @@ import { callsEn } from './calls';
 import { groupsEn } from './groups';
 
 // The English table is the reference: its keys type every other table.
+import { noticesEn } from './notices';
 import { personalEn } from './personal';
 
 export const en = {
@@ -225,6 +226,7 @@ export const en = {
   ...callsEn,
   ...personalEn,
   ...groupsEn,
+  ...noticesEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,6 +1,7 @@
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
 import type { Table } from './en';
+import { noticesVi } from './notices';
 import { personalVi } from './personal';
 
 export const vi_VN: Table = {
@@ -224,4 +225,5 @@ export const vi_VN: Table = {
   ...callsVi,
   ...personalVi,
   ...groupsVi,
+  ...noticesVi,
 };

@@ -1,6 +1,7 @@
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
 import type { Table } from './en';
+import { noticesZh } from './notices';
 import { personalZh } from './personal';
 
 export const zh_CN: Table = {
@@ -224,4 +225,5 @@ export const zh_CN: Table = {
   ...callsZh,
   ...personalZh,
   ...groupsZh,
+  ...noticesZh,
 };

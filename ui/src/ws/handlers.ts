@@ -10,6 +10,9 @@ import { maxId } from '../chat/ids';
 import { GROUP_CMD, onGroupPush } from '../groups/pushes';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
 import { personalKeys } from '../personal/api';
+import { isNoticeKey, noticeKeys } from '../notices/api';
+import type { NoticeCounts } from '../notices/logic';
+import { takeNoticeCounts } from '../notices/state';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { applySessionPush } from '../chat/conversations';
@@ -45,6 +48,7 @@ export const CMD = {
   sessionEnd: 31,
   edited: 34,
   stickers: 43,
+  notices: 44,
   session: 49,
 } as const;
 
@@ -88,6 +92,10 @@ export function handlePush(frame: Frame, me: string): void {
     case CMD.stickers:
       void mutate(personalKeys.stickers);
       return;
+    case CMD.notices:
+      takeNoticeCounts(frame.data as NoticeCounts, true);
+      void mutate((key) => isNoticeKey(key) && key !== noticeKeys.count);
+      return;
     case CMD.sessionEnd:
       onSessionEnd((frame.data as { type?: SessionEndType } | undefined)?.type);
       return;
@@ -107,6 +115,17 @@ function onMessage(message: Message, me: string): void {
   upsertLive(peerId, message);
   const openPeerId = appStore.get(openPeerIdAtom);
   queueSessionUpdate((list) => applyMessage(list, message, { me, openPeerId }), message.position);
+}
+
+/**
+ * A message the realtime list says this client missed while it was away: never handled twice,
+ * kept live only in the open chat (the others reload their pages, spec messaging.md section 4).
+ */
+export function absorbMissed(message: Message, me: string): void {
+  if (!message || message.chatType !== 'Friend' || !message.id) return;
+  if (processed.check(message.id)) return;
+  const peerId = peerOf(message, me);
+  if (peerId === appStore.get(openPeerIdAtom)) upsertLive(peerId, message);
 }
 
 function onEdited(push: EditPush, me: string): void {

@@ -1,6 +1,8 @@
 // The one websocket connection, outside React: connects with the token, sends a heartbeat every
 // 10 s, reconnects 2 s after a close or error (counting attempts), follows the browser's
 // offline/online events, and after a reconnect asks the open chat and the session list to resync.
+// It keeps the highest log position it has seen; after a reconnect the realtime list hands it what
+// it missed since then, and it acknowledges where it got (docs/api-notices.md).
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
 import type { AuthSession } from '../auth/authState';
@@ -10,8 +12,9 @@ import { connectionAtom, resyncAtom, type ConnectionState } from '../state/conne
 import { appStore } from '../state/store';
 import { showToast } from '../state/toast';
 import { openPeerIdAtom } from '../state/ui';
+import { ackDelivered, catchUp, fetchRealtime, positionOf } from '../notices/realtime';
 import { createFrameCipher, type FrameCipher } from './codec';
-import { handlePush, type Frame } from './handlers';
+import { absorbMissed, handlePush, type Frame } from './handlers';
 
 export const HEARTBEAT_MS = 10_000;
 export const RECONNECT_DELAY_MS = 2_000;
@@ -35,6 +38,9 @@ class SocketClient {
   private inbound: Promise<void> = Promise.resolve();
   private stopped = false;
   private openedBefore = false;
+  /** the highest log position of a push or of the realtime list; null until the first catch-up */
+  private position: number | null = null;
+  private catchingUp: Promise<void> = Promise.resolve();
 
   constructor(readonly auth: AuthSession) {
     this.cipher = createFrameCipher(auth.wsKey);
@@ -81,6 +87,29 @@ class SocketClient {
     this.heartbeat = setInterval(() => void this.send(CMD_HEARTBEAT), HEARTBEAT_MS);
     if (this.openedBefore) this.resync();
     this.openedBefore = true;
+    this.catchUp();
+  }
+
+  /**
+   * Asks the realtime list for what this client missed: after a reconnect, since the last position
+   * it saw; on the first open, since this device's acknowledgement (only to learn where it stands,
+   * the lists it loads hold the rest). Then acknowledges the position reached.
+   */
+  private catchUp(): void {
+    const me = this.auth.user.id;
+    const first = this.position === null;
+    this.catchingUp = this.catchingUp.then(async () => {
+      try {
+        const reached = await catchUp(this.position, fetchRealtime, (m) => {
+          if (!first) absorbMissed(m, me);
+        });
+        if (this.stopped) return;
+        this.position = Math.max(this.position ?? 0, reached);
+        if (this.position > 0) await ackDelivered(this.position);
+      } catch {
+        // Offline again or signed out: the next open tries again.
+      }
+    });
   }
 
   private closed(ws: WebSocket): void {
@@ -109,7 +138,10 @@ class SocketClient {
         showToast(t('net.decryptError'), 'error');
         return;
       }
-      if (!this.stopped && frame && typeof frame.cmd === 'number') handlePush(frame, this.auth.user.id);
+      if (!this.stopped && frame && typeof frame.cmd === 'number') {
+        if (this.position !== null && !('id' in frame)) this.position = positionOf(frame.data, this.position);
+        handlePush(frame, this.auth.user.id);
+      }
     });
   }
 
