@@ -36,7 +36,8 @@ type App struct {
 	Deps
 	registry es.Registry
 
-	friendships friendships
+	friendships   friendships
+	tenantConfigs tenantConfigs
 	calls       callRegistry
 	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
 }

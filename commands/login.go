@@ -62,8 +62,12 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
 		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
 	}
+	cfg, err := a.TenantConfig(ctx, l.TenantCode)
+	if err != nil {
+		return LoggedIn{}, err
+	}
 	p := Principal{Tenant: l.TenantCode, MemberID: id, SessionID: a.NewUUID()}
-	events, err := m.Login(p.SessionID, l.Device, a.Now())
+	events, err := m.Login(p.SessionID, l.Device, cfg.SingleDevice, a.Now())
 	if err != nil {
 		return LoggedIn{}, err
 	}
