@@ -38,8 +38,8 @@ type App struct {
 
 	friendships   friendships
 	tenantConfigs tenantConfigs
-	calls       callRegistry
-	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
+	calls         callRegistry
+	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
 // New returns the application over deps.
