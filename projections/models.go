@@ -198,5 +198,6 @@ const (
 	CmdOnline         = 33
 	CmdEdit           = 34
 	CmdStickers       = 43
+	CmdProfile        = 46 // refresh user info
 	CmdSessionChanged = 49
 )

@@ -20,6 +20,8 @@ func (a *API) table() []route {
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)
 	rs = append(rs, a.callRoutes()...)
+	rs = append(rs, a.tenantRoutes()...)
+	rs = append(rs, a.adminRoutes()...)
 	return rs
 }
 
@@ -31,7 +33,9 @@ func (a *API) openAPI(c echo.Context) error {
 			"summary":   r.summary,
 			"responses": map[string]any{"200": response(r.result), "default": response(nil)},
 		}
-		if !r.public {
+		if r.admin {
+			op["security"] = []any{map[string]any{"operator": []any{}}}
+		} else if !r.public {
 			op["security"] = []any{map[string]any{"bearer": []any{}}}
 		}
 		var params []any
@@ -78,8 +82,12 @@ func (a *API) openAPI(c echo.Context) error {
 			"version":     "1",
 			"description": "Every JSON response is the envelope {code, data, info}; code is \"200\" on success.",
 		},
-		"components": map[string]any{"securitySchemes": map[string]any{"bearer": map[string]any{"type": "http", "scheme": "bearer"}}},
-		"paths":      paths,
+		"components": map[string]any{"securitySchemes": map[string]any{
+			"bearer": map[string]any{"type": "http", "scheme": "bearer"},
+			"operator": map[string]any{"type": "http", "scheme": "bearer",
+				"description": "an operator token, signed with the data directory's secret (imctl makes one)"},
+		}},
+		"paths": paths,
 	})
 }
 

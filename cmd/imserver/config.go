@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/domain/call"
 )
 
@@ -300,25 +301,5 @@ func redact(v string) string {
 	return v
 }
 
-// secret reads the server's signing secret, creating it on first start.
-func secret(dataDir string) ([]byte, error) {
-	path := filepath.Join(dataDir, "secret.key")
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if len(b) < 32 {
-			return nil, fmt.Errorf("%s holds %d bytes, want 32: restore it or remove it to sign out everyone", path, len(b))
-		}
-		return b, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	b = make([]byte, 32)
-	if _, err := randRead(b); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	return b, nil
-}
+// secret is the signing secret of the data directory, made on first start.
+func secret(dataDir string) ([]byte, error) { return authtoken.LoadSecret(dataDir, true) }
