@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/call"
 )
 
@@ -49,8 +50,8 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		return def
 	}
 	fs := flag.NewFlagSet("imserver", flag.ContinueOnError)
-	addr := fs.String("http-addr", env("IM_HTTP_ADDR", ":8080"), "HTTP listen address (IM_HTTP_ADDR)")
-	dataDir := fs.String("data-dir", env("IM_DATA_DIR", "./data"), "data directory (IM_DATA_DIR)")
+	addr := fs.String("http-addr", env("IM_HTTP_ADDR", imctl.DefaultHTTPAddr), "HTTP listen address (IM_HTTP_ADDR)")
+	dataDir := fs.String("data-dir", env("IM_DATA_DIR", imctl.DefaultDataDir), "data directory (IM_DATA_DIR)")
 	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
 	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: "+readStoreSetting.forms+" (IM_READSTORE; default sqlite:<data dir>/read.db)")
 	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: "+busSetting.forms+" (IM_BUS)")
