@@ -1,9 +1,10 @@
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useFriendApplies, useFriendGroups } from '../api/hooks';
 import { pendingReceived } from '../chat/applies';
 import { Avatar } from '../components/Avatar';
 import { AddUserIcon, InboxIcon } from '../components/icons';
 import { useT } from '../i18n';
+import { isOnline, presenceAtom } from '../state/presence';
 import { paneAtom } from '../state/ui';
 import { CountBadge } from './CountBadge';
 import { displayName } from './SessionItem';
@@ -15,6 +16,7 @@ export function Contacts() {
   const applies = useFriendApplies();
   const friends = (groups.data ?? []).flatMap((group) => group.friends);
   const pending = pendingReceived(applies.data?.records);
+  const presence = useAtomValue(presenceAtom);
 
   return (
     <nav className="contacts" aria-label={t('home.contacts')}>
@@ -51,6 +53,7 @@ export function Contacts() {
       <ul className="session-list" data-testid="friend-list">
         {friends.map((friend) => {
           const active = pane.kind === 'chat' && pane.peerId === friend.id;
+          const online = isOnline(presence, friend);
           return (
             <li key={friend.id}>
               <button
@@ -60,8 +63,14 @@ export function Contacts() {
                 onClick={() => setPane({ kind: 'chat', peerId: friend.id })}
                 data-testid="friend-item"
                 data-peer-id={friend.id}
+                data-online={online ? 'true' : 'false'}
               >
-                <Avatar name={friend.name} remark={friend.remark} headUrl={friend.headUrl} seed={friend.id} />
+                <span className="presence">
+                  <Avatar name={friend.name} remark={friend.remark} headUrl={friend.headUrl} seed={friend.id} />
+                  {online ? (
+                    <span className="presence-dot" role="img" aria-label={t('contacts.online')} data-testid="online-dot" />
+                  ) : null}
+                </span>
                 <span className="session-text">
                   <span className="session-name">{displayName(friend)}</span>
                   <span className="session-preview">@{friend.code}</span>

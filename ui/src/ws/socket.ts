@@ -2,6 +2,7 @@
 // 10 s, reconnects 2 s after a close or error (counting attempts), follows the browser's
 // offline/online events, and after a reconnect asks the open chat and the session list to resync.
 import { mutate } from 'swr';
+import { resetPresence } from '../state/presence';
 import { keys } from '../api/keys';
 import type { AuthSession } from '../auth/authState';
 import { keepOnlyFailedOutside } from '../chat/liveMessages';
@@ -97,6 +98,8 @@ class SocketClient {
   private resync(): void {
     keepOnlyFailedOutside(appStore.get(openPeerIdAtom));
     appStore.set(resyncAtom, (n) => n + 1);
+    resetPresence();
+    void mutate(keys.friends);
     void mutate(keys.sessions);
   }
 
