@@ -5,6 +5,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/member"
@@ -178,3 +179,32 @@ func MatchFields(id string, banned bool, ended int) OmegaMatcher {
 		WithTransform(func(s commands.MemberState) int { return s.SessionsEnded }, Equal(ended)),
 	)
 }
+
+var _ = Describe("Concurrent logins on a single-device tenant", func() {
+	It("leave exactly one session open", func() {
+		w := newWorld()
+		_, err := w.app.ConfigureTenant(ctx, op, "x0001", map[string]string{"singleDevice": "true"})
+		Expect(err).NotTo(HaveOccurred())
+		first := w.member("alice01")
+		done := make(chan error, 6)
+		for range 6 {
+			go func() {
+				_, err := w.app.LoginMember(ctx, commands.Login{Account: "alice01", Password: "pass1234", TenantCode: "x0001"})
+				done <- err
+			}()
+		}
+		for range 6 {
+			Expect(<-done).To(Succeed())
+		}
+		var m member.Member
+		recs, err := w.events.ReadStream(ctx, es.Stream("x0001", es.CategoryMember, first.MemberID), es.Forwards, 0, 100)
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range recs {
+			e, err := catalogRegistry.Decode(r.Type, r.Data)
+			Expect(err).NotTo(HaveOccurred())
+			m.Apply(e)
+		}
+		Expect(m.Sessions()).To(HaveLen(1))
+	})
+})
+var catalogRegistry = catalog.Registry()
