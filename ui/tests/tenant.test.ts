@@ -74,3 +74,17 @@ describe('hasVoiceCall hides the call buttons', () => {
     assert.equal(callsEnabled(info(false)), false);
   });
 });
+
+describe('a profile push (46) refreshes the signed-in member', () => {
+  it('keeps the token and key and replaces the profile of the same member only', async () => {
+    const { authAtom, updateUser } = await import('../src/auth/authState');
+    const user = { id: ME, name: 'me', memberLevelCode: 'Normal' } as Parameters<typeof updateUser>[0];
+    appStore.set(authAtom, { token: 't', wsKey: 'k', user });
+    updateUser({ ...user, memberLevelCode: 'Admin' });
+    assert.equal(appStore.get(authAtom)?.user.memberLevelCode, 'Admin');
+    assert.equal(appStore.get(authAtom)?.token, 't');
+    updateUser({ ...user, id: FRIEND, memberLevelCode: 'System' });
+    assert.equal(appStore.get(authAtom)?.user.memberLevelCode, 'Admin');
+    appStore.set(authAtom, null);
+  });
+});

@@ -2,6 +2,8 @@
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
 import type { ClearPush, EditPush, Message, OnlinePush, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
+import { fetchMe } from '../api/endpoints';
+import { updateUser } from '../auth/authState';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
@@ -43,6 +45,7 @@ export const CMD = {
   friendCleared: 30,
   sessionEnd: 31,
   online: 33,
+  profile: 46,
   edited: 34,
   stickers: 43,
   session: 49,
@@ -88,6 +91,11 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.online:
       applyOnline(frame.data as OnlinePush | undefined);
+      return;
+    case CMD.profile:
+      void fetchMe()
+        .then(updateUser)
+        .catch(() => null);
       return;
     case CMD.error:
       if (frame.code === '400') showToast(t('net.decryptError'), 'error');
