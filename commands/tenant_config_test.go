@@ -152,6 +152,8 @@ var _ = Describe("Operators' member changes", func() {
 		Expect(again.Position).To(BeZero())
 		Expect(w.events.Head(ctx)).To(Equal(head))
 
+		Expect(w.app.SendSMSCode(ctx, "x0001", phoneOf(w, alice), "reset")).To(MatchError(fault.MsgBanned))
+
 		_, err = w.app.UnbanMember(ctx, op, "x0001", "alice01")
 		Expect(err).NotTo(HaveOccurred())
 		_, err = w.app.LoginMember(ctx, commands.Login{Account: "alice01", Password: "pass1234", TenantCode: "x0001"})
@@ -208,3 +210,12 @@ var _ = Describe("Concurrent logins on a single-device tenant", func() {
 	})
 })
 var catalogRegistry = catalog.Registry()
+
+// phoneOf reads the phone a member registered with.
+func phoneOf(w *world, p commands.Principal) string {
+	GinkgoHelper()
+	w.settle()
+	ms, err := w.reads.MembersByID(ctx, []string{p.MemberID})
+	Expect(err).NotTo(HaveOccurred())
+	return ms[p.MemberID].Phone
+}
