@@ -35,9 +35,14 @@ var _ = Describe("imctl against a running server's data directory", func() {
 	}
 
 	It("creates, shows and sets tenants, in human and JSON output", func() {
-		code, out, errOut := ctl("tenant", "create", "x0002", "Second brand")
+		code, out, errOut := ctl("tenant", "create", "x0002", "--name", "Second brand")
 		Expect(code).To(Equal(0), errOut)
-		Expect(out).To(ContainSubstring("code:"))
+		Expect(out).To(MatchRegexp(`name:\s+Second brand`))
+		done("tenant", "create", "x0003", "Third")
+		_, out, _ = ctl("tenant", "show", "x0003")
+		Expect(out).To(MatchRegexp(`name:\s+Third`))
+		_, out, _ = ctl("tenant", "create", "x0004", "--name=Fourth")
+		Expect(out).To(MatchRegexp(`name:\s+Fourth`))
 		Expect(out).To(MatchRegexp(`illegalWords:\s+true`))
 
 		code, out, errOut = ctl("--json", "tenant", "set", "x0002", "icon=/v1/i.png", "singleDevice=true",
@@ -112,6 +117,7 @@ var _ = Describe("imctl against a running server's data directory", func() {
 		Entry("an unknown level", []string{"member", "level", "x0001", "alice001", "Gold"}, 1, "unknown member level Gold"),
 		Entry("an unknown command", []string{"tenant", "drop", "x0001"}, 2, `unknown command "tenant drop"`),
 		Entry("missing arguments", []string{"member", "ban", "x0001"}, 2, "member ban takes 2 arguments"),
+		Entry("--name without a value", []string{"tenant", "create", "x0009", "--name"}, 2, "--name needs a value"),
 	)
 
 	It("says when the data directory has no secret or no server answers", func() {

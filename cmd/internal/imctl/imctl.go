@@ -46,7 +46,7 @@ func ServerURL(addr string) string {
 const usage = `usage: imctl [flags] <command>
 
 commands:
-  tenant create <code> [name]             create a tenant
+  tenant create <code> [--name <name>]    create a tenant
   tenant show <code>                      a tenant's settings
   tenant set <code> key=value...          change settings:
       icon=<url>  logo=<url>  hasVoiceCall=true|false  showGroupMember=true|false
@@ -142,12 +142,24 @@ func parse(args []string) (request, error) {
 	}
 	switch args[0] + " " + args[1] {
 	case "tenant create":
-		if len(args) != 3 && len(args) != 4 {
-			return request{}, errors.New("tenant create takes <code> [name]")
+		// The name comes as the last argument or as --name <name> (API.md).
+		rest := args[3:]
+		if len(rest) > 0 && (rest[0] == "--name" || rest[0] == "-name") {
+			rest = rest[1:]
+			if len(rest) == 0 {
+				return request{}, errors.New("--name needs a value")
+			}
+		} else if len(rest) > 0 {
+			if v, ok := strings.CutPrefix(rest[0], "--name="); ok {
+				rest = []string{v}
+			}
+		}
+		if len(rest) > 1 {
+			return request{}, errors.New("tenant create takes <code> [--name <name>]")
 		}
 		body := map[string]string{"code": args[2]}
-		if len(args) == 4 {
-			body["name"] = args[3]
+		if len(rest) == 1 {
+			body["name"] = rest[0]
 		}
 		return request{method: http.MethodPost, path: "/v1/admin/tenant/create", body: body}, nil
 	case "tenant show":
