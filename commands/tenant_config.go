@@ -78,10 +78,10 @@ func (a *App) TenantConfig(ctx context.Context, code string) (tenant.Config, err
 	if err := tenant.ValidateCode(code); err != nil {
 		return tenant.Config{}, err
 	}
-	if cfg, hit, _ := a.tenantConfigs.get(code); hit {
+	cfg, hit, since := a.tenantConfigs.get(code)
+	if hit {
 		return cfg, nil
 	}
-	_, _, since := a.tenantConfigs.get(code)
 	t, _, err := a.loadTenant(ctx, code)
 	if err != nil {
 		return tenant.Config{}, err
@@ -89,7 +89,7 @@ func (a *App) TenantConfig(ctx context.Context, code string) (tenant.Config, err
 	if !t.Exists() {
 		return tenant.Config{}, fault.New(fault.Invalid, fault.MsgTenantInvalid)
 	}
-	cfg := t.Config()
+	cfg = t.Config()
 	a.tenantConfigs.put(code, cfg, since)
 	return cfg, nil
 }
