@@ -38,9 +38,10 @@ type App struct {
 	Deps
 	registry es.Registry
 
-	friendships friendships
-	calls       callRegistry
-	tenants     sync.Map // tenant code -> struct{}: tenants known to exist
+	friendships   friendships
+	tenantConfigs tenantConfigs
+	calls         callRegistry
+	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
 // New returns the application over deps.

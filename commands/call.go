@@ -80,6 +80,9 @@ func (a *App) StartCall(ctx context.Context, p Principal, r StartCall) (CallResu
 	if err := (chat.Outgoing{UUID: r.UUID, ChatType: chatType, To: r.To, Content: "-"}).Validate(); err != nil {
 		return CallResult{}, err
 	}
+	if err := a.checkCalls(ctx, p); err != nil {
+		return CallResult{}, err
+	}
 	media, err := call.ParseMedia(r.Media)
 	if err != nil {
 		return CallResult{}, err
@@ -315,6 +318,9 @@ func (a *App) EndUnansweredCalls(ctx context.Context) error {
 func (a *App) MediaToken(ctx context.Context, p Principal, media string) (MediaToken, error) {
 	m, err := call.ParseMedia(media)
 	if err != nil {
+		return MediaToken{}, err
+	}
+	if err := a.checkCalls(ctx, p); err != nil {
 		return MediaToken{}, err
 	}
 	if a.Media == nil {

@@ -110,6 +110,8 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	defer sub.Close()
 	a.friendships.follow(true)
 	defer a.friendships.follow(false)
+	a.tenantConfigs.follow(true)
+	defer a.tenantConfigs.follow(false)
 	a.calls.reset()
 	defer a.calls.markReady(false)
 	a.calls.markReady(head == 0)
@@ -141,6 +143,8 @@ func (a *App) followed(r es.RecordedEvent) error {
 	switch {
 	case sn.Category == es.CategoryFriendship:
 		a.friendships.evict(r.Stream)
+	case sn.Category == es.CategoryTenant:
+		a.tenantConfigs.evict(sn.Tenant)
 	case sn.Category == es.CategoryChat && call.IsCallEvent(r.Type):
 		e, err := a.registry.Decode(r.Type, r.Data)
 		if err != nil {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -54,25 +55,43 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		a.Hasher.Matches("", l.Password)
 		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
 	}
-	var m member.Member
 	stream := es.Stream(l.TenantCode, es.CategoryMember, id)
-	if _, err := a.loadAll(ctx, stream, m.Apply); err != nil {
-		return LoggedIn{}, err
+	// The session starts at the revision the decision saw: a ban or another
+	// login in between makes it decide again, so no session outlives a ban
+	// and single-device logins never both survive.
+	for range loginTries {
+		var m member.Member
+		st, err := a.loadAll(ctx, stream, m.Apply)
+		if err != nil {
+			return LoggedIn{}, err
+		}
+		if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
+			return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+		}
+		cfg, err := a.TenantConfig(ctx, l.TenantCode)
+		if err != nil {
+			return LoggedIn{}, err
+		}
+		p := Principal{Tenant: l.TenantCode, MemberID: id, SessionID: a.NewUUID()}
+		events, err := m.Login(p.SessionID, l.Device, cfg.SingleDevice, a.Now())
+		if err != nil {
+			return LoggedIn{}, err
+		}
+		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
+		if errors.Is(err, es.ErrConcurrency) {
+			continue
+		}
+		if err != nil {
+			return LoggedIn{}, err
+		}
+		return LoggedIn{Principal: p, Position: res.Position}, nil
 	}
-	if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
-		return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
-	}
-	p := Principal{Tenant: l.TenantCode, MemberID: id, SessionID: a.NewUUID()}
-	events, err := m.Login(p.SessionID, l.Device, a.Now())
-	if err != nil {
-		return LoggedIn{}, err
-	}
-	res, err := a.appendEvents(ctx, p, stream, es.Any, events)
-	if err != nil {
-		return LoggedIn{}, err
-	}
-	return LoggedIn{Principal: p, Position: res.Position}, nil
+	return LoggedIn{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
 }
+
+// loginTries bounds how often a login decides again after a concurrent
+// change of the member's stream.
+const loginTries = 10
 
 // Logout ends p's session and returns the position to wait for.
 func (a *App) Logout(ctx context.Context, p Principal) (uint64, error) {

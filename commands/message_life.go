@@ -141,6 +141,9 @@ func (a *App) EditMessage(ctx context.Context, p Principal, r EditMessage) (Edit
 	if err := a.authorizeChat(ctx, p, m, "send"); err != nil {
 		return Edited{}, err
 	}
+	if err := a.checkContent(ctx, p, chat.Text, r.Content); err != nil {
+		return Edited{}, err
+	}
 	e, err := chat.Edit(m, p.MemberID, r.Content, a.Now())
 	if err != nil || e == nil {
 		return Edited{ID: m.ID, Content: m.Content}, err

@@ -299,6 +299,11 @@ func (a *App) SendBatch(ctx context.Context, p Principal, r SendBatch) (BatchRes
 	if err := personal.CheckBatchSend(setting); err != nil {
 		return BatchResult{}, err
 	}
+	if cfg, err := a.TenantConfig(ctx, p.Tenant); err != nil {
+		return BatchResult{}, err
+	} else if !cfg.SendBatchMessage {
+		return BatchResult{}, fault.New(fault.Forbidden, MsgBatchSendOff)
+	}
 	msgType, err := personal.BatchType(r.MsgType)
 	if err != nil {
 		return BatchResult{}, err
@@ -309,6 +314,9 @@ func (a *App) SendBatch(ctx context.Context, p Principal, r SendBatch) (BatchRes
 	}
 	recipients, err := personal.Recipients(r.Recipients)
 	if err != nil {
+		return BatchResult{}, err
+	}
+	if err := a.checkContent(ctx, p, msgType, r.Content); err != nil {
 		return BatchResult{}, err
 	}
 	if err := a.checkMedia(ctx, p, msgType, r.Content); err != nil {

@@ -32,6 +32,9 @@ func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendRes
 	if err := out.Validate(); err != nil {
 		return SendResult{}, err
 	}
+	if err := a.checkContent(ctx, p, out.MsgType, out.Content); err != nil {
+		return SendResult{}, err
+	}
 	if err := a.checkMedia(ctx, p, out.MsgType, out.Content); err != nil {
 		return SendResult{}, err
 	}

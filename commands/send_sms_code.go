@@ -12,7 +12,8 @@ import (
 )
 
 // SendSMSCode issues a one-time code for purpose to phone. A code to
-// register needs a phone nobody uses; the others need a registered phone.
+// register needs a phone nobody uses; the others need a registered phone
+// of a member not banned.
 func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string) error {
 	phone = member.NormalizePhone(phone)
 	if err := member.ValidatePhone(phone); err != nil {
@@ -34,6 +35,15 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 		return fault.New(fault.Conflict, fault.MsgPhoneInUse)
 	case purpose != member.PurposeRegister && owner == "":
 		return fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	case purpose != member.PurposeRegister:
+		// A banned member gets the ban's message on login and reset alike.
+		var m member.Member
+		if _, err := a.loadAll(ctx, es.Stream(tenantCode, es.CategoryMember, owner), m.Apply); err != nil {
+			return err
+		}
+		if m.Banned() {
+			return fault.New(fault.Forbidden, fault.MsgBanned)
+		}
 	}
 
 	code, err := sixDigits()

@@ -130,3 +130,23 @@ var _ = Describe("Deleted friend requests", func() {
 		Expect(ids("3")).To(Equal([]string{"a2"}))
 	})
 })
+
+var _ = Describe("The members projector and level changes", func() {
+	It("changes a member's level, in the batch of its registration or a later one, pushing 46", func() {
+		l := newLog().
+			add("x0001.member-7", &member.Registered{MemberID: "7", Account: "alice01", Name: "alice01", Level: "Normal", At: 5}).
+			add("x0001.member-7", &member.LevelChanged{Level: member.LevelAdmin, At: 6}).
+			add("x0001.member-7", &member.Banned{At: 7}).
+			add("x0001.member-7", &member.LevelChanged{Level: member.LevelSystem, At: 8})
+		for _, batch := range []int{0, 1} {
+			store := openStore()
+			ds := fold(store, projections.Members{}, l.envs, batch)
+			Expect(cmds(ds)).To(Equal([]int{46, 46}))
+			Expect(ds[1].To).To(Equal([]string{"7"}))
+			ms, err := store.MembersByID(ctx, []string{"7"})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ms["7"].Level).To(Equal(member.LevelSystem))
+			Expect(ms["7"].Account).To(Equal("alice01"))
+		}
+	})
+})

@@ -230,6 +230,7 @@ const (
 	CmdPinRefresh     = 39
 	CmdStickers       = 43
 	CmdNotices        = 44 // refresh the notify list: the unread counts
+	CmdProfile        = 46 // refresh user info
 	CmdSessionChanged = 49
 	CmdPinResult      = 50
 )

@@ -23,6 +23,9 @@ type FriendView struct {
 	MemberLevelCode string `json:"memberLevelCode"`
 	Blocked         bool   `json:"blocked"`
 	CreateTime      int64  `json:"createTime"`
+	// IsOnline: the friend has a websocket open (the client's
+	// friendIsOnline); 33 pushes its changes.
+	IsOnline bool `json:"isOnline"`
 }
 
 // FriendCategory is a group of friends in the friend list.
@@ -159,6 +162,7 @@ func (a *API) friends(c echo.Context, p commands.Principal) error {
 		views = append(views, FriendView{
 			ID: f.FriendID, FriendMemberID: f.FriendID, Name: m.Name, Remark: f.Remark, Code: m.Account,
 			Username: m.Account, HeadURL: m.HeadURL, MemberLevelCode: m.Level, Blocked: f.Blocked, CreateTime: f.Since,
+			IsOnline: a.deps.Presence != nil && a.deps.Presence.Online(p.Tenant, f.FriendID),
 		})
 	}
 	return ok(c, []FriendCategory{{ID: "0", Name: "My friends", Friends: views}})

@@ -25,6 +25,8 @@ func (a *API) table() []route {
 	rs = append(rs, a.noticeRoutes()...)
 	rs = append(rs, a.realtimeRoutes()...)
 	rs = append(rs, a.augmentRoutes()...)
+	rs = append(rs, a.tenantRoutes()...)
+	rs = append(rs, a.adminRoutes()...)
 	return rs
 }
 
@@ -36,7 +38,9 @@ func (a *API) openAPI(c echo.Context) error {
 			"summary":   r.summary,
 			"responses": map[string]any{"200": response(r.result), "default": response(nil)},
 		}
-		if !r.public {
+		if r.admin {
+			op["security"] = []any{map[string]any{"operator": []any{}}}
+		} else if !r.public {
 			op["security"] = []any{map[string]any{"bearer": []any{}}}
 		}
 		var params []any
@@ -83,8 +87,12 @@ func (a *API) openAPI(c echo.Context) error {
 			"version":     "1",
 			"description": "Every JSON response is the envelope {code, data, info}; code is \"200\" on success.",
 		},
-		"components": map[string]any{"securitySchemes": map[string]any{"bearer": map[string]any{"type": "http", "scheme": "bearer"}}},
-		"paths":      paths,
+		"components": map[string]any{"securitySchemes": map[string]any{
+			"bearer": map[string]any{"type": "http", "scheme": "bearer"},
+			"operator": map[string]any{"type": "http", "scheme": "bearer",
+				"description": "an operator token, signed with the data directory's secret (imctl makes one)"},
+		}},
+		"paths": paths,
 	})
 }
 

@@ -117,8 +117,15 @@ func (a *API) clearBatches(c echo.Context, p commands.Principal) error {
 	return ok(c, written{Position: pos})
 }
 
-// withBatchSetting sets the member's own mass-send setting in its profile.
+// withBatchSetting sets the member's own mass-send setting in its profile;
+// a tenant that turned mass send off shows Disable to all its members.
 func (a *API) withBatchSetting(ctx context.Context, u UserInfo) (UserInfo, error) {
+	if cfg, err := a.deps.Commands.TenantConfig(ctx, u.TenantCode); err != nil {
+		return u, err
+	} else if !cfg.SendBatchMessage {
+		u.SendBatchMessage = personal.Disable
+		return u, nil
+	}
 	items, err := a.deps.Queries.PersonalItemsByID(ctx, u.ID, personal.KindSetting, []string{personal.SettingBatchSend})
 	if err != nil || len(items) == 0 {
 		return u, err

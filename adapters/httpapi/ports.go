@@ -3,8 +3,10 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/tenant"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -67,12 +69,31 @@ type Commands interface {
 	ReadAllNotices(ctx context.Context, p commands.Principal) (commands.NoticesChanged, error)
 	DeleteNotices(ctx context.Context, p commands.Principal, r commands.NoticeIDs) (commands.NoticesChanged, error)
 	AckDelivery(ctx context.Context, p commands.Principal, r commands.MessageAck) (commands.Delivery, error)
+	TenantCommands
+}
+
+// TenantCommands read tenants' settings and carry out operators' changes.
+type TenantCommands interface {
+	TenantConfig(ctx context.Context, code string) (tenant.Config, error)
+	CreateTenantAs(ctx context.Context, op commands.Operator, code, name string) (uint64, error)
+	ConfigureTenant(ctx context.Context, op commands.Operator, code string, settings map[string]string) (commands.TenantSettings, error)
+	ShowMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
+	BanMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
+	UnbanMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
+	SignOutMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
+	SetMemberLevel(ctx context.Context, op commands.Operator, tenant, who, level string) (commands.MemberState, error)
+}
+
+// Presence tells which members have a websocket open.
+type Presence interface {
+	Online(tenant, member string) bool
 }
 
 // Tokens turn sessions into tokens and back.
 type Tokens interface {
 	Issue(p commands.Principal) (token string, wsKey []byte)
 	Authenticate(ctx context.Context, token string) (commands.Principal, []byte, error)
+	AuthenticateOperator(token string, now time.Time) (commands.Operator, error)
 }
 
 // Projections tells how far the read models are.
@@ -97,4 +118,5 @@ type Deps struct {
 	UI          http.FileSystem
 	Blobs       Blobs // uploaded files; nil: uploads are not served
 	Ready       func() error
+	Presence    Presence // nil: every friend shows offline
 }

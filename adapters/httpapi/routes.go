@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -31,6 +32,7 @@ type route struct {
 	maxBody    int64 // the body's cap; 0: MaxBody
 	tokenQuery bool  // the token may come as ?token= too, for <img src>
 	lookup     bool  // a query sent with a body: it waits for ?after= as GETs do
+	admin      bool  // served to operators only: the bearer is an operator token
 }
 
 // waits tells whether the route reads the read models and so honours
@@ -53,7 +55,13 @@ func (a *API) add(g *echo.Group, r route) {
 	}
 	g.Add(r.method, r.path, func(c echo.Context) error {
 		var p commands.Principal
-		if !r.public {
+		if r.admin {
+			op, err := a.authenticateOperator(c)
+			if err != nil {
+				return err
+			}
+			c.Set(operatorKey, op)
+		} else if !r.public {
 			var err error
 			if p, err = a.authenticate(c, r.tokenQuery); err != nil {
 				return err
@@ -80,6 +88,21 @@ func (a *API) authenticate(c echo.Context, tokenQuery bool) (commands.Principal,
 	}
 	p, _, err := a.deps.Tokens.Authenticate(c.Request().Context(), strings.TrimSpace(token))
 	return p, err
+}
+
+const operatorKey = "operator"
+
+func (a *API) authenticateOperator(c echo.Context) (commands.Operator, error) {
+	token, found := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+	if !found || token == "" {
+		return commands.Operator{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
+	}
+	return a.deps.Tokens.AuthenticateOperator(strings.TrimSpace(token), time.Now())
+}
+
+func operator(c echo.Context) commands.Operator {
+	op, _ := c.Get(operatorKey).(commands.Operator)
+	return op
 }
 
 // bind decodes a JSON body into v. A body over the limit is TooLarge; one

@@ -20,6 +20,10 @@ type Config struct {
 	// CommandTimeout bounds one command sent over a connection. Default 15 s,
 	// the client's own send timeout.
 	CommandTimeout time.Duration
+	// Friends, when set, makes the gateway push 33 (online status) to a
+	// member's friends on this gateway when its first connection opens and
+	// its last one closes.
+	Friends Friends
 }
 
 func (c Config) withDefaults() Config {

@@ -32,6 +32,7 @@ type Gateway struct {
 	count    int
 	shutdown bool
 	open     sync.WaitGroup // one per registered connection until it is released
+	presence chan memberKey // members whose presence changed, to tell their friends
 }
 
 type memberKey struct{ tenant, member string }
@@ -40,14 +41,18 @@ type memberKey struct{ tenant, member string }
 func New(cfg Config, auth Authenticator, cmds Commands, log *zap.Logger) *Gateway {
 	ctx, cancel := context.WithCancel(context.Background())
 	g := &Gateway{
-		cfg:     cfg.withDefaults(),
-		auth:    auth,
-		cmds:    cmds,
-		log:     log,
-		ctx:     ctx,
-		cancel:  cancel,
-		jobs:    make(chan func()),
-		members: make(map[memberKey][]*conn),
+		cfg:      cfg.withDefaults(),
+		auth:     auth,
+		cmds:     cmds,
+		log:      log,
+		ctx:      ctx,
+		cancel:   cancel,
+		jobs:     make(chan func()),
+		members:  make(map[memberKey][]*conn),
+		presence: make(chan memberKey, presenceQueue),
+	}
+	if g.cfg.Friends != nil {
+		go g.tellPresence()
 	}
 	for range commandWorkers {
 		go g.work()
@@ -121,6 +126,9 @@ func (g *Gateway) register(c *conn) bool {
 	}
 	k := memberKey{c.principal.Tenant, c.principal.MemberID}
 	g.members[k] = append(g.members[k], c)
+	if len(g.members[k]) == 1 {
+		g.presenceChanged(k)
+	}
 	g.count++
 	g.open.Add(1)
 	return true
@@ -141,6 +149,7 @@ func (g *Gateway) unregister(c *conn) {
 	}
 	if len(cs) == 0 {
 		delete(g.members, k)
+		g.presenceChanged(k)
 	} else {
 		g.members[k] = cs
 	}

@@ -14,6 +14,8 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
+	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/call"
 )
 
@@ -48,8 +50,8 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		return def
 	}
 	fs := flag.NewFlagSet("imserver", flag.ContinueOnError)
-	addr := fs.String("http-addr", env("IM_HTTP_ADDR", ":8080"), "HTTP listen address (IM_HTTP_ADDR)")
-	dataDir := fs.String("data-dir", env("IM_DATA_DIR", "./data"), "data directory (IM_DATA_DIR)")
+	addr := fs.String("http-addr", env("IM_HTTP_ADDR", imctl.DefaultHTTPAddr), "HTTP listen address (IM_HTTP_ADDR)")
+	dataDir := fs.String("data-dir", env("IM_DATA_DIR", imctl.DefaultDataDir), "data directory (IM_DATA_DIR)")
 	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
 	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: "+readStoreSetting.forms+" (IM_READSTORE; default sqlite:<data dir>/read.db)")
 	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: "+busSetting.forms+" (IM_BUS)")
@@ -300,25 +302,5 @@ func redact(v string) string {
 	return v
 }
 
-// secret reads the server's signing secret, creating it on first start.
-func secret(dataDir string) ([]byte, error) {
-	path := filepath.Join(dataDir, "secret.key")
-	b, err := os.ReadFile(path)
-	if err == nil {
-		if len(b) < 32 {
-			return nil, fmt.Errorf("%s holds %d bytes, want 32: restore it or remove it to sign out everyone", path, len(b))
-		}
-		return b, nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	b = make([]byte, 32)
-	if _, err := randRead(b); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	return b, nil
-}
+// secret is the signing secret of the data directory, made on first start.
+func secret(dataDir string) ([]byte, error) { return authtoken.LoadSecret(dataDir, true) }

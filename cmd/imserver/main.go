@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,8 +41,6 @@ import (
 
 	"github.com/google/uuid"
 )
-
-var randRead = rand.Read
 
 func main() {
 	cfg, err := loadConfig(os.Args[1:], os.Getenv)
@@ -142,10 +139,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 
-	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins}, tokens, app, log.Named("ws"))
+	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
-		Socket: gateway, UI: webClient(), Blobs: blobs,
+		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)

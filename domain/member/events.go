@@ -10,6 +10,9 @@ const (
 	TypeAccountReserved = "AccountReserved"
 	TypePhoneReserved   = "PhoneReserved"
 	TypeSMSCodeIssued   = "SMSCodeIssued"
+	TypeBanned          = "MemberBanned"
+	TypeUnbanned        = "MemberUnbanned"
+	TypeLevelChanged    = "MemberLevelChanged"
 )
 
 // Session end reasons, as the spec's command 31 types.
@@ -17,6 +20,7 @@ const (
 	EndLogout  = "Logout"
 	EndKickOut = "KickOut"
 	EndDisable = "Disable"
+	EndOffline = "Offline"
 )
 
 // Registered starts a member's stream.
@@ -64,6 +68,27 @@ type SMSCodeIssued struct {
 	At        int64  `json:"at"`
 }
 
+// Banned records a back-end administrator's ban: the member may not log
+// in until unbanned.
+type Banned struct {
+	At int64 `json:"at"`
+}
+
+// Unbanned lifts a ban.
+type Unbanned struct {
+	At int64 `json:"at"`
+}
+
+// LevelChanged records a new member level code.
+type LevelChanged struct {
+	Level string `json:"level"`
+	At    int64  `json:"at"`
+}
+
+func (*Banned) EventType() string       { return TypeBanned }
+func (*Unbanned) EventType() string     { return TypeUnbanned }
+func (*LevelChanged) EventType() string { return TypeLevelChanged }
+
 func (*Registered) EventType() string      { return TypeRegistered }
 func (*SessionStarted) EventType() string  { return TypeSessionStarted }
 func (*SessionEnded) EventType() string    { return TypeSessionEnded }
@@ -80,5 +105,8 @@ func Events() []func() es.Event {
 		func() es.Event { return &AccountReserved{} },
 		func() es.Event { return &PhoneReserved{} },
 		func() es.Event { return &SMSCodeIssued{} },
+		func() es.Event { return &Banned{} },
+		func() es.Event { return &Unbanned{} },
+		func() es.Event { return &LevelChanged{} },
 	}
 }

@@ -4,6 +4,7 @@ package member
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -119,7 +120,20 @@ type Member struct {
 	name         string
 	level        string
 	passwordHash string
+	banned       bool
 	sessions     map[string]bool
+}
+
+// MsgLevelInvalid refuses an unknown member level code.
+const MsgLevelInvalid = "unknown member level %s: want Normal, Admin or System"
+
+// ParseLevel checks a member level code.
+func ParseLevel(level string) (string, error) {
+	switch level {
+	case LevelNormal, LevelAdmin, LevelSystem:
+		return level, nil
+	}
+	return "", fault.New(fault.Invalid, MsgLevelInvalid, level)
 }
 
 // ID returns the member id.
@@ -143,6 +157,19 @@ func (m *Member) PasswordHash() string { return m.passwordHash }
 // Exists reports whether the member was registered.
 func (m *Member) Exists() bool { return m.id != "" }
 
+// Banned reports whether a back-end administrator banned the member.
+func (m *Member) Banned() bool { return m.banned }
+
+// Sessions returns the open sessions' ids, sorted.
+func (m *Member) Sessions() []string {
+	out := make([]string, 0, len(m.sessions))
+	for id := range m.sessions {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // HasSession reports whether a session is open.
 func (m *Member) HasSession(sessionID string) bool { return m.sessions[sessionID] }
 
@@ -157,15 +184,85 @@ func (m *Member) Apply(e es.Event) {
 		m.sessions[e.SessionID] = true
 	case *SessionEnded:
 		delete(m.sessions, e.SessionID)
+	case *Banned:
+		m.banned = true
+	case *Unbanned:
+		m.banned = false
+	case *LevelChanged:
+		m.level = e.Level
 	}
 }
 
-// Login decides a new session once the caller has checked the password.
-func (m *Member) Login(sessionID, device string, now time.Time) ([]es.Event, error) {
+// endAll ends every open session for reason.
+func (m *Member) endAll(reason string, now time.Time) []es.Event {
+	var out []es.Event
+	for _, id := range m.Sessions() {
+		out = append(out, &SessionEnded{SessionID: id, Reason: reason, At: now.UnixMilli()})
+	}
+	return out
+}
+
+// Login decides a new session once the caller has checked the password. A
+// banned member is refused; on a single-device tenant the member's open
+// sessions end first (KickOut).
+func (m *Member) Login(sessionID, device string, singleDevice bool, now time.Time) ([]es.Event, error) {
 	if !m.Exists() {
 		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
-	return []es.Event{&SessionStarted{SessionID: sessionID, Device: device, At: now.UnixMilli()}}, nil
+	if m.banned {
+		return nil, fault.New(fault.Forbidden, fault.MsgBanned)
+	}
+	var out []es.Event
+	if singleDevice {
+		out = m.endAll(EndKickOut, now)
+	}
+	return append(out, &SessionStarted{SessionID: sessionID, Device: device, At: now.UnixMilli()}), nil
+}
+
+// Ban bans the member and ends every open session (Disable); banning a
+// banned member decides nothing.
+func (m *Member) Ban(now time.Time) ([]es.Event, error) {
+	if !m.Exists() {
+		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	if m.banned {
+		return nil, nil
+	}
+	return append([]es.Event{&Banned{At: now.UnixMilli()}}, m.endAll(EndDisable, now)...), nil
+}
+
+// Unban lifts a ban; unbanning a member not banned decides nothing.
+func (m *Member) Unban(now time.Time) ([]es.Event, error) {
+	if !m.Exists() {
+		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	if !m.banned {
+		return nil, nil
+	}
+	return []es.Event{&Unbanned{At: now.UnixMilli()}}, nil
+}
+
+// SignOut ends every open session as Offline: the member logs in again.
+func (m *Member) SignOut(now time.Time) ([]es.Event, error) {
+	if !m.Exists() {
+		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	return m.endAll(EndOffline, now), nil
+}
+
+// SetLevel changes the member level code; the same level decides nothing.
+func (m *Member) SetLevel(level string, now time.Time) ([]es.Event, error) {
+	if !m.Exists() {
+		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	level, err := ParseLevel(level)
+	if err != nil {
+		return nil, err
+	}
+	if level == m.level {
+		return nil, nil
+	}
+	return []es.Event{&LevelChanged{Level: level, At: now.UnixMilli()}}, nil
 }
 
 // Logout ends a session; ending an unknown or ended session decides nothing.

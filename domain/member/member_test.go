@@ -69,16 +69,16 @@ var _ = Describe("Sessions", func() {
 		}
 		return &m
 	}
-	registered := &member.Registered{MemberID: "1", Account: "alice01"}
+	registered := &member.Registered{MemberID: "1", Account: "alice01", Level: member.LevelNormal}
 
 	It("opens a session for a registered member", func() {
-		events, err := given(registered).Login("s1", "ua", now)
+		events, err := given(registered).Login("s1", "ua", false, now)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(events).To(Equal([]es.Event{&member.SessionStarted{SessionID: "s1", Device: "ua", At: now.UnixMilli()}}))
 	})
 
 	It("refuses a login of a member that does not exist", func() {
-		_, err := given().Login("s1", "", now)
+		_, err := given().Login("s1", "", false, now)
 		Expect(fault.Is(err, fault.NotFound)).To(BeTrue())
 	})
 
@@ -87,6 +87,66 @@ var _ = Describe("Sessions", func() {
 		Expect(m.Logout("s1", now)).To(HaveLen(1))
 		m.Apply(&member.SessionEnded{SessionID: "s1"})
 		Expect(m.Logout("s1", now)).To(BeEmpty())
+	})
+
+	ended := func(id, reason string) es.Event {
+		return &member.SessionEnded{SessionID: id, Reason: reason, At: now.UnixMilli()}
+	}
+	started := func(id string) es.Event { return &member.SessionStarted{SessionID: id, At: now.UnixMilli()} }
+
+	DescribeTable("session ends (spec messaging.md section 4, command 31)",
+		func(past []es.Event, when func(*member.Member) ([]es.Event, error), want []es.Event, key string) {
+			events, err := when(given(append([]es.Event{registered}, past...)...))
+			if key != "" {
+				f, ok := fault.As(err)
+				Expect(ok).To(BeTrue(), "%v", err)
+				Expect(f.Key).To(Equal(key))
+				Expect(events).To(BeEmpty())
+				return
+			}
+			Expect(err).NotTo(HaveOccurred())
+			Expect(events).To(Equal(want))
+		},
+		Entry("a second login on a multi-device tenant keeps the first session",
+			[]es.Event{started("s1")},
+			func(m *member.Member) ([]es.Event, error) { return m.Login("s2", "", false, now) },
+			[]es.Event{started("s2")}, ""),
+		Entry("a second login on a single-device tenant kicks out every older session",
+			[]es.Event{started("s2"), started("s1")},
+			func(m *member.Member) ([]es.Event, error) { return m.Login("s3", "", true, now) },
+			[]es.Event{ended("s1", member.EndKickOut), ended("s2", member.EndKickOut), started("s3")}, ""),
+		Entry("a ban ends every session as Disable",
+			[]es.Event{started("s1"), started("s2"), ended("s2", member.EndLogout)},
+			func(m *member.Member) ([]es.Event, error) { return m.Ban(now) },
+			[]es.Event{&member.Banned{At: now.UnixMilli()}, ended("s1", member.EndDisable)}, ""),
+		Entry("banning a banned member decides nothing",
+			[]es.Event{&member.Banned{}},
+			func(m *member.Member) ([]es.Event, error) { return m.Ban(now) }, nil, ""),
+		Entry("a banned member cannot log in",
+			[]es.Event{&member.Banned{}},
+			func(m *member.Member) ([]es.Event, error) { return m.Login("s1", "", false, now) }, nil, fault.MsgBanned),
+		Entry("an unbanned member logs in again",
+			[]es.Event{&member.Banned{}, &member.Unbanned{}},
+			func(m *member.Member) ([]es.Event, error) { return m.Login("s1", "", false, now) },
+			[]es.Event{started("s1")}, ""),
+		Entry("unbanning a member not banned decides nothing", nil,
+			func(m *member.Member) ([]es.Event, error) { return m.Unban(now) }, nil, ""),
+		Entry("signing out ends every session as Offline",
+			[]es.Event{started("s1")},
+			func(m *member.Member) ([]es.Event, error) { return m.SignOut(now) },
+			[]es.Event{ended("s1", member.EndOffline)}, ""),
+		Entry("a new level is recorded", nil,
+			func(m *member.Member) ([]es.Event, error) { return m.SetLevel(member.LevelAdmin, now) },
+			[]es.Event{&member.LevelChanged{Level: member.LevelAdmin, At: now.UnixMilli()}}, ""),
+		Entry("the same level decides nothing", nil,
+			func(m *member.Member) ([]es.Event, error) { return m.SetLevel(member.LevelNormal, now) }, nil, ""),
+		Entry("an unknown level is refused", nil,
+			func(m *member.Member) ([]es.Event, error) { return m.SetLevel("Gold", now) }, nil, member.MsgLevelInvalid),
+	)
+
+	It("refuses to ban a member that does not exist", func() {
+		_, err := given().Ban(now)
+		Expect(fault.Is(err, fault.NotFound)).To(BeTrue())
 	})
 })
 

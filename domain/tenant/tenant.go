@@ -51,5 +51,5 @@ func Create(code, name string, now time.Time) ([]es.Event, error) {
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
-	return []func() es.Event{func() es.Event { return &Created{} }}
+	return []func() es.Event{func() es.Event { return &Created{} }, func() es.Event { return &SettingsChanged{} }}
 }

@@ -1,5 +1,5 @@
 // Sets up members, friendships and messages over the REST API, for specs that start past them.
-import { BASE_URL, smsCodeFor, type Member } from './harness';
+import { BASE_URL, DATA_DIR, smsCodeFor, type Member } from './harness';
 
 interface Envelope<T> {
   code: string;
@@ -60,4 +60,23 @@ export async function sendOverApi(from: Account, to: Account, content: string): 
     msgType: 'Text',
     content,
   });
+}
+
+/**
+ * An operator token for the admin API, signed with the data directory's secret as imctl signs
+ * it: "op." + base64url(name|expiry ms) + "." + base64url(HMAC-SHA256(secret, "operator\0" + payload)).
+ */
+export async function operatorToken(): Promise<string> {
+  const { createHmac } = await import('node:crypto');
+  const { readFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const secret = await readFile(path.join(DATA_DIR, 'secret.key'));
+  const payload = Buffer.from(`e2e|${Date.now() + 60_000}`).toString('base64url');
+  const mac = createHmac('sha256', secret).update('operator\0').update(payload).digest('base64url');
+  return `op.${payload}.${mac}`;
+}
+
+/** Calls the admin API as an operator. */
+export async function adminOverApi<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return call<T>(method, path, await operatorToken(), body);
 }

@@ -188,6 +188,34 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 	return nil
 }
 
+// GetMembers returns the members among ids: those this transaction put,
+// else the stored ones.
+func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: get members: %w", err)
+	}
+	out := make(map[string]projections.Member, len(ids))
+	var rest []string
+	for _, id := range ids {
+		if d, ok := t.members[id]; ok {
+			out[id] = d.member()
+		} else {
+			rest = append(rest, id)
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	stored, err := t.s.MembersByID(ctx, rest)
+	if err != nil {
+		return nil, fmt.Errorf("mongoread: get members: %w", err)
+	}
+	for id, m := range stored {
+		out[id] = m
+	}
+	return out, nil
+}
+
 func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: put friends: %w", err)

@@ -43,6 +43,19 @@ func describeMembers(store func() projections.ReadStore) {
 			Expect(got["bulk-36"]).To(Equal(many[36]))
 		})
 
+		It("gets members within a transaction, those it put included", func() {
+			carol := member(tenantA, "m4", "carol", "")
+			update(store(), func(tx projections.Tx) error {
+				if err := tx.PutMembers(ctx, []projections.Member{carol}); err != nil {
+					return err
+				}
+				got, err := tx.GetMembers(ctx, []string{"m1", "m4", "nobody"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Member{"m1": alice, "m4": carol}))
+				return nil
+			})
+		})
+
 		It("replaces a stored member whole", func() {
 			renamed := alice
 			renamed.Name, renamed.Phone, renamed.HeadURL = "Alice B.", "", ""

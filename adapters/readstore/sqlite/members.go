@@ -61,6 +61,28 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 	return nil
 }
 
+// GetMembers returns the members among ids as this transaction sees them.
+func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+	out := make(map[string]projections.Member, len(ids))
+	list, err := json.Marshal(ids)
+	if err == nil {
+		err = t.check(ctx)
+	}
+	if err == nil && len(ids) > 0 {
+		st := t.st.getMembers
+		st.BindTextBytes(list)
+		for st.Next() {
+			m := memberAt(st)
+			out[m.ID] = m
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: get members: %w", err)
+	}
+	return out, nil
+}
+
 // MembersByID returns the stored members among ids, keyed by id.
 func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]projections.Member, error) {
 	out := make(map[string]projections.Member, len(ids))

@@ -6,7 +6,7 @@ import "github.com/eventchat/eventchat/adapters/sqlitec"
 type writeStatements struct {
 	begin, commit, rollback *sqlitec.Stmt
 
-	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply *sqlitec.Stmt
+	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply, getMembers *sqlitec.Stmt
 
 	getMessage, updateMessage, setClearFloor, clearFloor, newest, after *sqlitec.Stmt
 
@@ -39,6 +39,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.markRead:      markReadSQL,
 		&w.countUnread:   countUnreadSQL,
 		&w.getApply:      getApplySQL,
+		&w.getMembers:    membersByIDSQL,
 		&w.takeLease:     takeLeaseSQL,
 		&w.leaseHolder:   leaseHolderSQL,
 		&w.dropLease:     dropLeaseSQL,

@@ -1,4 +1,4 @@
-import { request } from './http';
+import { getFetcher, request } from './http';
 import type {
   Apply,
   ChatAddress,
@@ -41,6 +41,11 @@ export interface LoginBody {
 
 export function login(body: LoginBody): Promise<LoginResult> {
   return request<LoginResult>('POST', '/v1/member/memberInfo/login', { body });
+}
+
+/** The signed-in member's profile, after the server has folded position (push 46 carries none). */
+export function fetchMe(): Promise<UserInfo> {
+  return getFetcher<UserInfo>('/v1/member/memberInfo/getMemberByToken');
 }
 
 export function logoutOnServer(): Promise<null> {

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import useSWRInfinite from 'swr/infinite';
 import { authAtom } from '../auth/authState';
 import { HISTORY_PAGE_SIZE, keys } from './keys';
-import type { Apply, ChatType, FriendGroup, Message, Page, PublicInfo, Session } from './types';
+import type { Apply, ChatType, FriendGroup, Message, Page, PublicInfo, Session, SystemInfo } from './types';
 
 function useSignedIn(): boolean {
   return useAtomValue(authAtom) !== null;
@@ -16,6 +16,11 @@ export function useSessions() {
 
 export function useFriendGroups() {
   return useSWR<FriendGroup[]>(useSignedIn() ? keys.friends : null, { dedupingInterval: 2000 });
+}
+
+/** The tenant's system info; the token tells the server which tenant. */
+export function useSystemInfo() {
+  return useSWR<SystemInfo>(useSignedIn() ? keys.systemInfo : null, { revalidateOnFocus: false });
 }
 
 export function useFriendApplies() {

@@ -7,6 +7,7 @@ export const keys = {
   sessions: '/v1/message/sessionInfo/list',
   friends: '/v1/chat/friendGroup/listFriendGroupByMemberId',
   applies: '/v1/chat/applyInfo/queryFriendApplyInfoPages?pageSize=99&curPage=1',
+  systemInfo: '/v1/member/memberInfo/getSystemInfo',
   member(memberId: string): string {
     return `/v1/member/memberInfo/getMemberByMemberId?${new URLSearchParams({ memberId })}`;
   },

@@ -68,6 +68,25 @@ export interface Friend {
   memberLevelCode: string;
   blocked: boolean;
   createTime: number;
+  /** the friend has a websocket open (33 pushes its changes) */
+  isOnline?: boolean;
+}
+
+/** GET /member/memberInfo/getSystemInfo: the tenant's branding and switches. */
+export interface SystemInfo {
+  tenantCode: string;
+  name: string;
+  systemIcon: string;
+  systemLogo: string;
+  hasVoiceCall: boolean;
+  showGroupMember: boolean;
+}
+
+/** Push 33: a friend's first socket opened or last one closed. */
+export interface OnlinePush {
+  memberId: string;
+  online: boolean;
+  time: number;
 }
 
 export interface FriendGroup {

@@ -41,6 +41,15 @@ export function storeLogin(result: LoginResult): AuthSession {
   return session;
 }
 
+/** Replaces the signed-in member's profile (push 46), keeping the token and key. */
+export function updateUser(user: UserInfo): void {
+  const current = appStore.get(authAtom);
+  if (!current || current.user.id !== user.id) return;
+  const session: AuthSession = { ...current, user: { ...current.user, ...user } };
+  writeJSON('auth', session);
+  appStore.set(authAtom, session);
+}
+
 export function clearAuth(): void {
   removeKey('auth');
   appStore.set(authAtom, null);

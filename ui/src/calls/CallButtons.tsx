@@ -1,16 +1,22 @@
 import { useAtomValue } from 'jotai';
+import { useSystemInfo } from '../api/hooks';
 import { authAtom } from '../auth/authState';
+import { callsEnabled } from '../state/presence';
 import { useT } from '../i18n';
 import { startCall } from './actions';
 import { PhoneIcon, VideoIcon } from './CallIcons';
 import { activeCallAtom } from './state';
 
-/** Voice and video call buttons of a friend chat's header; off while a call is shown. */
+/**
+ * Voice and video call buttons of a friend chat's header; off while a call is shown, and absent
+ * when the tenant's system info says hasVoiceCall false.
+ */
 export function CallButtons({ peerId }: { peerId: string }) {
   const t = useT();
   const auth = useAtomValue(authAtom);
   const busy = useAtomValue(activeCallAtom) !== null;
-  if (!auth) return null;
+  const info = useSystemInfo();
+  if (!auth || !callsEnabled(info.data)) return null;
   return (
     <div className="call-buttons">
       {media.map(({ kind, label, icon }) => (

@@ -1,4 +1,4 @@
-import { useAtom } from 'jotai';
+import { useAtom, useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useFriendApplies, useFriendGroups } from '../api/hooks';
 import { pendingReceived } from '../chat/applies';
@@ -6,6 +6,7 @@ import { Avatar } from '../components/Avatar';
 import { AddUserIcon, ContactsIcon, InboxIcon } from '../components/icons';
 import { GroupListDialog } from '../groups/GroupListDialog';
 import { useT } from '../i18n';
+import { isOnline, presenceAtom } from '../state/presence';
 import { paneAtom } from '../state/ui';
 import { CountBadge } from './CountBadge';
 import { displayName } from './SessionItem';
@@ -18,6 +19,7 @@ export function Contacts() {
   const friends = (groups.data ?? []).flatMap((group) => group.friends);
   const pending = pendingReceived(applies.data?.records);
   const [groupsOpen, setGroupsOpen] = useState(false);
+  const presence = useAtomValue(presenceAtom);
 
   return (
     <nav className="contacts" aria-label={t('home.contacts')}>
@@ -66,6 +68,7 @@ export function Contacts() {
       <ul className="session-list" data-testid="friend-list">
         {friends.map((friend) => {
           const active = pane.kind === 'chat' && pane.peerId === friend.id;
+          const online = isOnline(presence, friend);
           return (
             <li key={friend.id}>
               <button
@@ -75,8 +78,14 @@ export function Contacts() {
                 onClick={() => setPane({ kind: 'chat', peerId: friend.id })}
                 data-testid="friend-item"
                 data-peer-id={friend.id}
+                data-online={online ? 'true' : 'false'}
               >
-                <Avatar name={friend.name} remark={friend.remark} headUrl={friend.headUrl} seed={friend.id} />
+                <span className="presence">
+                  <Avatar name={friend.name} remark={friend.remark} headUrl={friend.headUrl} seed={friend.id} />
+                  {online ? (
+                    <span className="presence-dot" role="img" aria-label={t('contacts.online')} data-testid="online-dot" />
+                  ) : null}
+                </span>
                 <span className="session-text">
                   <span className="session-name">{displayName(friend)}</span>
                   <span className="session-preview">@{friend.code}</span>

@@ -80,6 +80,7 @@ export const en = {
   'contacts.addFriend': 'Add friend',
   'contacts.newFriends': 'New friends',
   'contacts.myFriends': 'My friends',
+  'contacts.online': 'Online',
   'contacts.noFriends': 'No friends yet. Find people by account or phone number.',
   'contacts.noRequests': 'No friend requests yet',
   'contacts.message': 'Send message',

@@ -79,6 +79,7 @@ export const vi_VN: Table = {
   'contacts.addFriend': 'Thêm bạn',
   'contacts.newFriends': 'Bạn mới',
   'contacts.myFriends': 'Bạn bè',
+  'contacts.online': 'Trực tuyến',
   'contacts.noFriends': 'Chưa có bạn bè. Tìm theo tài khoản hoặc số điện thoại.',
   'contacts.noRequests': 'Chưa có lời mời kết bạn',
   'contacts.message': 'Nhắn tin',

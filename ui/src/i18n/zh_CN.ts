@@ -79,6 +79,7 @@ export const zh_CN: Table = {
   'contacts.addFriend': '添加好友',
   'contacts.newFriends': '新的朋友',
   'contacts.myFriends': '我的好友',
+  'contacts.online': '在线',
   'contacts.noFriends': '暂无好友。可通过账号或手机号查找。',
   'contacts.noRequests': '暂无好友申请',
   'contacts.message': '发消息',

@@ -1,7 +1,9 @@
 // What each pushed command does to the client state.
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
-import type { ClearPush, EditPush, GroupPush, Message, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
+import type { ClearPush, EditPush, GroupPush, Message, OnlinePush, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
+import { fetchMe } from '../api/endpoints';
+import { updateUser } from '../auth/authState';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
@@ -21,6 +23,7 @@ import type { ReadMarks } from '../chat/timeline';
 import { t, type MessageKey } from '../i18n';
 import { readMarksAtom } from '../state/chat';
 import { appStore } from '../state/store';
+import { applyOnline } from '../state/presence';
 import { showToast } from '../state/toast';
 import { openPeerIdAtom } from '../state/ui';
 import { ProcessedIds } from './processedIds';
@@ -46,6 +49,8 @@ export const CMD = {
   readPushed: 28,
   friendCleared: 30,
   sessionEnd: 31,
+  online: 33,
+  profile: 46,
   edited: 34,
   stickers: 43,
   notices: 44,
@@ -98,6 +103,14 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.sessionEnd:
       onSessionEnd((frame.data as { type?: SessionEndType } | undefined)?.type);
+      return;
+    case CMD.online:
+      applyOnline(frame.data as OnlinePush | undefined);
+      return;
+    case CMD.profile:
+      void fetchMe()
+        .then(updateUser)
+        .catch(() => null);
       return;
     case CMD.error:
       if (frame.code === '400') showToast(t('net.decryptError'), 'error');
@@ -159,7 +172,18 @@ function onRead(ack: ReadAck, me: string): void {
   }
 }
 
+const endNotices: Record<SessionEndType, MessageKey> = {
+  KickOut: 'end.KickOut',
+  Disable: 'end.Disable',
+  Offline: 'end.Offline',
+  Logout: 'end.Logout',
+};
+
+/** The notice a session end (31) shows before the logout (spec messaging.md section 8). */
+export function sessionEndNotice(type: unknown): MessageKey {
+  return typeof type === 'string' && Object.hasOwn(endNotices, type) ? endNotices[type as SessionEndType] : 'end.Logout';
+}
+
 function onSessionEnd(type: SessionEndType | undefined): void {
-  const key: MessageKey = type ? (`end.${type}` as MessageKey) : 'end.Logout';
-  logout({ notice: t(key), callServer: false });
+  logout({ notice: t(sessionEndNotice(type)), callServer: false });
 }

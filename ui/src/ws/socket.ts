@@ -4,6 +4,7 @@
 // It keeps the highest log position it has seen; after a reconnect the realtime list hands it what
 // it missed since then, and it acknowledges where it got (docs/api-notices.md).
 import { mutate } from 'swr';
+import { resetPresence } from '../state/presence';
 import { keys } from '../api/keys';
 import type { AuthSession } from '../auth/authState';
 import { keepOnlyFailedOutside } from '../chat/liveMessages';
@@ -126,6 +127,8 @@ class SocketClient {
   private resync(): void {
     keepOnlyFailedOutside(appStore.get(openPeerIdAtom));
     appStore.set(resyncAtom, (n) => n + 1);
+    resetPresence();
+    void mutate(keys.friends);
     void mutate(keys.sessions);
   }
 

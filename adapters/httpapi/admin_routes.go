@@ -1,0 +1,117 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// Bodies of the admin API, which imctl calls.
+type (
+	// AdminTenant names a tenant to create.
+	AdminTenant struct {
+		Code string `json:"code"`
+		Name string `json:"name"`
+	}
+	// AdminSettings changes a tenant's settings (key=value as imctl takes them).
+	AdminSettings struct {
+		Code     string            `json:"code"`
+		Settings map[string]string `json:"settings"`
+	}
+	// AdminMember names a member of a tenant by account, phone or id.
+	AdminMember struct {
+		Tenant  string `json:"tenant"`
+		Account string `json:"account"`
+		Level   string `json:"level,omitempty"` // for /admin/member/level
+	}
+)
+
+func (a *API) adminRoutes() []route {
+	member := func(path, summary string, run func(Commands, context.Context, commands.Operator, AdminMember) (commands.MemberState, error)) route {
+		return route{method: http.MethodPut, path: path, admin: true, summary: summary, body: AdminMember{},
+			result: commands.MemberState{}, handle: func(c echo.Context, _ commands.Principal) error {
+				var m AdminMember
+				if err := bind(c, &m); err != nil {
+					return err
+				}
+				return answer(c)(run(a.deps.Commands, c.Request().Context(), operator(c), m))
+			}}
+	}
+	return []route{
+		{method: http.MethodPost, path: "/admin/tenant/create", admin: true, summary: "Create a tenant (operators).",
+			body: AdminTenant{}, result: TenantView{}, handle: a.adminCreateTenant},
+		{method: http.MethodGet, path: "/admin/tenant/show", admin: true, summary: "A tenant's settings (operators).",
+			query: []param{{"code", true, "tenant code"}}, result: TenantView{}, handle: a.adminShowTenant},
+		{method: http.MethodPut, path: "/admin/tenant/settings", admin: true,
+			summary: "Change a tenant's settings (operators): systemIcon, systemLogo, hasVoiceCall, showGroupMember, sendBatchMessage, singleDevice, illegalWords, sensitiveWords.<Level>.",
+			body:    AdminSettings{}, result: TenantView{}, handle: a.adminSettings},
+		{method: http.MethodGet, path: "/admin/member/show", admin: true, summary: "A member's level and ban (operators).",
+			query:  []param{{"tenant", true, "tenant code"}, {"account", true, "account, phone or member id"}},
+			result: commands.MemberState{}, handle: a.adminShowMember},
+		member("/admin/member/ban", "Ban a member: every session ends with 31 Disable, logins are refused (operators).",
+			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
+				return c.BanMember(ctx, op, m.Tenant, m.Account)
+			}),
+		member("/admin/member/unban", "Lift a member's ban (operators).",
+			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
+				return c.UnbanMember(ctx, op, m.Tenant, m.Account)
+			}),
+		member("/admin/member/offline", "End every session of a member with 31 Offline (operators).",
+			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
+				return c.SignOutMember(ctx, op, m.Tenant, m.Account)
+			}),
+		member("/admin/member/level", "Set a member's level code: Normal, Admin or System (operators).",
+			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
+				return c.SetMemberLevel(ctx, op, m.Tenant, m.Account, m.Level)
+			}),
+	}
+}
+
+func (a *API) adminCreateTenant(c echo.Context, _ commands.Principal) error {
+	var t AdminTenant
+	if err := bind(c, &t); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	pos, err := a.deps.Commands.CreateTenantAs(ctx, operator(c), t.Code, t.Name)
+	if err != nil {
+		return err
+	}
+	cfg, err := a.deps.Commands.TenantConfig(ctx, t.Code)
+	if err != nil {
+		return err
+	}
+	return ok(c, tenantView(cfg, pos))
+}
+
+func (a *API) adminShowTenant(c echo.Context, _ commands.Principal) error {
+	code := c.QueryParam("code")
+	if code == "" {
+		return fault.New(fault.Invalid, fault.MsgTenantEmpty)
+	}
+	cfg, err := a.deps.Commands.TenantConfig(c.Request().Context(), code)
+	if err != nil {
+		return err
+	}
+	return ok(c, tenantView(cfg, 0))
+}
+
+func (a *API) adminSettings(c echo.Context, _ commands.Principal) error {
+	var s AdminSettings
+	if err := bind(c, &s); err != nil {
+		return err
+	}
+	res, err := a.deps.Commands.ConfigureTenant(c.Request().Context(), operator(c), s.Code, s.Settings)
+	if err != nil {
+		return err
+	}
+	return ok(c, tenantView(res.Config, res.Position))
+}
+
+func (a *API) adminShowMember(c echo.Context, _ commands.Principal) error {
+	return answer(c)(a.deps.Commands.ShowMember(c.Request().Context(), operator(c), c.QueryParam("tenant"), c.QueryParam("account")))
+}

@@ -1,0 +1,293 @@
+// Package imctl is the operator CLI: it configures tenants and bans,
+// signs out and grades members. It does not open the stores itself: the
+// embedded SQLite event store belongs to one process, the running server,
+// so imctl asks that server's admin API (/v1/admin/...), with a short-lived
+// operator token signed by the data directory's secret. Whoever can read
+// the data directory can administer the server.
+package imctl
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eventchat/eventchat/adapters/authtoken"
+)
+
+// Defaults shared with imserver's configuration.
+const (
+	DefaultHTTPAddr = ":8080"
+	DefaultDataDir  = "./data"
+)
+
+// ServerURL is the base URL at which a server listening on addr is reached
+// from this host.
+func ServerURL(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+const usage = `usage: imctl [flags] <command>
+
+commands:
+  tenant create <code> [--name <name>]    create a tenant
+  tenant show <code>                      a tenant's settings
+  tenant set <code> key=value...          change settings:
+      icon=<url>  logo=<url>  hasVoiceCall=true|false  showGroupMember=true|false
+      sendBatchMessage=Enable|Disable  singleDevice=true|false
+      illegalWords=true|false (true: no sensitive-word filter, the default)
+      sensitiveWords.<Normal|Admin|System>=word1,word2 (empty clears)
+  member show <tenant> <account>          a member's level and ban
+  member ban|unban <tenant> <account>     ban (every session ends with 31 Disable) or lift it
+  member offline <tenant> <account>       end every session with 31 Offline
+  member level <tenant> <account> <level> set the level: Normal, Admin or System
+
+<account> is an account name, a phone number or a member id.
+
+flags:
+`
+
+// Run runs one imctl command and returns the process's exit code: 0 done,
+// 1 refused or failed, 2 misused.
+func Run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	env := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet("imctl", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", env("IM_DATA_DIR", DefaultDataDir), "the server's data directory, for its signing secret (IM_DATA_DIR)")
+	server := fs.String("server", env("IM_SERVER_URL", ServerURL(env("IM_HTTP_ADDR", DefaultHTTPAddr))),
+		"the server's base URL (IM_SERVER_URL; default from IM_HTTP_ADDR)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	name := fs.String("operator", env("USER", "imctl"), "the operator's name, recorded in the events")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	req, err := parse(fs.Args())
+	if err != nil {
+		fmt.Fprintln(stderr, "imctl:", err)
+		fs.Usage()
+		return 2
+	}
+	key, err := authtoken.LoadSecret(*dataDir, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "imctl: the signing secret of %s: %v (has a server started on this data directory?)\n", *dataDir, err)
+		return 1
+	}
+	tokens, err := authtoken.New(key, nil)
+	if err != nil {
+		fmt.Fprintln(stderr, "imctl:", err)
+		return 1
+	}
+	c := client{base: strings.TrimSuffix(*server, "/"), token: tokens.IssueOperator(*name, time.Now().Add(time.Minute))}
+	data, err := c.do(ctx, req)
+	if err != nil {
+		fmt.Fprintln(stderr, "imctl:", err)
+		return 1
+	}
+	if *asJSON {
+		var out bytes.Buffer
+		if json.Indent(&out, data, "", "  ") != nil {
+			out.Write(data)
+		}
+		fmt.Fprintln(stdout, out.String())
+		return 0
+	}
+	printHuman(stdout, data)
+	return 0
+}
+
+// request is one admin API call.
+type request struct {
+	method, path string
+	query        url.Values
+	body         any
+}
+
+func parse(args []string) (request, error) {
+	if len(args) < 2 {
+		return request{}, errors.New("missing command")
+	}
+	need := func(n int) error {
+		if len(args) != n {
+			return fmt.Errorf("%s %s takes %d arguments", args[0], args[1], n-2)
+		}
+		return nil
+	}
+	switch args[0] + " " + args[1] {
+	case "tenant create":
+		// The name comes as the last argument or as --name <name> (API.md).
+		rest := args[3:]
+		if len(rest) > 0 && (rest[0] == "--name" || rest[0] == "-name") {
+			rest = rest[1:]
+			if len(rest) == 0 {
+				return request{}, errors.New("--name needs a value")
+			}
+		} else if len(rest) > 0 {
+			if v, ok := strings.CutPrefix(rest[0], "--name="); ok {
+				rest = []string{v}
+			}
+		}
+		if len(rest) > 1 {
+			return request{}, errors.New("tenant create takes <code> [--name <name>]")
+		}
+		body := map[string]string{"code": args[2]}
+		if len(rest) == 1 {
+			body["name"] = rest[0]
+		}
+		return request{method: http.MethodPost, path: "/v1/admin/tenant/create", body: body}, nil
+	case "tenant show":
+		if err := need(3); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodGet, path: "/v1/admin/tenant/show", query: url.Values{"code": {args[2]}}}, nil
+	case "tenant set":
+		if len(args) < 4 {
+			return request{}, errors.New("tenant set takes <code> key=value...")
+		}
+		settings := map[string]string{}
+		for _, kv := range args[3:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return request{}, fmt.Errorf("%q is not key=value", kv)
+			}
+			if _, dup := settings[k]; dup {
+				return request{}, fmt.Errorf("setting %s given twice", k)
+			}
+			settings[k] = v
+		}
+		return request{method: http.MethodPut, path: "/v1/admin/tenant/settings", body: map[string]any{"code": args[2], "settings": settings}}, nil
+	case "member show":
+		if err := need(4); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodGet, path: "/v1/admin/member/show", query: url.Values{"tenant": {args[2]}, "account": {args[3]}}}, nil
+	case "member ban", "member unban", "member offline":
+		if err := need(4); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodPut, path: "/v1/admin/member/" + args[1], body: map[string]string{"tenant": args[2], "account": args[3]}}, nil
+	case "member level":
+		if err := need(5); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodPut, path: "/v1/admin/member/level", body: map[string]string{"tenant": args[2], "account": args[3], "level": args[4]}}, nil
+	}
+	return request{}, fmt.Errorf("unknown command %q", args[0]+" "+args[1])
+}
+
+type client struct {
+	base, token string
+}
+
+// do makes the call and returns the envelope's data; a refusal is an error
+// carrying the server's text.
+func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
+	var body io.Reader
+	if r.body != nil {
+		b, err := json.Marshal(r.body)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(b)
+	}
+	u := c.base + r.path
+	if len(r.query) > 0 {
+		u += "?" + r.query.Encode()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("the server at %s: %w (is it running?)", c.base, err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Code string          `json:"code"`
+		Data json.RawMessage `json:"data"`
+		Info string          `json:"info"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&env); err != nil {
+		return nil, fmt.Errorf("the server at %s answered %s without an envelope", c.base, resp.Status)
+	}
+	if env.Code != "200" {
+		return nil, fmt.Errorf("%s (%s)", env.Info, env.Code)
+	}
+	return env.Data, nil
+}
+
+// printHuman prints an object as aligned "key: value" lines, nested objects
+// as "key.sub: value", keys sorted.
+func printHuman(w io.Writer, data json.RawMessage) {
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		fmt.Fprintln(w, string(data))
+		return
+	}
+	lines := map[string]string{}
+	flatten("", v, lines)
+	keys := make([]string, 0, len(lines))
+	width := 0
+	for k := range lines {
+		keys = append(keys, k)
+		width = max(width, len(k))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%-*s  %s\n", width+1, k+":", lines[k])
+	}
+}
+
+func flatten(prefix string, v any, out map[string]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 0 && prefix != "" {
+			out[prefix] = "(none)"
+		}
+		for k, sub := range v {
+			if prefix != "" {
+				k = prefix + "." + k
+			}
+			flatten(k, sub, out)
+		}
+	case nil:
+		out[prefix] = ""
+	case string:
+		out[prefix] = v
+	default:
+		b, _ := json.Marshal(v)
+		out[prefix] = string(b)
+	}
+}

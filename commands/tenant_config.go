@@ -1,0 +1,169 @@
+package commands
+
+import (
+	"context"
+	"sync"
+
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/tenant"
+)
+
+// Message keys of the tenant settings' effects.
+const (
+	MsgSensitiveWords = "Content contains sensitive words, please use civilized language"
+	MsgCallsOff       = "voice and video calls are turned off on this server"
+	MsgBatchSendOff   = "the mass-send assistant is turned off on this server"
+)
+
+// tenantConfigs caches each tenant's configuration, read on every message
+// (the sensitive-word check) and login (single device). Like friendships,
+// an entry is evicted as soon as an event of its stream commits, a load
+// is kept only if nothing was evicted meanwhile, and the cache is used
+// only while the log is followed.
+type tenantConfigs struct {
+	mu        sync.Mutex
+	following bool
+	evictions uint64
+	configs   map[string]tenant.Config
+}
+
+func (c *tenantConfigs) get(code string) (tenant.Config, bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg, ok := c.configs[code]
+	return cfg, ok && c.following, c.evictions
+}
+
+func (c *tenantConfigs) put(code string, cfg tenant.Config, since uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.following || c.evictions != since {
+		return
+	}
+	if c.configs == nil {
+		c.configs = map[string]tenant.Config{}
+	}
+	c.configs[code] = cfg
+}
+
+func (c *tenantConfigs) evict(code string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evictions++
+	delete(c.configs, code)
+}
+
+func (c *tenantConfigs) follow(on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.following = on
+	c.evictions++
+	c.configs = nil
+}
+
+// loadTenant folds a tenant's stream.
+func (a *App) loadTenant(ctx context.Context, code string) (*tenant.Tenant, streamState, error) {
+	var t tenant.Tenant
+	st, err := a.loadAll(ctx, es.Stream(code, es.CategoryTenant, code), t.Apply)
+	return &t, st, err
+}
+
+// TenantConfig returns a tenant's configuration; an unknown or malformed
+// code is 'tenant number invalid'. Its config is shared with the cache:
+// callers never change it.
+func (a *App) TenantConfig(ctx context.Context, code string) (tenant.Config, error) {
+	if err := tenant.ValidateCode(code); err != nil {
+		return tenant.Config{}, err
+	}
+	cfg, hit, since := a.tenantConfigs.get(code)
+	if hit {
+		return cfg, nil
+	}
+	t, _, err := a.loadTenant(ctx, code)
+	if err != nil {
+		return tenant.Config{}, err
+	}
+	if !t.Exists() {
+		return tenant.Config{}, fault.New(fault.Invalid, fault.MsgTenantInvalid)
+	}
+	cfg = t.Config()
+	a.tenantConfigs.put(code, cfg, since)
+	return cfg, nil
+}
+
+// TenantSettings answers a change of settings.
+type TenantSettings struct {
+	Config   tenant.Config
+	Position uint64 // 0 when nothing changed
+}
+
+// ConfigureTenant changes a tenant's settings (key=value, as imctl takes
+// them); values equal to the current ones append nothing.
+func (a *App) ConfigureTenant(ctx context.Context, op Operator, code string, settings map[string]string) (TenantSettings, error) {
+	if err := a.operatorMay(op, "tenant", "configure"); err != nil {
+		return TenantSettings{}, err
+	}
+	if err := tenant.ValidateCode(code); err != nil {
+		return TenantSettings{}, err
+	}
+	t, st, err := a.loadTenant(ctx, code)
+	if err != nil {
+		return TenantSettings{}, err
+	}
+	events, err := t.Configure(settings, a.Now())
+	if err != nil || len(events) == 0 {
+		return TenantSettings{Config: t.Config()}, err
+	}
+	stream := es.Stream(code, es.CategoryTenant, code)
+	defer a.tenantConfigs.evict(code)
+	res, err := a.appendEvents(ctx, op.principal(code), stream, st.expected(), events)
+	if err != nil {
+		return TenantSettings{}, err
+	}
+	for _, e := range events {
+		t.Apply(e)
+	}
+	return TenantSettings{Config: t.Config(), Position: res.Position}, nil
+}
+
+// checkContent refuses a message whose text holds one of the sensitive
+// words of the sender's member level (spec messaging.md section 5). Every
+// send path calls it once the message is valid: friend chats, mass send,
+// edits, and group chats through send.
+func (a *App) checkContent(ctx context.Context, p Principal, msgType chat.MsgType, content string) error {
+	switch msgType {
+	case chat.Text, chat.AtText, chat.Reply:
+	default:
+		return nil // media, cards and calls carry no text of the member's
+	}
+	cfg, err := a.TenantConfig(ctx, p.Tenant)
+	if err != nil {
+		return err
+	}
+	if cfg.IllegalWords || len(cfg.SensitiveWords) == 0 {
+		return nil // the filter is off: no need to know the level
+	}
+	var m member.Member
+	if _, err := a.loadAll(ctx, es.Stream(p.Tenant, es.CategoryMember, p.MemberID), m.Apply); err != nil {
+		return err
+	}
+	if cfg.ContainsSensitive(m.Level(), content) {
+		return fault.New(fault.Invalid, MsgSensitiveWords)
+	}
+	return nil
+}
+
+// checkCalls refuses calls on a tenant that turned them off (hasVoiceCall).
+func (a *App) checkCalls(ctx context.Context, p Principal) error {
+	cfg, err := a.TenantConfig(ctx, p.Tenant)
+	if err != nil {
+		return err
+	}
+	if !cfg.HasVoiceCall {
+		return fault.New(fault.Forbidden, MsgCallsOff)
+	}
+	return nil
+}
