@@ -54,6 +54,9 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindBatch, nil)
 		case *personal.BatchSendSet:
 			err = put(env, e.Member, personal.KindSetting, personal.SettingBatchSend, e.At, batchSetting{Value: e.Setting})
+		case *personal.PreferencesSet:
+			err = put(env, e.Member, personal.KindSetting, personal.SettingPreferences, e.At, e.Preferences)
+			deltas = append(deltas, delta(env, CmdUserInfo, userInfoChanged{MemberID: e.Member, Position: env.Position}, e.Member))
 		}
 		if err != nil {
 			return nil, err

@@ -59,6 +59,8 @@ type Tx interface {
 	SetCheckpoint(ctx context.Context, projector string, position uint64) error
 
 	PutMembers(ctx context.Context, ms []Member) error
+	// GetMembers returns the members among ids, by id.
+	GetMembers(ctx context.Context, ids []string) (map[string]Member, error)
 
 	// InsertMessages stores new messages; one whose id is stored already is
 	// left as it is.

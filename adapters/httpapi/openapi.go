@@ -21,7 +21,8 @@ func (a *API) table() []route {
 	rs = append(rs, a.uploadRoutes()...)
 	rs = append(rs, a.conversationRoutes()...)
 	rs = append(rs, a.callRoutes()...)
-	return rs
+	rs = append(rs, a.profileRoutes()...)
+	return a.withLimits(rs)
 }
 
 // openAPI serves an OpenAPI 3 document built from the route table.

@@ -18,11 +18,13 @@ func Registry() es.Registry {
 	r := es.Registry{}
 	r.Add(tenant.Events()...)
 	r.Add(member.Events()...)
+	r.Add(member.ProfileEvents()...)
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
 	r.Add(group.Events()...)
 	r.Add(inbox.Events()...)
 	r.Add(call.Events()...)
 	r.Add(personal.Events()...)
+	r.Add(personal.PreferenceEvents()...)
 	return r
 }

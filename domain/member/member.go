@@ -120,6 +120,7 @@ type Member struct {
 	level        string
 	passwordHash string
 	sessions     map[string]bool
+	profile
 }
 
 // ID returns the member id.
@@ -157,6 +158,8 @@ func (m *Member) Apply(e es.Event) {
 		m.sessions[e.SessionID] = true
 	case *SessionEnded:
 		delete(m.sessions, e.SessionID)
+	default:
+		m.applyProfile(e)
 	}
 }
 

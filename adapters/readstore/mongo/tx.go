@@ -169,6 +169,30 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 	return nil
 }
 
+// GetMembers sees the batch's puts over the stored.
+func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: get members: %w", err)
+	}
+	out := map[string]projections.Member{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var docs []memberDoc
+	if err := t.s.findAll(ctx, membersColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: get members: %w", err)
+	}
+	for _, d := range docs {
+		out[d.ID] = d.member()
+	}
+	for _, id := range ids {
+		if d, ok := t.members[id]; ok {
+			out[id] = d.member()
+		}
+	}
+	return out, nil
+}
+
 func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: put friends: %w", err)

@@ -12,7 +12,7 @@ import (
 
 var membersTable = table{
 	name: "members",
-	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at"},
+	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at", "gender", "last_ip"},
 	key:  []string{"id"},
 }
 
@@ -24,6 +24,7 @@ var (
 		UNION ALL SELECT ` + memberColumns + ` FROM members m WHERE m.tenant = ? AND m.phone = ?
 		LIMIT 1`
 	tenantOfSQL = `SELECT tenant FROM members WHERE id = ?`
+	memberSQL   = `SELECT ` + memberColumns + ` FROM members m WHERE m.id = ?`
 
 	// membersByIDSQL takes the ids as one JSON array.
 	membersByIDSQL = `SELECT ` + memberColumns + ` FROM members m WHERE m.id IN (SELECT value FROM json_each(?))`
@@ -33,7 +34,7 @@ var (
 func memberAt(st *sqlitec.Stmt) projections.Member {
 	return projections.Member{
 		ID: st.Text(0), Tenant: st.Text(1), Account: st.Text(2), Phone: st.Text(3), Name: st.Text(4),
-		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7),
+		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7), Gender: st.Text(8), LastIP: st.Text(9),
 	}
 }
 
@@ -51,6 +52,8 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 				st.BindText(m.HeadURL)
 				st.BindText(m.Level)
 				st.BindInt(m.RegisteredAt)
+				st.BindText(m.Gender)
+				st.BindText(m.LastIP)
 			}
 			return st.Exec()
 		})
@@ -59,6 +62,25 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 		return fmt.Errorf("sqliteread: put members: %w", err)
 	}
 	return nil
+}
+
+// GetMembers returns the members among ids the transaction sees, by id.
+func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("sqliteread: get members: %w", err)
+	}
+	out := map[string]projections.Member{}
+	for _, id := range ids {
+		st := t.st.getMember
+		st.BindText(id)
+		if st.Next() {
+			out[id] = memberAt(st)
+		}
+		if err := st.Done(); err != nil {
+			return nil, fmt.Errorf("sqliteread: get members: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // MembersByID returns the stored members among ids, keyed by id.

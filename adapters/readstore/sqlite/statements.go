@@ -15,7 +15,7 @@ type writeStatements struct {
 	deleteMention, deleteMessageMentions, deleteSessionMentions *sqlitec.Stmt
 
 	getGroup, getGroupMember, allGroupMembers, deleteGroupMember *sqlitec.Stmt
-	getFriend, deleteFriend                                      *sqlitec.Stmt
+	getFriend, deleteFriend, getMember                           *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
@@ -59,6 +59,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.allGroupMembers:   groupMembersSQL,
 		&w.deleteGroupMember: `DELETE FROM group_members WHERE group_id = ? AND member = ?`,
 		&w.getFriend:         friendSQL,
+		&w.getMember:         memberSQL,
 		&w.deleteFriend:      `DELETE FROM friends WHERE member = ? AND friend_id = ?`,
 		&w.deletePersonal:    `DELETE FROM personal_items WHERE member = ? AND kind = ? AND id = ?`,
 		&w.clearPersonal:     `DELETE FROM personal_items WHERE member = ? AND kind = ?`,
