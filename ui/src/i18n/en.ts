@@ -1,3 +1,4 @@
+import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 
 // The English table is the reference: its keys type every other table.
@@ -223,6 +224,7 @@ export const en = {
   'session.pinLimit': 'The number of pinned chats has reached its limit. Cancel another pin and try again.',
   ...callsEn,
   ...personalEn,
+  ...accountsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import type { Table } from './en';
 import { personalVi } from './personal';
@@ -222,4 +223,5 @@ export const vi_VN: Table = {
   'session.pinLimit': 'Số cuộc trò chuyện được ghim đã vượt quá giới hạn. Hãy bỏ ghim cuộc trò chuyện khác rồi thử lại.',
   ...callsVi,
   ...personalVi,
+  ...accountsVi,
 };

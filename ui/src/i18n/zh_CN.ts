@@ -1,3 +1,4 @@
+import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import type { Table } from './en';
 import { personalZh } from './personal';
@@ -222,4 +223,5 @@ export const zh_CN: Table = {
   'session.pinLimit': '置顶聊天数量已超过上限，请取消其他置顶后重试。',
   ...callsZh,
   ...personalZh,
+  ...accountsZh,
 };

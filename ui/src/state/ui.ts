@@ -11,7 +11,8 @@ export type Pane =
   | { kind: 'fixed'; id: FixedEntryId }
   | { kind: 'addFriend' }
   | { kind: 'requests' }
-  | { kind: 'member'; memberId: string };
+  | { kind: 'member'; memberId: string }
+  | { kind: 'settings' };
 
 export const paneAtom = atom<Pane>({ kind: 'none' });
 

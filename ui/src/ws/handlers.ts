@@ -19,6 +19,8 @@ import { appStore } from '../state/store';
 import { showToast } from '../state/toast';
 import { openPeerIdAtom } from '../state/ui';
 import { ProcessedIds } from './processedIds';
+import { onFriendDeleted } from '../settings/friendPushes';
+import { onFriendsPush, onUserInfoPush } from '../settings/api';
 
 export interface Frame {
   cmd: number;
@@ -43,6 +45,9 @@ export const CMD = {
   sessionEnd: 31,
   edited: 34,
   stickers: 43,
+  friendDeleted: 25,
+  userInfo: 46,
+  friendInfo: 48,
   session: 49,
 } as const;
 
@@ -77,6 +82,15 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.applyChanged:
       void mutate(keys.applies);
+      return;
+    case CMD.userInfo:
+      onUserInfoPush();
+      return;
+    case CMD.friendInfo:
+      onFriendsPush();
+      return;
+    case CMD.friendDeleted:
+      onFriendDeleted((frame.data as { friendMemberId?: string } | undefined)?.friendMemberId);
       return;
     case CMD.stickers:
       void mutate(personalKeys.stickers);
