@@ -16,6 +16,7 @@ type Login struct {
 	Password   string `json:"password"`
 	TenantCode string `json:"tenantCode"`
 	Device     string `json:"device"`
+	IP         string `json:"-"` // the client's address, set by the edge
 }
 
 // LoggedIn answers a login; the edge turns the principal into a token.
@@ -77,6 +78,7 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		if err != nil {
 			return LoggedIn{}, err
 		}
+		member.StampIP(events, l.IP)
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
 		if errors.Is(err, es.ErrConcurrency) {
 			continue

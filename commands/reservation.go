@@ -51,7 +51,7 @@ func (a *App) memberExists(ctx context.Context, tenant, id string) (bool, error)
 // holder returns the registered member holding a claim stream, or "".
 func (a *App) holder(ctx context.Context, tenant, stream string) (string, error) {
 	c, err := a.lastClaim(ctx, stream)
-	if err != nil || !c.exists {
+	if err != nil || !c.exists || c.member == "" {
 		return "", err
 	}
 	ok, err := a.memberExists(ctx, tenant, c.member)
@@ -64,7 +64,7 @@ func (a *App) holder(ctx context.Context, tenant, stream string) (string, error)
 // taken reports whether a claim stream is held by a member or by a
 // registration still in flight.
 func (a *App) taken(ctx context.Context, tenant string, c claim) (bool, error) {
-	if !c.exists {
+	if !c.exists || c.member == "" { // never claimed, or released
 		return false, nil
 	}
 	if a.Now().Sub(c.at) < staleClaim {

@@ -6,43 +6,89 @@ import (
 	"github.com/eventchat/eventchat/domain/member"
 )
 
-// Members keeps the member directory.
+// Members keeps the member directory: registrations, then each member's
+// profile, account ID, phone and the address of its last login. A change
+// of the profile, account or phone pushes 46 (refresh user info) to the
+// member's connections.
 type Members struct{}
 
 // Name is the persisted checkpoint key.
 func (Members) Name() string { return "members.v1" }
 
-// Project folds registrations into directory entries, and level changes
-// into them (46 tells the member's connections to reload its profile).
+// userInfoChanged is the payload of 46.
+type userInfoChanged struct {
+	MemberID string `json:"memberId"`
+	Position uint64 `json:"position"`
+}
+
+// Project folds the member events into directory entries; a change the
+// member sees (profile, account, phone, level) is pushed as 46 to its
+// connections, which reload its info.
 func (Members) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
-	var ms []Member
+	changed := map[string]Member{}
+	var order []string
 	var deltas []Delta
+	get := func(id string) (Member, bool, error) {
+		if m, ok := changed[id]; ok {
+			return m, true, nil
+		}
+		ms, err := tx.GetMembers(ctx, []string{id})
+		m, ok := ms[id]
+		return m, ok, err
+	}
+	put := func(m Member) {
+		if _, ok := changed[m.ID]; !ok {
+			order = append(order, m.ID)
+		}
+		changed[m.ID] = m
+	}
 	for _, env := range events {
-		switch e := env.Event.(type) {
-		case *member.Registered:
-			ms = append(ms, Member{
+		if e, ok := env.Event.(*member.Registered); ok {
+			put(Member{
 				ID: e.MemberID, Tenant: env.Tenant, Account: e.Account, Phone: e.Phone,
 				Name: e.Name, Level: e.Level, RegisteredAt: e.At,
 			})
+			continue
+		}
+		switch env.Event.(type) {
+		case *member.ProfileModified, *member.AccountChanged, *member.PhoneChanged, *member.SessionStarted, *member.LevelChanged:
+		default:
+			continue
+		}
+		m, found, err := get(env.Stream.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			continue
+		}
+		push := true
+		switch e := env.Event.(type) {
+		case *member.ProfileModified:
+			m.Name, m.HeadURL, m.Gender = e.Name, e.HeadURL, e.Gender
+		case *member.AccountChanged:
+			m.Account = e.Account
+		case *member.PhoneChanged:
+			m.Phone = e.Phone
 		case *member.LevelChanged:
-			// Entries of this batch are put first, so the stored one is current.
-			if err := tx.PutMembers(ctx, ms); err != nil {
-				return nil, err
+			m.Level = e.Level
+		case *member.SessionStarted:
+			if e.IP == "" || e.IP == m.LastIP {
+				continue
 			}
-			ms = ms[:0]
-			got, err := tx.GetMembers(ctx, []string{env.Stream.ID})
-			if err != nil {
-				return nil, err
-			}
-			if m, ok := got[env.Stream.ID]; ok {
-				m.Level = e.Level
-				ms = append(ms, m)
-				deltas = append(deltas, delta(env, CmdProfile, map[string]string{"memberLevelCode": e.Level}, m.ID))
-			}
+			m.LastIP, push = e.IP, false
+		}
+		put(m)
+		if push {
+			deltas = append(deltas, delta(env, CmdProfile, userInfoChanged{MemberID: m.ID, Position: env.Position}, m.ID))
 		}
 	}
-	if len(ms) == 0 {
-		return deltas, nil
+	if len(order) == 0 {
+		return nil, nil
+	}
+	ms := make([]Member, len(order))
+	for i, id := range order {
+		ms[i] = changed[id]
 	}
 	return deltas, tx.PutMembers(ctx, ms)
 }

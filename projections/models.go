@@ -15,6 +15,8 @@ type Member struct {
 	HeadURL      string `json:"headUrl"`
 	Level        string `json:"memberLevelCode"`
 	RegisteredAt int64  `json:"registeredAt"`
+	Gender       string `json:"gender"` // "" until set: prefer not to say
+	LastIP       string `json:"-"`      // the client address of the last login
 }
 
 // Message is a history item.

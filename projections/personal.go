@@ -57,6 +57,9 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 			err = put(env, e.Member, personal.KindDelivery, e.Session, e.At, delivered{Position: e.Position})
 		case *personal.BatchSendSet:
 			err = put(env, e.Member, personal.KindSetting, personal.SettingBatchSend, e.At, batchSetting{Value: e.Setting})
+		case *personal.PreferencesSet:
+			err = put(env, e.Member, personal.KindSetting, personal.SettingPreferences, e.At, e.Preferences)
+			deltas = append(deltas, delta(env, CmdProfile, userInfoChanged{MemberID: e.Member, Position: env.Position}, e.Member))
 		}
 		if err != nil {
 			return nil, err

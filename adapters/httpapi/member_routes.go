@@ -49,7 +49,7 @@ type LoginResult struct {
 func userInfo(m projections.Member) UserInfo {
 	return UserInfo{
 		ID: m.ID, Name: m.Name, Code: m.Account, Username: m.Account, Phone: m.Phone, HeadURL: m.HeadURL,
-		Gender: "prefer not to say", MemberLevelCode: m.Level, DisplayHead: "N", SendBatchMessage: personal.Enable,
+		Gender: genderOf(m.Gender), MemberLevelCode: m.Level, DisplayHead: "N", SendBatchMessage: personal.Enable,
 		TenantCode: m.Tenant,
 	}
 }
@@ -123,6 +123,7 @@ func (a *API) login(c echo.Context, _ commands.Principal) error {
 		l.TenantCode = tenant.Default
 	}
 	l.Device = c.Request().UserAgent()
+	l.IP = clientIP(c)
 	res, err := a.deps.Commands.LoginMember(c.Request().Context(), l)
 	if err != nil {
 		return err

@@ -27,7 +27,8 @@ func (a *API) table() []route {
 	rs = append(rs, a.augmentRoutes()...)
 	rs = append(rs, a.tenantRoutes()...)
 	rs = append(rs, a.adminRoutes()...)
-	return rs
+	rs = append(rs, a.profileRoutes()...)
+	return a.withLimits(rs)
 }
 
 // openAPI serves an OpenAPI 3 document built from the route table.

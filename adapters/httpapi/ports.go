@@ -54,6 +54,7 @@ type Commands interface {
 	ShowConversation(ctx context.Context, p commands.Principal, r commands.Conversation) (commands.Changed, error)
 
 	CallCommands
+	ProfileCommands
 
 	AddFavourite(ctx context.Context, p commands.Principal, r commands.AddFavourite) (commands.Kept, error)
 	EditFavourite(ctx context.Context, p commands.Principal, r commands.EditFavourite) (commands.FavouriteEdited, error)

@@ -19,6 +19,7 @@ func Registry() es.Registry {
 	r := es.Registry{}
 	r.Add(tenant.Events()...)
 	r.Add(member.Events()...)
+	r.Add(member.ProfileEvents()...)
 	r.Add(friend.Events()...)
 	r.Add(chat.Events()...)
 	r.Add(group.Events()...)
@@ -26,5 +27,6 @@ func Registry() es.Registry {
 	r.Add(call.Events()...)
 	r.Add(personal.Events()...)
 	r.Add(notice.Events()...)
+	r.Add(personal.PreferenceEvents()...)
 	return r
 }

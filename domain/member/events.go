@@ -38,6 +38,7 @@ type Registered struct {
 type SessionStarted struct {
 	SessionID string `json:"sessionId"`
 	Device    string `json:"device,omitempty"`
+	IP        string `json:"ip,omitempty"` // the client's address
 	At        int64  `json:"at"`
 }
 

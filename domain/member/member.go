@@ -122,6 +122,7 @@ type Member struct {
 	passwordHash string
 	banned       bool
 	sessions     map[string]bool
+	profile
 }
 
 // MsgLevelInvalid refuses an unknown member level code.
@@ -190,6 +191,8 @@ func (m *Member) Apply(e es.Event) {
 		m.banned = false
 	case *LevelChanged:
 		m.level = e.Level
+	default:
+		m.applyProfile(e)
 	}
 }
 

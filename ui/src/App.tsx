@@ -6,6 +6,8 @@ import { Home } from './home/Home';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
 import { Register } from './pages/Register';
+import { ResetPassword } from './pages/ResetPassword';
+import { SettingsRoute } from './settings/SettingsRoute';
 import { guard } from './routing/guard';
 import { useHashRoute } from './routing/useRoute';
 
@@ -33,6 +35,12 @@ export function App() {
         break;
       case 'home':
         page = <Home />;
+        break;
+      case 'setting':
+        page = <SettingsRoute />;
+        break;
+      case 'resetPassword':
+        page = <ResetPassword />;
         break;
       case 'unknown':
         break;

@@ -34,6 +34,8 @@ type memberDoc struct {
 	HeadURL      string `bson:"headUrl"`
 	Level        string `bson:"level"`
 	RegisteredAt int64  `bson:"registeredAt"`
+	Gender       string `bson:"gender"`
+	LastIP       string `bson:"lastIp"`
 }
 
 func toMemberDoc(m projections.Member) memberDoc { return memberDoc(m) }

@@ -98,6 +98,34 @@ func describeMembers(store func() projections.ReadStore) {
 			Expect(got.ID).To(Equal("m4"))
 		})
 
+		It("keeps a member's gender and last login address", func() {
+			changed := alice
+			changed.Gender, changed.LastIP = "female", "203.0.113.7"
+			update(store(), func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{changed}) })
+			Expect(store().MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": changed}))
+		})
+
+		It("reads members in a transaction, the transaction's own puts over the stored", func() {
+			renamed := bob
+			renamed.Name = "Bob B."
+			update(store(), func(tx projections.Tx) error {
+				got, err := tx.GetMembers(ctx, []string{"m1", "m2", "nobody"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Member{"m1": alice, "m2": bob}))
+				if err := tx.PutMembers(ctx, []projections.Member{renamed}); err != nil {
+					return err
+				}
+				got, err = tx.GetMembers(ctx, []string{"m2"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Member{"m2": renamed}))
+				got, err = tx.GetMembers(ctx, nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(BeEmpty())
+				return nil
+			})
+			Expect(store().MembersByID(ctx, []string{"m2"})).To(Equal(map[string]projections.Member{"m2": renamed}))
+		})
+
 		It("tells the tenant of a member", func() {
 			tenant, found, err := store().TenantOf(ctx, "m3")
 			Expect(err).NotTo(HaveOccurred())

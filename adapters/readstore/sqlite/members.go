@@ -12,7 +12,7 @@ import (
 
 var membersTable = table{
 	name: "members",
-	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at"},
+	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at", "gender", "last_ip"},
 	key:  []string{"id"},
 }
 
@@ -33,7 +33,7 @@ var (
 func memberAt(st *sqlitec.Stmt) projections.Member {
 	return projections.Member{
 		ID: st.Text(0), Tenant: st.Text(1), Account: st.Text(2), Phone: st.Text(3), Name: st.Text(4),
-		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7),
+		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7), Gender: st.Text(8), LastIP: st.Text(9),
 	}
 }
 
@@ -51,6 +51,8 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 				st.BindText(m.HeadURL)
 				st.BindText(m.Level)
 				st.BindInt(m.RegisteredAt)
+				st.BindText(m.Gender)
+				st.BindText(m.LastIP)
 			}
 			return st.Exec()
 		})

@@ -152,7 +152,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `DROP TABLE notices`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
-			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `PRAGMA user_version = 2`)
+			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, dropGender, dropLastIP, `PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
@@ -173,7 +173,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
-			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, `PRAGMA user_version = 3`)
+			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, dropGender, dropLastIP, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
@@ -196,6 +196,21 @@ var _ = Describe("sqlite read store file", func() {
 			return tx.PutNotices(ctx, []projections.Notice{{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
 		})).To(Succeed())
 		Expect(s.NoticeCounts(ctx, "m1")).To(Equal(projections.NoticeCounts{Total: 1, Friend: 1}))
+	})
+
+	It("migrates a store of version 4: the members' gender and last login address, which no event before filled", func() {
+		s := open()
+		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Name: "Alice"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+		foreign(dropGender, dropLastIP, `PRAGMA user_version = 4`)
+
+		s = open()
+		defer s.Close()
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+		alice.Gender, alice.LastIP = "female", "203.0.113.7"
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {
@@ -336,3 +351,8 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 	})
 })
+
+const (
+	dropGender = `ALTER TABLE members DROP COLUMN gender`
+	dropLastIP = `ALTER TABLE members DROP COLUMN last_ip`
+)

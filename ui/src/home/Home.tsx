@@ -5,6 +5,7 @@ import { CallOverlay } from '../calls/CallOverlay';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { isMobileAtom, MOBILE_BREAKPOINT_PX, paneAtom } from '../state/ui';
 import { startSocket, stopSocket } from '../ws/socket';
+import { useApplyPreferences } from '../settings/usePreferences';
 import { RightPane } from './RightPane';
 import { Sidebar } from './Sidebar';
 
@@ -25,6 +26,7 @@ export function Home() {
   const auth = useAtomValue(authAtom);
   const pane = useAtomValue(paneAtom);
   const isMobile = useMobileLayout();
+  useApplyPreferences();
 
   useEffect(() => {
     if (!auth) return undefined;

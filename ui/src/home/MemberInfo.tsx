@@ -9,6 +9,7 @@ import { paneAtom } from '../state/ui';
 import { PaneHeader } from './PaneHeader';
 import { displayName } from './SessionItem';
 import { TargetPicker } from './TargetPicker';
+import { FriendDetails } from '../settings/FriendDetails';
 
 /** A member's card: opened from a contact-card message; a friend can be messaged or recommended. */
 export function MemberInfo({ memberId, me }: { memberId: string; me: UserInfo }) {
@@ -42,6 +43,7 @@ export function MemberInfo({ memberId, me }: { memberId: string; me: UserInfo })
                 <p className="muted">@{info?.code ?? friend?.code}</p>
               </div>
             </div>
+            {friend && memberId !== me.id ? <FriendDetails friend={friend} name={name} /> : null}
             {memberId === me.id ? null : friend ? (
               <div className="member-card-actions">
                 <button

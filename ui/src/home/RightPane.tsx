@@ -9,6 +9,7 @@ import { ChatView } from './ChatView';
 import { FixedEntryView } from './FixedEntryView';
 import { FriendRequests } from './FriendRequests';
 import { MemberInfo } from './MemberInfo';
+import { SettingsView } from '../settings/SettingsView';
 
 export function RightPane({ me }: { me: UserInfo }) {
   const t = useT();
@@ -32,6 +33,9 @@ export function RightPane({ me }: { me: UserInfo }) {
       break;
     case 'member':
       content = <MemberInfo key={pane.memberId} memberId={pane.memberId} me={me} />;
+      break;
+    case 'settings':
+      content = <SettingsView me={me} />;
       break;
     case 'none':
       content = (

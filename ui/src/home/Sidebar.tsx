@@ -7,6 +7,7 @@ import { totalUnread } from '../chat/conversations';
 import { Avatar } from '../components/Avatar';
 import { ChatIcon, ContactsIcon, LogoutIcon } from '../components/icons';
 import { useT } from '../i18n';
+import { goTo } from '../routing/useRoute';
 import { leftTabAtom, type LeftTab } from '../state/ui';
 import { Contacts } from './Contacts';
 import { CountBadge } from './CountBadge';
@@ -45,6 +46,16 @@ export function Sidebar({ me }: { me: UserInfo }) {
           <strong data-testid="me-name">{me.name || me.code}</strong>
           <span className="muted">@{me.code}</span>
         </div>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('settings.title')}
+          title={t('settings.title')}
+          onClick={() => goTo('#/setting')}
+          data-testid="open-settings"
+        >
+          <span aria-hidden="true">⚙</span>
+        </button>
         <button
           type="button"
           className="icon-button"

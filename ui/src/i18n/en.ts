@@ -1,3 +1,4 @@
+import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
 
@@ -228,6 +229,7 @@ export const en = {
   ...personalEn,
   ...groupsEn,
   ...noticesEn,
+  ...accountsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
 import type { Table } from './en';
@@ -227,4 +228,5 @@ export const vi_VN: Table = {
   ...personalVi,
   ...groupsVi,
   ...noticesVi,
+  ...accountsVi,
 };

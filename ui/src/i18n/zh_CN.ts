@@ -1,3 +1,4 @@
+import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
 import type { Table } from './en';
@@ -227,4 +228,5 @@ export const zh_CN: Table = {
   ...personalZh,
   ...groupsZh,
   ...noticesZh,
+  ...accountsZh,
 };

@@ -102,6 +102,11 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
         </button>
       </form>
       <p className="auth-switch">
+        <a href="#/resetPassword" onClick={(event) => (event.preventDefault(), goTo('#/resetPassword'))} data-testid="forgot-password">
+          {t('reset.link')}
+        </a>
+      </p>
+      <p className="auth-switch">
         {t('login.noAccount')}{' '}
         <a href="#/register" onClick={(event) => (event.preventDefault(), goTo('#/register'))}>
           {t('landing.signup')}

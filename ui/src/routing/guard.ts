@@ -1,13 +1,13 @@
 // Hash routes and the routing guard of spec accounts.md section 2, as pure functions.
 
-export type RouteName = 'landing' | 'login' | 'register' | 'home' | 'unknown';
+export type RouteName = 'landing' | 'login' | 'register' | 'resetPassword' | 'home' | 'setting' | 'unknown';
 
 export interface Route {
   name: RouteName;
   query: URLSearchParams;
 }
 
-const AUTH_ROUTES: RouteName[] = ['login', 'register'];
+const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword'];
 
 export function parseHash(hash: string): Route {
   const raw = hash.replace(/^#/, '') || '/';
@@ -23,6 +23,10 @@ export function parseHash(hash: string): Route {
       return { name: 'login', query };
     case '/register':
       return { name: 'register', query };
+    case '/resetPassword':
+      return { name: 'resetPassword', query };
+    case '/setting':
+      return { name: 'setting', query };
     default:
       return { name: 'unknown', query };
   }
@@ -68,5 +72,5 @@ export function guard({ route, pathname, memberId }: GuardInput): GuardResult {
     return inApp ? { kind: 'redirect', hash: '#/' } : { kind: 'render' };
   }
   if (!inApp) return { kind: 'redirect', hash: '#/landing' };
-  return route.name === 'home' ? { kind: 'render' } : { kind: 'redirect', hash: '#/' };
+  return route.name === 'home' || route.name === 'setting' ? { kind: 'render' } : { kind: 'redirect', hash: '#/' };
 }

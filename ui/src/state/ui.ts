@@ -14,7 +14,8 @@ export type Pane =
   | { kind: 'addFriend' }
   | { kind: 'requests' }
   | { kind: 'member'; memberId: string }
-  | { kind: 'group'; groupId: string };
+  | { kind: 'group'; groupId: string }
+  | { kind: 'settings' };
 
 export const paneAtom = atom<Pane>({ kind: 'none' });
 

@@ -2,8 +2,6 @@
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
 import type { ClearPush, EditPush, GroupPush, Message, OnlinePush, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
-import { fetchMe } from '../api/endpoints';
-import { updateUser } from '../auth/authState';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
@@ -27,6 +25,8 @@ import { applyOnline } from '../state/presence';
 import { showToast } from '../state/toast';
 import { openPeerIdAtom } from '../state/ui';
 import { ProcessedIds } from './processedIds';
+import { onFriendDeleted } from '../settings/friendPushes';
+import { onFriendsPush, onUserInfoPush } from '../settings/api';
 
 export interface Frame {
   cmd: number;
@@ -50,10 +50,12 @@ export const CMD = {
   friendCleared: 30,
   sessionEnd: 31,
   online: 33,
-  profile: 46,
   edited: 34,
   stickers: 43,
   notices: 44,
+  friendDeleted: 25,
+  userInfo: 46,
+  friendInfo: 48,
   session: 49,
 } as const;
 
@@ -94,6 +96,15 @@ export function handlePush(frame: Frame, me: string): void {
     case CMD.applyChanged:
       void mutate(keys.applies);
       return;
+    case CMD.userInfo:
+      onUserInfoPush();
+      return;
+    case CMD.friendInfo:
+      onFriendsPush();
+      return;
+    case CMD.friendDeleted:
+      onFriendDeleted((frame.data as { friendMemberId?: string } | undefined)?.friendMemberId);
+      return;
     case CMD.stickers:
       void mutate(personalKeys.stickers);
       return;
@@ -106,11 +117,6 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.online:
       applyOnline(frame.data as OnlinePush | undefined);
-      return;
-    case CMD.profile:
-      void fetchMe()
-        .then(updateUser)
-        .catch(() => null);
       return;
     case CMD.error:
       if (frame.code === '400') showToast(t('net.decryptError'), 'error');

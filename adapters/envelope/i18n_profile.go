@@ -1,0 +1,56 @@
+package envelope
+
+import "github.com/eventchat/eventchat/domain/fault"
+
+// The texts of the profile, credentials, feedback, settings and rate
+// limits, kept beside the general table.
+var profileTexts = map[string]map[string]string{
+	"zh_CN": {
+		fault.MsgNameEmpty:             "名称不能为空",
+		fault.MsgNameTooLong:           "名称过长，最多 32 个字符",
+		fault.MsgGenderInvalid:         "性别只能是男、女或保密",
+		fault.MsgAvatarInvalid:         "头像必须是先上传的 jpg 或 png 图片",
+		fault.MsgOldPasswordEmpty:      "请输入旧密码",
+		fault.MsgNewPasswordEmpty:      "请输入新密码",
+		fault.MsgNewPasswordRule:       "密码须为 8-16 位字母和数字",
+		fault.MsgPasswordsDiffer:       "两次输入的密码不一致",
+		fault.MsgOldPasswordWrong:      "旧密码错误，还可尝试 %d 次",
+		fault.MsgPasswordLocked:        "密码错误次数过多，请 %d 分钟后再试",
+		fault.MsgAccountIDRule:         "账号须为 8-16 位字母或数字",
+		fault.MsgAccountChangedOnce:    "账号只能修改一次",
+		fault.MsgFeedbackTypeEmpty:     "请选择反馈类型",
+		fault.MsgFeedbackTypeInvalid:   "反馈类型过长",
+		fault.MsgFeedbackContentEmpty:  "请填写反馈内容",
+		fault.MsgFeedbackTooLong:       "反馈内容过长，最多 1000 个字符",
+		fault.MsgFeedbackTooManyImages: "最多 5 张图片",
+		fault.MsgFeedbackImageInvalid:  "仅支持先上传的 jpeg、jpg、png、gif 图片，每张小于 5 MB",
+		fault.MsgSettingInvalid:        "设置无效",
+		fault.MsgTooManyAttempts:       "尝试次数过多，请稍后再试",
+		fault.MsgSMSTooManyToday:       "验证码发送次数过多，请稍后再试",
+		fault.MsgRepeatedSubmit:        "请勿重复提交",
+	},
+	"vi_VN": {
+		fault.MsgNameEmpty:             "Tên không được để trống",
+		fault.MsgNameTooLong:           "Tên quá dài, tối đa 32 ký tự",
+		fault.MsgGenderInvalid:         "Giới tính phải là nam, nữ hoặc không muốn nói",
+		fault.MsgAvatarInvalid:         "Ảnh đại diện phải là ảnh jpg hoặc png đã tải lên",
+		fault.MsgOldPasswordEmpty:      "Vui lòng nhập mật khẩu cũ",
+		fault.MsgNewPasswordEmpty:      "Vui lòng nhập mật khẩu mới",
+		fault.MsgNewPasswordRule:       "Mật khẩu phải gồm 8-16 chữ cái và chữ số",
+		fault.MsgPasswordsDiffer:       "Hai mật khẩu không khớp",
+		fault.MsgOldPasswordWrong:      "Mật khẩu cũ sai, còn %d lần thử",
+		fault.MsgPasswordLocked:        "Nhập sai mật khẩu quá nhiều lần, hãy thử lại sau %d phút",
+		fault.MsgAccountIDRule:         "ID tài khoản phải gồm 8-16 chữ cái hoặc chữ số",
+		fault.MsgAccountChangedOnce:    "ID tài khoản chỉ được đổi một lần",
+		fault.MsgFeedbackTypeEmpty:     "Vui lòng chọn loại phản hồi",
+		fault.MsgFeedbackTypeInvalid:   "Loại phản hồi quá dài",
+		fault.MsgFeedbackContentEmpty:  "Vui lòng mô tả vấn đề",
+		fault.MsgFeedbackTooLong:       "Phản hồi quá dài, tối đa 1000 ký tự",
+		fault.MsgFeedbackTooManyImages: "Tối đa 5 ảnh",
+		fault.MsgFeedbackImageInvalid:  "Chỉ ảnh jpeg, jpg, png, gif dưới 5 MB, đã tải lên trước",
+		fault.MsgSettingInvalid:        "Cài đặt không hợp lệ",
+		fault.MsgTooManyAttempts:       "Thử quá nhiều lần, vui lòng thử lại sau",
+		fault.MsgSMSTooManyToday:       "Gửi mã xác minh quá nhiều lần, vui lòng thử lại sau",
+		fault.MsgRepeatedSubmit:        "Vui lòng không gửi lặp lại",
+	},
+}

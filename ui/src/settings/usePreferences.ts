@@ -1,0 +1,24 @@
+import { useAtomValue } from 'jotai';
+import { useEffect } from 'react';
+import useSWR from 'swr';
+import { authAtom } from '../auth/authState';
+import { DEFAULT_PREFERENCES, settingsKeys, type Preferences } from './api';
+import { fontPx } from './logic';
+
+export function usePreferences() {
+  const signedIn = useAtomValue(authAtom) !== null;
+  const swr = useSWR<Preferences>(signedIn ? settingsKeys.preferences : null);
+  return { ...swr, prefs: { ...DEFAULT_PREFERENCES, ...(swr.data ?? {}) } };
+}
+
+/** Applies font size, background and message-time display to the document, for the chat's CSS. */
+export function useApplyPreferences(): void {
+  const { prefs } = usePreferences();
+  useEffect(() => {
+    const root = document.documentElement;
+    root.style.setProperty('--chat-font-size', `${fontPx(prefs.fontSize) + 3}px`);
+    root.dataset.fontSize = String(prefs.fontSize);
+    root.dataset.background = prefs.background;
+    root.dataset.showTime = prefs.showMessageTime ? 'true' : 'false';
+  }, [prefs.fontSize, prefs.background, prefs.showMessageTime]);
+}
