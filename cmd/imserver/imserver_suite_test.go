@@ -177,11 +177,12 @@ func (s *testServer) login(account string) member {
 	return member{ID: out.ID, Account: account, Token: out.Token, Key: out.WSKey}
 }
 
-func (s *testServer) befriend(a, b member) {
+// befriend makes a and b friends and returns the acceptance's position.
+func (s *testServer) befriend(a, b member) uint64 {
 	GinkgoHelper()
 	var applied struct{ ID string }
 	s.ok("POST", "/v1/chat/applyInfo/build", a.Token, map[string]string{"friendMemberId": b.ID, "content": "hi"}, &applied)
-	s.ok("PUT", "/v1/chat/applyInfo/modify", b.Token, map[string]string{"id": applied.ID, "status": "accepted"}, nil)
+	return s.written("PUT", "/v1/chat/applyInfo/modify", b, map[string]string{"id": applied.ID, "status": "accepted"})
 }
 
 type sendResult struct {

@@ -67,9 +67,12 @@ var _ = Describe("System notices", func() {
 	}
 
 	It("tells of a friend request, its answer, a group invitation and an ownership transfer, in the tabs, with names and texts", func() {
-		var applied struct{ ID string }
+		var applied struct {
+			ID       string
+			Position uint64
+		}
 		s.ok("POST", "/v1/chat/applyInfo/build", alice.Token, map[string]string{"friendMemberId": bob.ID, "content": "hello bob"}, &applied)
-		p := notices(bob, "", 0)
+		p := notices(bob, "", applied.Position)
 		Expect(p.Records).To(HaveLen(1))
 		n := p.Records[0]
 		Expect(n.ID).To(MatchRegexp(`^[0-9]{19}$`))
@@ -81,7 +84,7 @@ var _ = Describe("System notices", func() {
 		Expect(n.ContentID).To(Equal(applied.ID))
 		Expect(n.FromID).To(Equal(alice.ID))
 		Expect(p.Counts).To(Equal(noticeCounts{Total: 1, Friend: 1}))
-		Expect(notices(bob, "", 0, "zh-CN").Records[0].Content).To(Equal("alice001 请求添加您为好友"))
+		Expect(notices(bob, "", applied.Position, "zh-CN").Records[0].Content).To(Equal("alice001 请求添加您为好友"))
 
 		at := s.written("PUT", "/v1/chat/applyInfo/modify", bob, map[string]string{"id": applied.ID, "status": "accepted"})
 		Expect(notices(alice, "", at).Records[0].Content).To(Equal("bob00001 accepted your friend request"))
@@ -110,12 +113,12 @@ var _ = Describe("System notices", func() {
 
 	It("reads one, reads all and deletes, pushing the counts (44) to the member's connections", func() {
 		s.befriend(alice, bob)
-		s.befriend(carol, bob)
+		at := s.befriend(carol, bob)
 		c := s.dial(bob)
 		var pushed noticeCounts
-		p := notices(bob, "", 0)
+		p := notices(bob, "", at)
 		Expect(p.Counts).To(Equal(noticeCounts{Total: 2, Friend: 2}))
-		at := s.written("PUT", read, bob, map[string]string{"id": p.Records[1].ID})
+		at = s.written("PUT", read, bob, map[string]string{"id": p.Records[1].ID})
 		Expect(json.Unmarshal(next(c, 44).Data, &pushed)).To(Succeed())
 		Expect(pushed).To(Equal(noticeCounts{Total: 1, Friend: 1, Position: at}))
 		p = notices(bob, "", at)
@@ -138,9 +141,9 @@ var _ = Describe("System notices", func() {
 	})
 
 	It("refuses bad input in the envelope and changes nothing", func() {
-		s.befriend(alice, bob)
-		p := notices(bob, "", 0)
-		theirs := notices(alice, "", 0).Records[0].ID
+		at := s.befriend(alice, bob)
+		p := notices(bob, "", at)
+		theirs := notices(alice, "", at).Records[0].ID
 		s.refused("GET", list+"?tab=nope", bob, nil, 400, "tab must be all, friends, system or groups")
 		s.refused("GET", list+"?pageSize=0", bob, nil, 400, "invalid request")
 		s.refused("GET", list+"?pageSize=101", bob, nil, 400, "invalid request")

@@ -103,7 +103,7 @@ type Group struct {
 	// Requests are the join requests still waiting, by id.
 	Requests map[string]JoinRequest
 	Revision uint64 // of the last event folded
-	exists     bool
+	exists   bool
 }
 
 // Exists reports whether the group was created.
