@@ -20,15 +20,22 @@ type Answered struct {
 	Position uint64 `json:"position"`
 }
 
+// acceptance reads the status of an answer: true for accepted.
+func acceptance(status string) (bool, error) {
+	switch status {
+	case friend.StatusAccepted:
+		return true, nil
+	case friend.StatusRejected:
+		return false, nil
+	}
+	return false, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+}
+
 // AnswerFriendRequest accepts or rejects a request p received.
 func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFriendRequest) (Answered, error) {
-	var accept bool
-	switch r.Status {
-	case friend.StatusAccepted:
-		accept = true
-	case friend.StatusRejected:
-	default:
-		return Answered{}, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+	accept, err := acceptance(r.Status)
+	if err != nil {
+		return Answered{}, err
 	}
 	if r.ID == "" {
 		return Answered{}, fault.New(fault.Invalid, fault.MsgApplyNotFound)

@@ -35,13 +35,9 @@ type RequestsHandled struct {
 // are checked before any is answered: one unknown, not p's to answer, or
 // already processed refuses the whole batch.
 func (a *App) AnswerFriendRequests(ctx context.Context, p Principal, r AnswerFriendRequests) (RequestsHandled, error) {
-	var accept bool
-	switch r.Status {
-	case friend.StatusAccepted:
-		accept = true
-	case friend.StatusRejected:
-	default:
-		return RequestsHandled{}, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+	accept, err := acceptance(r.Status)
+	if err != nil {
+		return RequestsHandled{}, err
 	}
 	return a.handleRequests(ctx, p, r.IDs, func(f *friend.Friendship, id string, now time.Time) ([]es.Event, error) {
 		return f.Answer(id, p.MemberID, accept, now)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
-	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
 )
 
@@ -174,13 +173,9 @@ func (a *App) InviteToGroup(ctx context.Context, p Principal, r GroupChange) (Gr
 // AnswerGroupJoin lets the member of a join request into its group, or
 // refuses them; the owner and the admins answer.
 func (a *App) AnswerGroupJoin(ctx context.Context, p Principal, groupID string, r AnswerFriendRequest) (Answered, error) {
-	var accept bool
-	switch r.Status {
-	case friend.StatusAccepted:
-		accept = true
-	case friend.StatusRejected:
-	default:
-		return Answered{}, fault.New(fault.Invalid, fault.MsgStatusInvalid)
+	accept, err := acceptance(r.Status)
+	if err != nil {
+		return Answered{}, err
 	}
 	w, err := a.actOnGroupEvents(ctx, p, groupID, "answer-join", func(g *group.Group, now time.Time) ([]es.Event, error) {
 		return g.AnswerJoin(p.MemberID, r.ID, accept, now)

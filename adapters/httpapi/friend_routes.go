@@ -102,12 +102,16 @@ func (a *API) requestFriend(c echo.Context, p commands.Principal) error {
 	return ok(c, res)
 }
 
-func (a *API) applies(c echo.Context, p commands.Principal) error {
-	page, err := intParam(c, "curPage", 1, 1, 1<<20)
-	if err != nil {
-		return err
+// applyPage reads the curPage and pageSize of a list of requests.
+func applyPage(c echo.Context) (page, size int, err error) {
+	if page, err = intParam(c, "curPage", 1, 1, 1<<20); err == nil {
+		size, err = intParam(c, "pageSize", maxApplyPage, 1, maxApplyPage)
 	}
-	size, err := intParam(c, "pageSize", maxApplyPage, 1, maxApplyPage)
+	return page, size, err
+}
+
+func (a *API) applies(c echo.Context, p commands.Principal) error {
+	page, size, err := applyPage(c)
 	if err != nil {
 		return err
 	}

@@ -36,11 +36,7 @@ func (a *API) groupApplyRoutes() []route {
 }
 
 func (a *API) groupApplies(c echo.Context, p commands.Principal) error {
-	page, err := intParam(c, "curPage", 1, 1, 1<<20)
-	if err != nil {
-		return err
-	}
-	size, err := intParam(c, "pageSize", maxApplyPage, 1, maxApplyPage)
+	page, size, err := applyPage(c)
 	if err != nil {
 		return err
 	}
