@@ -42,13 +42,16 @@ type GroupChange struct {
 // ModifyGroup is the body of PUT /v1/chat/groupInfo/modify: absent fields
 // stay as they are.
 type ModifyGroup struct {
-	GroupID    string  `json:"groupId"`
-	Name       *string `json:"name"`
-	HeadURL    *string `json:"headUrl"`
-	Notice     *string `json:"notice"`
-	MuteAll    *bool   `json:"muteAll"`
-	AllowLeave *bool   `json:"allowLeave"`
-	SendRate   *string `json:"sendRate"`
+	GroupID string  `json:"groupId"`
+	Name    *string `json:"name"`
+	HeadURL *string `json:"headUrl"`
+	Notice  *string `json:"notice"`
+	MuteAll *bool   `json:"muteAll"`
+	// MuteAllMinutes, with muteAll true, ends the mute after that many
+	// minutes (1 to 30 days); absent, it lasts until lifted.
+	MuteAllMinutes *int    `json:"muteAllMinutes"`
+	AllowLeave     *bool   `json:"allowLeave"`
+	SendRate       *string `json:"sendRate"`
 }
 
 // GroupWritten answers a change of a group with its event's position (0
@@ -269,6 +272,13 @@ func (a *App) DissolveGroup(ctx context.Context, p Principal, r GroupChange) (Gr
 // are an admin's, allowing members to leave the owner's.
 func (a *App) ModifyGroup(ctx context.Context, p Principal, r ModifyGroup) (GroupWritten, error) {
 	s := group.Settings{Name: r.Name, HeadURL: r.HeadURL, Notice: r.Notice, MuteAll: r.MuteAll, AllowLeave: r.AllowLeave}
+	if r.MuteAllMinutes != nil {
+		if r.MuteAll == nil || !*r.MuteAll || *r.MuteAllMinutes <= 0 || *r.MuteAllMinutes > maxMuteMinutes {
+			return GroupWritten{}, fault.New(fault.Invalid, fault.MsgMuteUntilPast)
+		}
+		until := a.Now().Add(time.Duration(*r.MuteAllMinutes) * time.Minute).UnixMilli()
+		s.MuteAllUntil = &until
+	}
 	if r.SendRate != nil {
 		rate, err := group.ParseSendRate(*r.SendRate)
 		if err != nil {

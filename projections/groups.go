@@ -97,6 +97,7 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 		setIf(&g.HeadURL, e.HeadURL)
 		setIf(&g.Notice, e.Notice)
 		setIf(&g.MuteAll, e.MuteAll)
+		setIf(&g.MuteAllUntil, e.MuteAllUntil)
 		setIf(&g.AllowLeave, e.AllowLeave)
 		if e.SendRate != nil {
 			g.SendRate = string(*e.SendRate)

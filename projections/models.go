@@ -77,18 +77,20 @@ type Mention struct {
 
 // Group is a group as listed.
 type Group struct {
-	ID          string `json:"id"`
-	Tenant      string `json:"-"`
-	Name        string `json:"name"`
-	HeadURL     string `json:"headUrl"`
-	Notice      string `json:"notice"`
-	Owner       string `json:"owner"`
-	MuteAll     bool   `json:"muteAll"`
-	AllowLeave  bool   `json:"allowLeave"`
-	SendRate    string `json:"sendRate"`
-	Dissolved   bool   `json:"dissolved"`
-	MemberCount int    `json:"memberCount"`
-	CreatedAt   int64  `json:"createTime"`
+	ID      string `json:"id"`
+	Tenant  string `json:"-"`
+	Name    string `json:"name"`
+	HeadURL string `json:"headUrl"`
+	Notice  string `json:"notice"`
+	Owner   string `json:"owner"`
+	MuteAll bool   `json:"muteAll"`
+	// MuteAllUntil ends MuteAll (ms); 0 while it lasts until lifted.
+	MuteAllUntil int64  `json:"muteAllUntil"`
+	AllowLeave   bool   `json:"allowLeave"`
+	SendRate     string `json:"sendRate"`
+	Dissolved    bool   `json:"dissolved"`
+	MemberCount  int    `json:"memberCount"`
+	CreatedAt    int64  `json:"createTime"`
 	// Pinned are the ids of the group's pinned messages, the latest
 	// pinned first.
 	Pinned []string `json:"pinnedMessageIds"`

@@ -102,7 +102,7 @@ func (a *API) memberGroup(c echo.Context, p commands.Principal) (projections.Gro
 
 func infoOf(g projections.Group, role string) GroupInfo {
 	speak := "Y"
-	if g.MuteAll {
+	if g.MuteAll && (g.MuteAllUntil == 0 || g.MuteAllUntil > time.Now().UnixMilli()) {
 		speak = "N"
 	}
 	return GroupInfo{Group: g, MyRole: role, AllowSpeak: speak}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -120,6 +121,30 @@ var _ = Describe("Group chats", func() {
 		s.written("PUT", "/v1/chat/groupInfo/muteMember", alice, map[string]any{"groupId": groupID, "memberId": bob.ID, "minutes": 5})
 		_, env = s.call("POST", "/v1/message/send", bob.Token, map[string]string{"uuid": "b-4", "chatType": "Group", "groupId": groupID, "content": "hi"})
 		Expect(env.Code).To(Equal("30022"))
+	})
+
+	It("mutes the whole group for a time, shown with its end in the group's info", func() {
+		at := s.written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": groupID, "muteAll": true, "muteAllMinutes": 30})
+		var info struct {
+			MuteAll      bool
+			MuteAllUntil int64
+			AllowSpeak   string
+		}
+		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", groupID, at), bob.Token, nil, &info)
+		Expect(info.MuteAll).To(BeTrue())
+		Expect(info.MuteAllUntil).To(BeNumerically("~", time.Now().Add(30*time.Minute).UnixMilli(), 60_000))
+		Expect(info.AllowSpeak).To(Equal("N"))
+		_, env := s.call("POST", "/v1/message/send", bob.Token, map[string]string{"uuid": "b-1", "chatType": "Group", "groupId": groupID, "content": "hi"})
+		Expect(env.Code).To(Equal("30021"))
+		for _, bad := range []map[string]any{
+			{"groupId": groupID, "muteAll": true, "muteAllMinutes": 0},
+			{"groupId": groupID, "muteAll": true, "muteAllMinutes": 30*24*60 + 1},
+			{"groupId": groupID, "muteAll": false, "muteAllMinutes": 5},
+			{"groupId": groupID, "muteAllMinutes": 5},
+		} {
+			s.refused("PUT", "/v1/chat/groupInfo/modify", alice, bad, http.StatusBadRequest, "a mute must end in the future")
+		}
+		s.refused("PUT", "/v1/chat/groupInfo/modify", bob, map[string]any{"groupId": groupID, "muteAll": true, "muteAllMinutes": 5}, http.StatusForbidden, "you are not allowed to do this")
 	})
 
 	It("runs the message life in the group: mentions, recall, remote deletion by admins only, pins, clearing", func() {

@@ -70,14 +70,16 @@ type OwnershipTransferred struct {
 
 // Modified changes the group's settings; a nil field is unchanged.
 type Modified struct {
-	Name       *string   `json:"name,omitempty"`
-	HeadURL    *string   `json:"headUrl,omitempty"`
-	Notice     *string   `json:"notice,omitempty"`
-	MuteAll    *bool     `json:"muteAll,omitempty"`
-	AllowLeave *bool     `json:"allowLeave,omitempty"`
-	SendRate   *SendRate `json:"sendRate,omitempty"`
-	By         string    `json:"by"`
-	At         int64     `json:"at"`
+	Name    *string `json:"name,omitempty"`
+	HeadURL *string `json:"headUrl,omitempty"`
+	Notice  *string `json:"notice,omitempty"`
+	MuteAll *bool   `json:"muteAll,omitempty"`
+	// MuteAllUntil ends a whole-group mute (ms); 0 mutes until lifted.
+	MuteAllUntil *int64    `json:"muteAllUntil,omitempty"`
+	AllowLeave   *bool     `json:"allowLeave,omitempty"`
+	SendRate     *SendRate `json:"sendRate,omitempty"`
+	By           string    `json:"by"`
+	At           int64     `json:"at"`
 }
 
 // MemberMuted mutes a member until Until (ms); Until 0 unmutes.

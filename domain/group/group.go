@@ -89,17 +89,19 @@ type Member struct {
 
 // Group is the state of a group, folded from its stream.
 type Group struct {
-	ID         string
-	Name       string
-	HeadURL    string
-	Notice     string
-	Owner      string
-	Members    map[string]*Member
-	MuteAll    bool
-	AllowLeave bool
-	SendRate   SendRate
-	Dissolved  bool
-	Pinned     []string // message ids, the latest pinned first
+	ID      string
+	Name    string
+	HeadURL string
+	Notice  string
+	Owner   string
+	Members map[string]*Member
+	MuteAll bool
+	// MuteAllUntil ends MuteAll (ms); 0 while it lasts until lifted.
+	MuteAllUntil int64
+	AllowLeave   bool
+	SendRate     SendRate
+	Dissolved    bool
+	Pinned       []string // message ids, the latest pinned first
 	// Requests are the join requests still waiting, by id.
 	Requests map[string]JoinRequest
 	Revision uint64 // of the last event folded
@@ -147,6 +149,7 @@ func (g *Group) Apply(e es.Event) {
 		setIf(&g.HeadURL, e.HeadURL)
 		setIf(&g.Notice, e.Notice)
 		setIf(&g.MuteAll, e.MuteAll)
+		setIf(&g.MuteAllUntil, e.MuteAllUntil)
 		setIf(&g.AllowLeave, e.AllowLeave)
 		setIf(&g.SendRate, e.SendRate)
 	case *MemberMuted:
@@ -358,12 +361,14 @@ func (g *Group) Transfer(actor, target string, now time.Time) (es.Event, error) 
 
 // Settings are the changes asked of a group; nil fields stay as they are.
 type Settings struct {
-	Name       *string
-	HeadURL    *string
-	Notice     *string
-	MuteAll    *bool
-	AllowLeave *bool
-	SendRate   *SendRate
+	Name    *string
+	HeadURL *string
+	Notice  *string
+	MuteAll *bool
+	// MuteAllUntil, with MuteAll on, ends the mute (ms; 0: until lifted).
+	MuteAllUntil *int64
+	AllowLeave   *bool
+	SendRate     *SendRate
 }
 
 // Modify decides a change of settings, keeping only the fields that
@@ -387,7 +392,17 @@ func (g *Group) Modify(actor string, s Settings, now time.Time) (es.Event, error
 		MuteAll: changed(s.MuteAll, g.MuteAll), AllowLeave: changed(s.AllowLeave, g.AllowLeave),
 		SendRate: changed(s.SendRate, g.SendRate), By: actor, At: now.UnixMilli(),
 	}
-	if e.Name == nil && e.HeadURL == nil && e.Notice == nil && e.MuteAll == nil && e.AllowLeave == nil && e.SendRate == nil {
+	if s.MuteAll != nil && (!*s.MuteAll || s.MuteAllUntil == nil) {
+		var zero int64
+		s.MuteAllUntil = &zero // lifted, or muted until lifted
+	}
+	if s.MuteAllUntil != nil {
+		if *s.MuteAllUntil != 0 && *s.MuteAllUntil <= now.UnixMilli() {
+			return nil, fault.New(fault.Invalid, fault.MsgMuteUntilPast)
+		}
+		e.MuteAllUntil = changed(s.MuteAllUntil, g.MuteAllUntil)
+	}
+	if e.Name == nil && e.HeadURL == nil && e.Notice == nil && e.MuteAll == nil && e.MuteAllUntil == nil && e.AllowLeave == nil && e.SendRate == nil {
 		return nil, nil
 	}
 	return e, nil
@@ -471,6 +486,11 @@ func (g *Group) Unpin(actor, messageID string, now time.Time) (es.Event, error) 
 	return &MessageUnpinned{MessageID: messageID, By: actor, At: now.UnixMilli()}, nil
 }
 
+// MutedAll reports whether the whole group is muted at now.
+func (g *Group) MutedAll(now time.Time) bool {
+	return g.MuteAll && (g.MuteAllUntil == 0 || g.MuteAllUntil > now.UnixMilli())
+}
+
 // Speak checks that member may send a message now, having sent recent
 // messages at the times given (ms, any order) in the last minute: the
 // owner and admins are never muted; a muted group answers code 30021, a
@@ -481,7 +501,7 @@ func (g *Group) Speak(member string, recent []int64, now time.Time) error {
 	}
 	m := g.Members[member]
 	if m.Role == Normal {
-		if g.MuteAll {
+		if g.MutedAll(now) {
 			return fault.WithCode(fault.Forbidden, CodeGroupMuted, fault.MsgMuted)
 		}
 		if m.MutedUntil > now.UnixMilli() {

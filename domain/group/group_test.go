@@ -184,6 +184,25 @@ var _ = Describe("A group", func() {
 			Expect(g.Speak("o", nil, now)).To(Succeed())
 		})
 
+		It("ends a whole-group mute at its end time, and mutes again until lifted once it has ended", func() {
+			g := sample()
+			yes, no := true, false
+			until := now.Add(10 * time.Minute).UnixMilli()
+			on(g)(g.Modify("a", group.Settings{MuteAll: &yes, MuteAllUntil: &until}, now))
+			Expect(g.MutedAll(now)).To(BeTrue())
+			expectMuted(g.Speak("n1", nil, now.Add(9*time.Minute)), group.CodeGroupMuted)
+			Expect(g.Speak("n1", nil, now.Add(10*time.Minute))).To(Succeed())
+
+			later := now.Add(time.Hour)
+			on(g)(g.Modify("a", group.Settings{MuteAll: &yes}, later))
+			expectMuted(g.Speak("n1", nil, later.Add(24*time.Hour)), group.CodeGroupMuted)
+			on(g)(g.Modify("a", group.Settings{MuteAll: &no}, later))
+			Expect(g.Speak("n1", nil, later)).To(Succeed())
+			past := now.UnixMilli()
+			_, err := g.Modify("a", group.Settings{MuteAll: &yes, MuteAllUntil: &past}, later)
+			expectFault(err, fault.Invalid, fault.MsgMuteUntilPast)
+		})
+
 		It("refuses a muted member with 30022 until the mute ends", func() {
 			g := sample()
 			on(g)(g.Mute("a", "n1", now.Add(10*time.Minute), now))

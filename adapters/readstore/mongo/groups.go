@@ -12,24 +12,25 @@ import (
 )
 
 type groupDoc struct {
-	ID          string   `bson:"_id"`
-	Tenant      string   `bson:"tenant"`
-	Name        string   `bson:"name"`
-	HeadURL     string   `bson:"headUrl"`
-	Notice      string   `bson:"notice"`
-	Owner       string   `bson:"owner"`
-	MuteAll     bool     `bson:"muteAll"`
-	AllowLeave  bool     `bson:"allowLeave"`
-	SendRate    string   `bson:"sendRate"`
-	Dissolved   bool     `bson:"dissolved"`
-	MemberCount int      `bson:"memberCount"`
-	CreatedAt   int64    `bson:"createdAt"`
-	Pinned      []string `bson:"pinned,omitempty"`
+	ID           string   `bson:"_id"`
+	Tenant       string   `bson:"tenant"`
+	Name         string   `bson:"name"`
+	HeadURL      string   `bson:"headUrl"`
+	Notice       string   `bson:"notice"`
+	Owner        string   `bson:"owner"`
+	MuteAll      bool     `bson:"muteAll"`
+	MuteAllUntil int64    `bson:"muteAllUntil,omitempty"`
+	AllowLeave   bool     `bson:"allowLeave"`
+	SendRate     string   `bson:"sendRate"`
+	Dissolved    bool     `bson:"dissolved"`
+	MemberCount  int      `bson:"memberCount"`
+	CreatedAt    int64    `bson:"createdAt"`
+	Pinned       []string `bson:"pinned,omitempty"`
 }
 
 func (d groupDoc) group() projections.Group {
 	return projections.Group{ID: d.ID, Tenant: d.Tenant, Name: d.Name, HeadURL: d.HeadURL, Notice: d.Notice, Owner: d.Owner,
-		MuteAll: d.MuteAll, AllowLeave: d.AllowLeave, SendRate: d.SendRate, Dissolved: d.Dissolved,
+		MuteAll: d.MuteAll, MuteAllUntil: d.MuteAllUntil, AllowLeave: d.AllowLeave, SendRate: d.SendRate, Dissolved: d.Dissolved,
 		MemberCount: d.MemberCount, CreatedAt: d.CreatedAt, Pinned: d.Pinned}
 }
 
@@ -93,7 +94,7 @@ func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
 	}
 	for _, g := range gs {
 		t.groups[g.ID] = groupDoc{ID: g.ID, Tenant: g.Tenant, Name: g.Name, HeadURL: g.HeadURL, Notice: g.Notice,
-			Owner: g.Owner, MuteAll: g.MuteAll, AllowLeave: g.AllowLeave, SendRate: g.SendRate, Dissolved: g.Dissolved,
+			Owner: g.Owner, MuteAll: g.MuteAll, MuteAllUntil: g.MuteAllUntil, AllowLeave: g.AllowLeave, SendRate: g.SendRate, Dissolved: g.Dissolved,
 			MemberCount: g.MemberCount, CreatedAt: g.CreatedAt, Pinned: g.Pinned}
 	}
 	return nil

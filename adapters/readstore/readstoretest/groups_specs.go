@@ -43,7 +43,7 @@ func describeGroups(store func() projections.ReadStore) {
 			Expect(ok).To(BeFalse())
 			update(store(), func(tx projections.Tx) error {
 				changed := g1
-				changed.Name, changed.MuteAll, changed.Pinned = "Renamed", true, []string{"m2", "m1"}
+				changed.Name, changed.MuteAll, changed.MuteAllUntil, changed.Pinned = "Renamed", true, 1_800_000_000_000, []string{"m2", "m1"}
 				Expect(tx.PutGroups(ctx, []projections.Group{changed})).To(Succeed())
 				found, err := tx.GetGroups(ctx, []string{"g1", "g2", "nope"})
 				Expect(err).NotTo(HaveOccurred())
@@ -54,6 +54,7 @@ func describeGroups(store func() projections.ReadStore) {
 			})
 			g, _, _ = store().Group(ctx, "g1")
 			Expect(g.MuteAll).To(BeTrue())
+			Expect(g.MuteAllUntil).To(Equal(int64(1_800_000_000_000)))
 			Expect(g.Pinned).To(Equal([]string{"m2", "m1"}))
 		})
 
