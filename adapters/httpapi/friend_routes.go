@@ -66,6 +66,11 @@ func (a *API) friendRoutes() []route {
 			result:  ApplyPage{}, handle: a.applies},
 		{method: http.MethodGet, path: "/chat/friendGroup/listFriendGroupByMemberId",
 			summary: "The friend list, by category.", result: []FriendCategory{}, handle: a.friends},
+		{method: http.MethodGet, path: "/chat/friendInfo/getFriendInfoByGroupId",
+			summary: "The friends of one category (groupId; every friend is in category 0).",
+			query:   []param{{"groupId", false, "the category, 0 by default"}}, result: []FriendView{}, handle: a.friendsOfCategory},
+		{method: http.MethodGet, path: "/chat/friendInfo/listFriendInfoMessage/:id",
+			summary: "One friend, as the friend list shows it.", result: FriendView{}, handle: a.friendInfo},
 		a.afterHead(commandRoute(a, http.MethodPut, "/chat/applyInfo/batchModify",
 			"Accept or reject up to 99 received friend requests; one already processed refuses all.", Commands.AnswerFriendRequests)),
 		a.afterHead(commandRoute(a, http.MethodPost, "/chat/applyInfo/delete",
@@ -147,10 +152,48 @@ func other(a projections.Apply, me string) string {
 }
 
 func (a *API) friends(c echo.Context, p commands.Principal) error {
+	views, err := a.friendViews(c, p)
+	if err != nil {
+		return err
+	}
+	return ok(c, []FriendCategory{{ID: defaultCategory, Name: "My friends", Friends: views}})
+}
+
+// defaultCategory is the one friend category: every friend is in it.
+const defaultCategory = "0"
+
+// friendsOfCategory lists the friends of one category.
+func (a *API) friendsOfCategory(c echo.Context, p commands.Principal) error {
+	if id := c.QueryParam("groupId"); id != "" && id != defaultCategory {
+		return fault.New(fault.NotFound, fault.MsgFriendCategoryMissing)
+	}
+	views, err := a.friendViews(c, p)
+	if err != nil {
+		return err
+	}
+	return ok(c, views)
+}
+
+// friendInfo answers one friend of p, as the friend list shows it.
+func (a *API) friendInfo(c echo.Context, p commands.Principal) error {
+	views, err := a.friendViews(c, p)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if v.FriendMemberID == c.Param("id") {
+			return ok(c, v)
+		}
+	}
+	return fault.New(fault.NotFound, fault.MsgFriendMissing)
+}
+
+// friendViews lists p's friends with their public info.
+func (a *API) friendViews(c echo.Context, p commands.Principal) ([]FriendView, error) {
 	ctx := c.Request().Context()
 	fs, err := a.deps.Queries.Friends(ctx, p.MemberID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ids := make([]string, len(fs))
 	for i, f := range fs {
@@ -158,7 +201,7 @@ func (a *API) friends(c echo.Context, p commands.Principal) error {
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	views := make([]FriendView, 0, len(fs))
 	for _, f := range fs {
@@ -169,7 +212,7 @@ func (a *API) friends(c echo.Context, p commands.Principal) error {
 			IsOnline: a.deps.Presence != nil && a.deps.Presence.Online(p.Tenant, f.FriendID),
 		})
 	}
-	return ok(c, []FriendCategory{{ID: "0", Name: "My friends", Friends: views}})
+	return views, nil
 }
 
 // intParam reads an optional integer query parameter within [lo, hi].

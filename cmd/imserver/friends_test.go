@@ -49,6 +49,18 @@ var _ = Describe("Managing friends", func() {
 		Expect(modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "Bobby"})).To(BeZero(), "the same remark appends nothing")
 	})
 
+	It("answers the friends of a category and one friend by id", func() {
+		at := modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "Bobby"})
+		var inCategory []friendView
+		s.ok("GET", fmt.Sprintf("/v1/chat/friendInfo/getFriendInfoByGroupId?groupId=0&after=%d", at), alice.Token, nil, &inCategory)
+		Expect(inCategory).To(Equal([]friendView{{FriendMemberID: bob.ID, Remark: "Bobby"}}))
+		var one friendView
+		s.ok("GET", fmt.Sprintf("/v1/chat/friendInfo/listFriendInfoMessage/%s?after=%d", bob.ID, at), alice.Token, nil, &one)
+		Expect(one).To(Equal(friendView{FriendMemberID: bob.ID, Remark: "Bobby"}))
+		s.refused("GET", "/v1/chat/friendInfo/listFriendInfoMessage/"+carol.ID, alice, nil, http.StatusNotFound, "Friend not in friend list or deleted")
+		s.refused("GET", "/v1/chat/friendInfo/getFriendInfoByGroupId?groupId=7", alice, nil, http.StatusNotFound, "friend category not found")
+	})
+
 	It("keeps a blocked friend's messages and calls out until unblocked, and the blocked still read", func() {
 		first := s.send(alice, bob, "u1", "before")
 		at := modify(bob, map[string]any{"friendMemberId": alice.ID, "blocked": true})
