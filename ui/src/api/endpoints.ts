@@ -176,3 +176,8 @@ export function markConversationRead(ref: ConversationRef): Promise<Changed> {
 export function removeConversation(ref: ConversationRef): Promise<Changed> {
   return request<Changed>('PUT', '/v1/message/sessionInfo/remove', { body: ref, quiet: true });
 }
+
+/** Acknowledges every mention of this member in a conversation (a friend or a group id). */
+export function ackMentions(sessionId: string): Promise<Changed> {
+  return request<Changed>('POST', '/v1/message/messagePush/at/ack/sessionId', { body: { sessionId }, quiet: true });
+}

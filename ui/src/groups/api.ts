@@ -147,7 +147,7 @@ export function unpinMessage(groupId: string, messageId: string): Promise<Writte
 // Join requests: a Normal member's invitations wait for the owner or an admin.
 
 export const groupApplyKeyPrefix = '/v1/chat/applyInfo/listGroupApplyInfo';
-const GROUP_APPLY_KEY = `${groupApplyKeyPrefix}?curPage=1&pageSize=100`;
+const GROUP_APPLY_KEY = `${groupApplyKeyPrefix}?curPage=1&pageSize=99`;
 
 export interface GroupApply {
   id: string;

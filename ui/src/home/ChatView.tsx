@@ -36,7 +36,7 @@ import { PaneHeader } from './PaneHeader';
 import { displayName } from './SessionItem';
 import { TargetPicker } from './TargetPicker';
 import { usePeer } from './usePeer';
-import { useReadAck } from './useReadAck';
+import { useMentionAck, useReadAck } from './useReadAck';
 
 const ACTION_LABELS: Record<MessageAction, MessageKey> = {
   reply: 'menu.reply',
@@ -93,6 +93,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   useEffect(() => () => forgetTimeline(peerId), [peerId]);
 
   useReadAck(peerId, chatType, me.id, timeline, peer.unreadCount);
+  useMentionAck(peerId, peer.atCount);
 
   const seenResync = useRef(resync);
   const { mutate } = history;
@@ -184,7 +185,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
 
   const everyone = t('gchat.everyone');
   function mentions(text: string, at: boolean): string {
-    return isGroup ? resolveMentions(text, (id) => (id === me.id ? t('message.you') : nameOf(id)), everyone, at) : text;
+    return isGroup ? resolveMentions(text, nameOf, everyone, at) : text;
   }
 
   const env: BubbleEnv = {

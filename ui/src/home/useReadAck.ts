@@ -1,5 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
+import { ackMentions } from '../api/endpoints';
 import type { ChatType, Message } from '../api/types';
 import { compareIds, maxId } from '../chat/ids';
 import { queueSessionUpdate } from '../chat/sessionCache';
@@ -57,4 +58,20 @@ function newestOnServer(timeline: Message[]): string | undefined {
   let newest: string | undefined;
   for (const message of timeline) if (message.id) newest = maxId(newest, message.id);
   return newest;
+}
+
+/** An open chat acknowledges its mentions of this member: the list's @ marker goes. */
+export function useMentionAck(peerId: string, atCount: number): void {
+  const pending = atCount > 0;
+  useEffect(() => {
+    if (!pending) return;
+    void ackMentions(peerId)
+      .then(({ position }) => {
+        queueSessionUpdate(
+          (list) => list.map((session) => (session.id === peerId ? { ...session, atCount: 0 } : session)),
+          position,
+        );
+      })
+      .catch(() => undefined);
+  }, [pending, peerId]);
 }
