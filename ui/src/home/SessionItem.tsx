@@ -77,9 +77,9 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
                 <>
                   {session.atCount ? (
                     <span className="session-at" data-testid="at-marker">
-                      {t('gchat.mentionedMe')}
+                      {t('gchat.mentionedMe')}{' '}
                     </span>
-                  ) : null}{' '}
+                  ) : null}
                   {preview}
                 </>
               )}
