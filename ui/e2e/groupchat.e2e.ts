@@ -196,6 +196,21 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     assert.deepEqual(b.errors, []);
   });
 
+  it('clears a member’s group history live on its connections (29), the others keep theirs', async () => {
+    await messageWith(b.page, 'hello team').waitFor();
+    await call(bob, 'POST', '/v1/message/clearHistory', { chatType: 'Group', groupId });
+    await messageWith(b.page, 'hello team').waitFor({ state: 'detached' });
+    await messageWith(b.page, 'owner speaks').waitFor({ state: 'detached' });
+    await messageWith(a.page, 'hello team').waitFor();
+    // The header menu clears too.
+    await send(a.page, 'after the clear');
+    await messageWith(b.page, 'after the clear').waitFor();
+    await b.page.getByTestId('chat-menu').click();
+    await b.page.getByTestId('chat-menu-list').getByRole('menuitem', { name: 'Clear chat history' }).click();
+    await b.page.getByTestId('confirm-ok').click();
+    await messageWith(b.page, 'after the clear').waitFor({ state: 'detached' });
+  });
+
   it('turns a Normal member’s invitation into a request the owner accepts', async () => {
     const dave = await registerOverApi(newMember('davegc'));
     await befriendOverApi(bob, dave);
