@@ -47,6 +47,19 @@ describe('group chat: event lines and mentions', () => {
     assert.equal(eventLineText({ content: '@[11] removed @[33]' }, nameOf, 'everyone'), 'alice removed 33');
   });
 
+  it('writes a known system event in the page language, naming the operator and the targets', () => {
+    const tr = (key: string, params: Record<string, string>) =>
+      `${key}|${Object.entries(params)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(';')}`;
+    const join = { content: '@[11] invited @[22], @[33] to the group', operationType: 'Join', operatorId: '11', targetId: '22,33' };
+    assert.equal(eventLineText(join, nameOf, 'everyone', tr), 'event.Join|op=alice;target=bob, 33;name=');
+    const rename = { content: '@[11] changed the group name to New one', operationType: 'ModifyName', operatorId: '11', targetId: '' };
+    assert.equal(eventLineText(rename, nameOf, 'everyone', tr), 'event.ModifyName|op=alice;target=;name=New one');
+    const unknown = { content: '@[11] did @[22]', operationType: 'Other', operatorId: '11', targetId: '22' };
+    assert.equal(eventLineText(unknown, nameOf, 'everyone', tr), 'alice did bob');
+  });
+
   it('names the mentions of a message with the @, everyone for the mention-all id', () => {
     assert.equal(resolveMentions(`@[22] hi @[${MENTION_ALL_ID}]`, nameOf, 'everyone'), '@bob hi @everyone');
     assert.equal(resolveMentions('no mention @ here', nameOf, 'everyone'), 'no mention @ here');

@@ -155,6 +155,10 @@ export interface Message {
   forwardBatchId?: string;
   forwardFrom?: string;
   forwardType?: string;
+  /** Event (a group's system line): what happened, who did it and to whom (comma-separated) */
+  operationType?: string;
+  operatorId?: string;
+  targetId?: string;
 }
 
 /** The message types this client sends itself (Forward and ShareContact come from their own calls). */

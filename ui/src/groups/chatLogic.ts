@@ -1,6 +1,7 @@
 // Pure rules of the group chat (docs/api-groups.md, "Group chat"): mention placeholders, the
 // system lines, the mention picker's text edits, the pinned list and who deletes for everyone.
 import type { GroupRole, Message } from '../api/types';
+import type { MessageKey } from '../i18n';
 
 /** `@[0000000000000000000]` mentions every member but the sender. */
 export const MENTION_ALL_ID = '0000000000000000000';
@@ -30,9 +31,46 @@ export function mentionedIds(content: string): string[] {
   return ids;
 }
 
-/** The text of a system line (msgType Event): its content with the members named. */
-export function eventLineText(message: Pick<Message, 'content'>, nameOf: (memberId: string) => string, everyone: string): string {
-  return resolveMentions(message.content, nameOf, everyone, false);
+/** The line each system event shows, in the page's language. */
+export const EVENT_LINES = {
+  Create: 'event.Create',
+  Join: 'event.Join',
+  Remove: 'event.Remove',
+  Leave: 'event.Leave',
+  SetMemberRole: 'event.SetMemberRole',
+  CancelMemberRole: 'event.CancelMemberRole',
+  TransferOwner: 'event.TransferOwner',
+  ModifyName: 'event.ModifyName',
+  ModifyNotice: 'event.ModifyNotice',
+  ModifyHead: 'event.ModifyHead',
+  MuteAll: 'event.MuteAll',
+  UnmuteAll: 'event.UnmuteAll',
+  MuteMember: 'event.MuteMember',
+  UnmuteMember: 'event.UnmuteMember',
+  AddTop: 'event.AddTop',
+  DelTop: 'event.DelTop',
+} as const satisfies Record<string, MessageKey>;
+
+const NEW_NAME = ' changed the group name to ';
+
+/**
+ * The text of a system line (msgType Event): with a translation, the line of its operationType
+ * naming the operator and the targets; otherwise (an unknown type) its English content with the
+ * members named.
+ */
+export function eventLineText(
+  message: Pick<Message, 'content' | 'operationType' | 'operatorId' | 'targetId'>,
+  nameOf: (memberId: string) => string,
+  everyone: string,
+  translate?: (key: MessageKey, params: Record<string, string>) => string,
+): string {
+  const key = message.operationType ? EVENT_LINES[message.operationType as keyof typeof EVENT_LINES] : undefined;
+  if (!translate || !key || !message.operatorId) return resolveMentions(message.content, nameOf, everyone, false);
+  const named = (id: string) => nameOf(id) || id;
+  const targets = (message.targetId ?? '').split(',').filter(Boolean).map(named).join(', ');
+  const at = message.content.indexOf(NEW_NAME);
+  const name = at >= 0 ? message.content.slice(at + NEW_NAME.length) : '';
+  return translate(key, { op: named(message.operatorId), target: targets, name });
 }
 
 /**

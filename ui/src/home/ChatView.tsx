@@ -19,7 +19,7 @@ import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
 import { pinMessage, refreshPinned, unpinMessage, usePinnedMessages } from '../groups/api';
-import { mayDeleteForEveryone, mayPin, resolveMentions } from '../groups/chatLogic';
+import { eventLineText, mayDeleteForEveryone, mayPin, resolveMentions } from '../groups/chatLogic';
 import { PinnedBar } from '../groups/PinnedBar';
 import { previewText } from '../chat/preview';
 import { PopupMenu } from '../components/PopupMenu';
@@ -208,6 +208,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     onJump: (id) => setJump({ id, nonce: Date.now() }),
     onOpenMember: (memberId) => setPane({ kind: 'member', memberId }),
     mentions,
+    eventText: (message) => (isGroup ? eventLineText(message, nameOf, everyone, t) : message.content),
   };
 
   function closeSearch() {

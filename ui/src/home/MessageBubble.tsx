@@ -35,6 +35,8 @@ export interface BubbleEnv {
   onOpenMember: (memberId: string) => void;
   /** `@[id]` placeholders named: `@name` in messages (at), plain names in system lines */
   mentions: (text: string, at: boolean) => string;
+  /** the text of a system line (an Event) */
+  eventText: (message: Message) => string;
 }
 
 interface MessageBubbleProps {
@@ -259,7 +261,7 @@ export function SystemLine({ message, env }: { message: Message; env: BubbleEnv 
     ? message.from === env.me
       ? t('message.recalledByMe')
       : t('message.recalledBy', { name: env.nameOf(message.from) })
-    : env.mentions(message.content, false);
+    : env.eventText(message);
   return (
     <p
       className="system-line"
