@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { BASE_URL, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
+import { BASE_URL, launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
 import { befriendOverApi, registerOverApi, type Account } from './rest';
 
 /** The spec's text of a refused send in a muted group (code 30021). */
@@ -231,5 +231,19 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     await request.getByTestId('group-request-accept').click();
     await request.waitFor({ state: 'detached' });
     await a.page.locator(`[data-testid=group-member][data-member-id="${dave.id}"]`).waitFor();
+  });
+
+  it('forwards a friend chat message into the group', async () => {
+    await openChat(a.page, bob.id!);
+    const original = await send(a.page, 'worth sharing with the group');
+    await menuAction(a.page, original, 'Forward');
+    const picker = a.page.getByTestId('forward-picker');
+    await picker.locator(`[data-testid=picker-item][data-peer-id="${groupId}"] input`).check();
+    await picker.getByTestId('picker-confirm').click();
+    await picker.waitFor({ state: 'detached' });
+    await openGroupChat(b.page, groupId);
+    const forwarded = messageWith(b.page, 'worth sharing with the group');
+    await forwarded.getByTestId('forwarded-label').waitFor();
+    await forwarded.getByTestId('message-sender').filter({ hasText: names.get(alice.id!)! }).waitFor();
   });
 });

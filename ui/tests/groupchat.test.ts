@@ -19,6 +19,7 @@ import {
 } from '../src/groups/chatLogic';
 import { toPinPush } from '../src/groups/pins';
 import { markSessionRead } from '../src/chat/sessions';
+import { mergeTargets } from '../src/chat/targets';
 import type { Session } from '../src/api/types';
 
 const names: Record<string, string> = { '11': 'alice', '22': 'bob' };
@@ -193,5 +194,27 @@ describe('group chat: join requests and reading', () => {
     const read = { id: '900', unreadCount: 0, atCount: 0 } as Session;
     const list = [read];
     assert.equal(markSessionRead(list, '900'), list);
+  });
+});
+
+describe('group chat: forward targets', () => {
+  it('lists group chats as targets only when asked', () => {
+    const sessions = [
+      { id: '900', chatType: 'Group', name: 'team', headUrl: '' },
+      { id: '22', chatType: 'Friend', name: 'bob', headUrl: '' },
+    ] as Session[];
+    const friends = [{ id: '22', name: 'bob', remark: '', code: 'bob', headUrl: '' }] as unknown as Parameters<typeof mergeTargets>[1];
+    assert.deepEqual(
+      mergeTargets(sessions, friends).map((t) => t.id),
+      ['22'],
+    );
+    const withGroups = mergeTargets(sessions, friends, [], true);
+    assert.deepEqual(
+      withGroups.map((t) => [t.id, !!t.group]),
+      [
+        ['900', true],
+        ['22', false],
+      ],
+    );
   });
 });

@@ -488,6 +488,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
           title={t('forward.title')}
           multiple
           max={FORWARD_TARGETS_MAX}
+          groups
           confirmLabel={t('forward.send')}
           onClose={() => setForwardIds(null)}
           onConfirm={(targets) => {
