@@ -5,6 +5,8 @@ import { BASE_URL, launchBrowser, login, missingEnv, newMember, openChat, openSe
 import { befriendOverApi, registerOverApi, type Account } from './rest';
 
 /** The spec's text of a refused send in a muted group (code 30021). */
+/** The server's text of a send over the group's rate (429). */
+const RATE_TEXT = 'you are sending messages too fast in this group, try again in a moment';
 const MUTED_TEXT = 'You have been muted in this group, you can chat with the group owner to apply to open speech!';
 
 async function call<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
@@ -151,6 +153,23 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
 
     await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, muteAll: false });
     await b.page.getByTestId('composer').waitFor();
+  });
+
+  it('refuses a send over the group’s rate with the server’s text', async () => {
+    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, sendRate: 'FivePerMinute' });
+    await waitUntil('the rate to reach bob', async () => {
+      const group = await call<{ sendRate: string }>(bob, 'GET', `/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=${groupId}`);
+      return group.sendRate === 'FivePerMinute';
+    });
+    // Six in a row: at most five fit in a minute, so one at least is refused.
+    for (let i = 1; i <= 6; i++) {
+      await b.page.getByTestId('composer').fill(`quick ${i}`);
+      await b.page.getByTestId('composer').press('Enter');
+      await b.page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: `quick ${i}` }).waitFor();
+    }
+    await b.page.locator('[data-testid=message][data-status=failedSent]').filter({ hasText: 'quick' }).first().waitFor();
+    await b.page.locator('.toast[role=alert]').filter({ hasText: RATE_TEXT }).waitFor();
+    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, sendRate: 'NoLimit' });
   });
 
   it('pins a message for every member; unpinning removes the bar', async () => {
