@@ -20,6 +20,9 @@ import {
 import { toPinPush } from '../src/groups/pins';
 import { markSessionRead } from '../src/chat/sessions';
 import { mergeTargets } from '../src/chat/targets';
+import { messageChangesAtom } from '../src/state/chat';
+import { appStore } from '../src/state/store';
+import { handlePush } from '../src/ws/handlers';
 import type { Session } from '../src/api/types';
 
 const names: Record<string, string> = { '11': 'alice', '22': 'bob' };
@@ -216,5 +219,28 @@ describe('group chat: forward targets', () => {
         ['22', false],
       ],
     );
+  });
+});
+
+describe('group chat: pushes about messages', () => {
+  const GROUP = '4000000000000000001';
+  const ME = '1000000000000000001';
+
+  it('applies a delete for everyone (16), an edit (34) and a clear (29) to the group', () => {
+    handlePush(
+      {
+        cmd: 16,
+        data: { messageIds: ['5'], chatType: 'Group', groupId: GROUP, from: '1000000000000000002', to: '', operationType: 'Delete', scope: 'Everyone', time: 1 },
+      },
+      ME,
+    );
+    assert.equal(appStore.get(messageChangesAtom)[GROUP]?.removed['5'], true);
+    handlePush(
+      { cmd: 34, data: { id: '6', chatType: 'Group', groupId: GROUP, from: '1000000000000000002', to: '', content: 'fixed', editTime: 2, operationType: 'edit' } },
+      ME,
+    );
+    assert.equal(appStore.get(messageChangesAtom)[GROUP]?.edits['6']?.content, 'fixed');
+    handlePush({ cmd: 29, data: { chatType: 'Group', groupId: GROUP, upTo: 1234 } }, ME);
+    assert.equal(appStore.get(messageChangesAtom)[GROUP]?.clearedUpTo, 1234);
   });
 });
