@@ -2,6 +2,7 @@ import { getFetcher, request } from './http';
 import type {
   Apply,
   ChatAddress,
+  ChatType,
   ForwardResult,
   ForwardTarget,
   LoginResult,
@@ -128,8 +129,17 @@ export function getMessagesByIds(ids: string[]): Promise<Message[]> {
   return request<Message[]>('POST', '/v1/message/messagePush/getMessageByIds', { body: ids, quiet: true });
 }
 
-export function clearHistory(friendMemberId: string): Promise<{ upTo: number; position: number }> {
-  return request('POST', '/v1/message/clearHistory', { body: { chatType: 'Friend', friendMemberId } });
+export function clearHistory(peerId: string, chatType: ChatType = 'Friend'): Promise<{ upTo: number; position: number }> {
+  const body = chatType === 'Group' ? { chatType, groupId: peerId } : { chatType, friendMemberId: peerId };
+  return request('POST', '/v1/message/clearHistory', { body });
+}
+
+/** Deletes group messages for every member: the group's owner and admins only. */
+export function deleteGroupMessagesForEveryone(
+  groupId: string,
+  messageIds: string[],
+): Promise<{ messageIds: string[]; position: number }> {
+  return request('DELETE', '/v1/chat/groupInfo/deleteRemoteGroupMessage', { body: { groupId, messageIds } });
 }
 
 /** Names a conversation in the topInfo and sessionInfo calls. */
@@ -165,4 +175,9 @@ export function markConversationRead(ref: ConversationRef): Promise<Changed> {
 
 export function removeConversation(ref: ConversationRef): Promise<Changed> {
   return request<Changed>('PUT', '/v1/message/sessionInfo/remove', { body: ref, quiet: true });
+}
+
+/** Acknowledges every mention of this member in a conversation (a friend or a group id). */
+export function ackMentions(sessionId: string): Promise<Changed> {
+  return request<Changed>('POST', '/v1/message/messagePush/at/ack/sessionId', { body: { sessionId }, quiet: true });
 }

@@ -111,6 +111,8 @@ export interface Session {
   lastMessageContent: string;
   lastMessageTime: number;
   unreadCount: number;
+  /** group chats: unread mentions of this member */
+  atCount?: number;
   topMessage: 'Y' | 'N';
   /** when it was pinned, ms; 0 when not pinned */
   topTime?: number;
@@ -153,10 +155,14 @@ export interface Message {
   forwardBatchId?: string;
   forwardFrom?: string;
   forwardType?: string;
+  /** Event (a group's system line): what happened, who did it and to whom (comma-separated) */
+  operationType?: string;
+  operatorId?: string;
+  targetId?: string;
 }
 
 /** The message types this client sends itself (Forward and ShareContact come from their own calls). */
-export type SendType = 'Text' | 'Reply' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
+export type SendType = 'Text' | 'AtText' | 'Reply' | 'Picture' | 'VideoMsg' | 'VoiceMsg' | 'File';
 
 /** A friend chat names the friend (`to`), a group chat the group (`groupId`). */
 export type ChatAddress = { chatType: 'Friend'; to: string } | { chatType: 'Group'; groupId: string };
@@ -176,6 +182,8 @@ export interface SendResult {
 }
 
 export interface ReadAck {
+  /** group chats: the group */
+  groupId?: string;
   chatType: ChatType;
   from: string;
   to: string;
@@ -185,6 +193,8 @@ export interface ReadAck {
 
 /** Push 34: a message's new content. */
 export interface EditPush {
+  /** group chats: the group */
+  groupId?: string;
   id: string;
   chatType: ChatType;
   from: string;
@@ -197,6 +207,8 @@ export interface EditPush {
 
 /** Push 16: messages recalled, or deleted for this member (scope Me) or for both (scope Everyone). */
 export interface OperationPush {
+  /** group chats: the group */
+  groupId?: string;
   messageIds: string[];
   chatType: ChatType;
   from: string;
@@ -211,7 +223,8 @@ export interface OperationPush {
 /** Push 30: this member cleared a friend chat up to `upTo` (ms). */
 export interface ClearPush {
   chatType: ChatType;
-  friendMemberId: string;
+  friendMemberId?: string;
+  groupId?: string;
   upTo: number;
   position?: number;
 }
@@ -225,7 +238,7 @@ export interface ContactCard {
 }
 
 export interface ForwardTarget {
-  chatType: 'Friend';
+  chatType: ChatType;
   to: string;
 }
 
@@ -255,6 +268,8 @@ export interface Group {
   createTime: number;
   /** the asking member's role */
   myRole: GroupRole;
+  /** the pinned messages, latest pinned first */
+  pinnedMessageIds?: string[];
   /** N while the whole group is muted */
   allowSpeak: 'Y' | 'N';
 }

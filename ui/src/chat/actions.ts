@@ -4,6 +4,7 @@ import {
   clearHistory,
   deleteForEveryone,
   deleteForMe,
+  deleteGroupMessagesForEveryone,
   forwardMessages,
   modifyMessage,
   recallMessage,
@@ -12,7 +13,7 @@ import {
 import type { ForwardTarget, Message } from '../api/types';
 import { t } from '../i18n';
 import { showToast } from '../state/toast';
-import { addressOf } from './address';
+import { addressOf, chatTypeOf } from './address';
 import { newUuid } from './ids';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from './life';
 
@@ -42,14 +43,19 @@ export function recall(peerId: string, message: Message): Promise<boolean> {
 
 export function deleteMessages(peerId: string, ids: string[], everyone: boolean): Promise<boolean> {
   return attempt(async () => {
-    const result = everyone ? await deleteForEveryone(peerId, ids) : await deleteForMe(ids);
+    const group = chatTypeOf(peerId) === 'Group';
+    const result = !everyone
+      ? await deleteForMe(ids)
+      : group
+        ? await deleteGroupMessagesForEveryone(peerId, ids)
+        : await deleteForEveryone(peerId, ids);
     applyRemoval(peerId, result.messageIds?.length ? result.messageIds : ids, result.position);
     showToast(t('delete.done'), 'success');
   });
 }
 
 export function forward(ids: string[], targetIds: string[]): Promise<boolean> {
-  const targets: ForwardTarget[] = targetIds.map((to) => ({ chatType: 'Friend', to }));
+  const targets: ForwardTarget[] = targetIds.map((to) => ({ chatType: chatTypeOf(to), to }));
   return attempt(async () => {
     await forwardMessages(newUuid(), ids, targets);
     showToast(t('forward.done'), 'success');
@@ -65,7 +71,7 @@ export function shareCard(to: string, memberId: string): Promise<boolean> {
 
 export function clearChat(peerId: string): Promise<boolean> {
   return attempt(async () => {
-    const result = await clearHistory(peerId);
+    const result = await clearHistory(peerId, chatTypeOf(peerId));
     applyClear(peerId, result.upTo || Date.now(), result.position);
     showToast(t('clear.done'), 'success');
   });

@@ -14,7 +14,9 @@ export type MessageAction =
   | 'select'
   | 'favourite'
   | 'deleteForMe'
-  | 'deleteForEveryone';
+  | 'deleteForEveryone'
+  | 'pin'
+  | 'unpin';
 
 const EDITABLE_TYPES = new Set(['Text', 'AtText', 'Reply']);
 

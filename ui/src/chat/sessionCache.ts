@@ -25,7 +25,7 @@ export function queueSessionUpdate(update: Update, position?: number): void {
 /** Fetches the list afresh; with a position the server answers once it has projected that write. */
 export function refetchSessions(position?: number): void {
   const key = position ? withAfter(keys.sessions, position) : keys.sessions;
-  void mutate<Session[]>(keys.sessions, getFetcher<Session[]>(key), { revalidate: false });
+  mutate<Session[]>(keys.sessions, getFetcher<Session[]>(key), { revalidate: false }).catch(() => undefined);
 }
 
 export function flushSessionUpdates(): void {

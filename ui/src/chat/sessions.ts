@@ -85,8 +85,8 @@ export function upsertSession(list: Session[], session: Session): Session[] {
 
 export function markSessionRead(list: Session[], peerId: string): Session[] {
   const target = list.find((session) => session.id === peerId);
-  if (!target || target.unreadCount === 0) return list;
-  return list.map((session) => (session.id === peerId ? { ...session, unreadCount: 0 } : session));
+  if (!target || (target.unreadCount === 0 && !target.atCount)) return list;
+  return list.map((session) => (session.id === peerId ? { ...session, unreadCount: 0, atCount: 0 } : session));
 }
 
 export function hasSession(list: Session[], peerId: string): boolean {

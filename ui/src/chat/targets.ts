@@ -7,18 +7,25 @@ export interface Target {
   remark: string;
   code: string;
   headUrl: string;
+  /** a group chat (only when groups are asked for) */
+  group?: boolean;
 }
 
 export function targetName(target: Pick<Target, 'remark' | 'name' | 'code'>): string {
   return target.remark.trim() || target.name.trim() || target.code.trim();
 }
 
-/** Recent friend chats first (in list order), then the other friends; `exclude` left out. */
-export function mergeTargets(sessions: Session[], friends: Friend[], exclude: string[] = []): Target[] {
+/** Recent friend chats (and group chats, with `groups`) first in list order, then the other friends; `exclude` left out. */
+export function mergeTargets(sessions: Session[], friends: Friend[], exclude: string[] = [], groups = false): Target[] {
   const out = new Map<string, Target>();
   const friendById = new Map(friends.map((friend) => [friend.id, friend]));
   for (const session of sessions) {
-    if (session.chatType !== 'Friend' || exclude.includes(session.id)) continue;
+    if (exclude.includes(session.id)) continue;
+    if (session.chatType === 'Group') {
+      if (groups) out.set(session.id, { id: session.id, name: session.name, remark: '', code: '', headUrl: session.headUrl, group: true });
+      continue;
+    }
+    if (session.chatType !== 'Friend') continue;
     const friend = friendById.get(session.id);
     if (!friend) continue;
     out.set(session.id, {

@@ -11,6 +11,8 @@ import { dissolveGroup, leaveGroup, useGroup, useGroupMembers } from './api';
 import { EditGroupDialog } from './EditGroupDialog';
 import { GroupAvatar } from './GroupAvatar';
 import { GroupMembers } from './GroupMembers';
+import { GroupRequests } from './GroupRequests';
+import { mayPin } from './chatLogic';
 import { GroupSettings } from './GroupSettings';
 import { InviteDialog } from './InviteDialog';
 import { canLeave, may } from './logic';
@@ -104,6 +106,7 @@ function GroupView({ group, members, me }: { group: Group; members: GroupMember[
           </div>
         </div>
         <GroupSettings group={group} me={members.find((member) => member.memberId === me.id)} />
+        {mayPin(role) ? <GroupRequests groupId={group.id} /> : null}
         <GroupMembers group={group} members={members} me={me.id} />
         <div className="group-danger">
           {canLeave(group) ? (
@@ -124,7 +127,7 @@ function GroupView({ group, members, me }: { group: Group; members: GroupMember[
       </div>
       {editing ? <EditGroupDialog group={group} onClose={() => setEditing(false)} /> : null}
       {inviting ? (
-        <InviteDialog groupId={group.id} memberIds={members.map((m) => m.memberId)} onClose={() => setInviting(false)} />
+        <InviteDialog groupId={group.id} role={role} memberIds={members.map((m) => m.memberId)} onClose={() => setInviting(false)} />
       ) : null}
       {confirm ? (
         <ConfirmDialog

@@ -6,10 +6,23 @@ import { FriendPicker } from '../personal/FriendPicker';
 import { showToast } from '../state/toast';
 import { inviteToGroup } from './api';
 import { MAX_INVITE } from './logic';
+import { inviteOutcome } from './chatLogic';
+import type { GroupRole } from '../api/types';
 import { groupWrite } from './write';
 
 /** Friends not yet in the group, at most 100 at once (batchMemberToGroup). */
-export function InviteDialog({ groupId, memberIds, onClose }: { groupId: string; memberIds: string[]; onClose: () => void }) {
+export function InviteDialog({
+  groupId,
+  role,
+  memberIds,
+  onClose,
+}: {
+  groupId: string;
+  /** a Normal member's invitations become join requests */
+  role?: GroupRole;
+  memberIds: string[];
+  onClose: () => void;
+}) {
   const t = useT();
   const friends = (useFriendGroups().data ?? [])
     .flatMap((group) => group.friends)
@@ -26,7 +39,7 @@ export function InviteDialog({ groupId, memberIds, onClose }: { groupId: string;
     const done = await groupWrite(groupId, () => inviteToGroup(groupId, selected));
     setBusy(false);
     if (!done) return;
-    showToast(t('group.invited'), 'success');
+    showToast(t(inviteOutcome(role) === 'requested' ? 'gchat.requestSent' : 'group.invited'), 'success');
     onClose();
   }
 

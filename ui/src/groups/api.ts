@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import useSWR, { mutate } from 'swr';
 import { getFetcher, request } from '../api/http';
 import { withAfter } from '../api/keys';
-import type { Group, GroupMember, GroupRole, MyGroups, SendRate } from '../api/types';
+import type { Group, GroupMember, GroupRole, Message, MyGroups, SendRate } from '../api/types';
 import { authAtom } from '../auth/authState';
 
 /** Spec section 9: group list fetched at most once a second, group info and members every 1.5 s. */
@@ -116,4 +116,61 @@ export function leaveGroup(groupId: string): Promise<Written> {
 
 export function dissolveGroup(groupId: string): Promise<Written> {
   return request('DELETE', `/v1/chat/groupInfo/delete?${new URLSearchParams({ groupId })}`);
+}
+
+// Pinned messages of a group chat (docs/api-groups.md, "Pinned messages").
+
+export function pinnedKey(groupId: string): string {
+  return `/v1/chat/groupInfo/listPinnedMessage?${new URLSearchParams({ groupId })}`;
+}
+
+export function usePinnedMessages(groupId: string | null) {
+  return useSWR<Message[]>(useSignedIn() && groupId ? pinnedKey(groupId) : null, { dedupingInterval: GROUP_THROTTLE_MS });
+}
+
+/** Reads the pinned list again once the server holds position. */
+export async function refreshPinned(groupId: string, position: number): Promise<void> {
+  const key = pinnedKey(groupId);
+  await (position > 0 ? mutate(key, getFetcher(withAfter(key, position)), { revalidate: false }) : mutate(key)).catch(
+    () => undefined,
+  );
+}
+
+export function pinMessage(groupId: string, messageId: string): Promise<Written> {
+  return request('POST', '/v1/chat/groupInfo/pinMessage', { body: { groupId, messageId } });
+}
+
+export function unpinMessage(groupId: string, messageId: string): Promise<Written> {
+  return request('DELETE', '/v1/chat/groupInfo/unpinMessage', { body: { groupId, messageId } });
+}
+
+// Join requests: a Normal member's invitations wait for the owner or an admin.
+
+export const groupApplyKeyPrefix = '/v1/chat/applyInfo/listGroupApplyInfo';
+const GROUP_APPLY_KEY = `${groupApplyKeyPrefix}?curPage=1&pageSize=99`;
+
+export interface GroupApply {
+  id: string;
+  groupId: string;
+  groupName: string;
+  memberId: string;
+  inviterId: string;
+  status: 'pending' | 'accepted' | 'rejected';
+  createTime: number;
+  updateTime: number;
+  member?: { name?: string; headUrl?: string; code?: string };
+  inviter?: { name?: string; headUrl?: string; code?: string };
+}
+
+/** The join requests of the groups this member owns or administers, newest first. */
+export function useGroupApplies(enabled: boolean) {
+  return useSWR<{ records: GroupApply[] }>(useSignedIn() && enabled ? GROUP_APPLY_KEY : null, {
+    dedupingInterval: LIST_THROTTLE_MS,
+  });
+}
+
+export async function answerGroupApply(id: string, status: 'accepted' | 'rejected'): Promise<Written> {
+  const written = await request<Written>('PUT', '/v1/chat/applyInfo/modify', { body: { id, status } });
+  await mutate(GROUP_APPLY_KEY);
+  return written;
 }

@@ -1,4 +1,5 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { Mention } from './chatLogic';
 import type { Group } from '../api/types';
 import { rememberGroupChat } from '../chat/address';
 import { useGroup, useGroupMembers } from './api';
@@ -11,8 +12,10 @@ export interface GroupChat {
   refusal: ReturnType<typeof speakRefusal>;
   /** how long this member stays muted, ms */
   muteLeft: number;
-  /** the members' names in the group, by member id */
+  /** the members' names in the group, by member id (members seen before, e.g. removed since, too) */
   memberNames: Map<string, string>;
+  /** the current members, for the mention picker */
+  mentionable: Mention[];
 }
 
 /** The group of an open group chat (groupId null for a friend chat) and whether one may speak in it. */
@@ -20,8 +23,14 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
   const group = useGroup(groupId).data;
   const members = useGroupMembers(groupId).data;
   const mine = members?.find((member) => member.memberId === me);
-  const memberNames = useMemo(
-    () => new Map((members ?? []).map((member) => [member.memberId, memberName(member)])),
+  // Names stay known after a member leaves or is removed, for the system lines about them.
+  const seen = useRef(new Map<string, string>());
+  const memberNames = useMemo(() => {
+    for (const member of members ?? []) seen.current.set(member.memberId, memberName(member));
+    return new Map(seen.current);
+  }, [members]);
+  const mentionable = useMemo(
+    () => (members ?? []).map((member) => ({ id: member.memberId, name: memberName(member) })),
     [members],
   );
   const now = useNow(muteLeft(mine, Date.now()) > 0);
@@ -29,5 +38,5 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
   useEffect(() => {
     if (groupId) rememberGroupChat(groupId);
   }, [groupId]);
-  return { group, refusal: group ? speakRefusal(group, mine, now) : null, muteLeft: left, memberNames };
+  return { group, refusal: group ? speakRefusal(group, mine, now) : null, muteLeft: left, memberNames, mentionable };
 }

@@ -18,6 +18,10 @@ import { CloseIcon, ImageIcon, LockIcon, MoreIcon, SearchIcon } from '../compone
 import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
+import { pinMessage, refreshPinned, unpinMessage, usePinnedMessages } from '../groups/api';
+import { eventLineText, mayDeleteForEveryone, mayPin, resolveMentions } from '../groups/chatLogic';
+import { PinnedBar } from '../groups/PinnedBar';
+import { previewText } from '../chat/preview';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
 import { composerModeAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
@@ -32,7 +36,7 @@ import { PaneHeader } from './PaneHeader';
 import { displayName } from './SessionItem';
 import { TargetPicker } from './TargetPicker';
 import { usePeer } from './usePeer';
-import { useReadAck } from './useReadAck';
+import { useMentionAck, useReadAck } from './useReadAck';
 
 const ACTION_LABELS: Record<MessageAction, MessageKey> = {
   reply: 'menu.reply',
@@ -44,6 +48,8 @@ const ACTION_LABELS: Record<MessageAction, MessageKey> = {
   favourite: 'fav.add',
   deleteForMe: 'menu.deleteForMe',
   deleteForEveryone: 'menu.deleteForEveryone',
+  pin: 'menu.pin',
+  unpin: 'menu.unpin',
 };
 
 type Confirm = { kind: 'deleteForMe' | 'deleteForEveryone'; ids: string[] } | { kind: 'clear' };
@@ -52,7 +58,9 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const { group, refusal, muteLeft, memberNames } = useGroupChat(isGroup ? peerId : null, me.id);
+  const { group, refusal, muteLeft, memberNames, mentionable } = useGroupChat(isGroup ? peerId : null, me.id);
+  const myRole = group?.myRole;
+  const pinned = usePinnedMessages(isGroup ? peerId : null).data;
   const history = useHistory(peerId, chatType);
   const live = useAtomValue(liveMessagesAtom)[peerId];
   const marks = useAtomValue(readMarksAtom)[peerId];
@@ -85,6 +93,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   useEffect(() => () => forgetTimeline(peerId), [peerId]);
 
   useReadAck(peerId, chatType, me.id, timeline, peer.unreadCount);
+  useMentionAck(peerId, peer.atCount);
 
   const seenResync = useRef(resync);
   const { mutate } = history;
@@ -135,6 +144,10 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       case 'favourite':
         void addToFavourites(message);
         return;
+      case 'pin':
+      case 'unpin':
+        void togglePin(action, message);
+        return;
       case 'deleteForMe':
       case 'deleteForEveryone':
         setConfirm({ kind: action, ids: expandForwardBatches(timeline, [message.id]) });
@@ -146,10 +159,33 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     return isGroup ? (memberNames.get(memberId) ?? '') : title;
   }
 
-  /** Deleting a group message for everyone has no server call yet. */
+  /** In a group the owner and the admins delete anyone's messages for everyone, and pin them. */
   function actionsOf(message: Message): MessageAction[] {
     const actions = messageActions(message, me.id, Date.now());
-    return isGroup ? actions.filter((action) => action !== 'deleteForEveryone') : actions;
+    if (!isGroup) return actions;
+    const out: MessageAction[] = actions.filter((action) => action !== 'deleteForEveryone');
+    if (message.id && message.msgStatus !== 'sending' && message.msgStatus !== 'failedSent') {
+      if (mayPin(myRole) && message.msgType !== 'Event' && !message.recalled) {
+        out.unshift(pinned?.some((item) => item.id === message.id) ? 'unpin' : 'pin');
+      }
+      if (mayDeleteForEveryone('Group', message, me.id, myRole)) out.push('deleteForEveryone');
+    }
+    return out;
+  }
+
+  async function togglePin(action: 'pin' | 'unpin', message: Message) {
+    try {
+      const { position } = await (action === 'pin' ? pinMessage(peerId, message.id) : unpinMessage(peerId, message.id));
+      await refreshPinned(peerId, position);
+      showToast(t(action === 'pin' ? 'gchat.pinnedDone' : 'gchat.unpinnedDone'), 'success');
+    } catch {
+      // the fetch layer has shown the server's text
+    }
+  }
+
+  const everyone = t('gchat.everyone');
+  function mentions(text: string, at: boolean): string {
+    return isGroup ? resolveMentions(text, nameOf, everyone, at) : text;
   }
 
   const env: BubbleEnv = {
@@ -171,6 +207,8 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     },
     onJump: (id) => setJump({ id, nonce: Date.now() }),
     onOpenMember: (memberId) => setPane({ kind: 'member', memberId }),
+    mentions,
+    eventText: (message) => (isGroup ? eventLineText(message, nameOf, everyone, t) : message.content),
   };
 
   function closeSearch() {
@@ -227,7 +265,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       >
         <SearchIcon />
       </button>
-      {isGroup ? null : (
+      {(
         <button
           ref={headerMenuButton}
           type="button"
@@ -328,6 +366,15 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
           </button>
         </div>
       ) : null}
+      {isGroup && pinned && pinned.length > 0 ? (
+        <PinnedBar
+          pinned={pinned}
+          canUnpin={mayPin(myRole)}
+          text={(message) => mentions(previewText(message.msgType, message.content, t), true)}
+          onJump={(id) => setJump({ id, nonce: Date.now() })}
+          onUnpin={(message) => void togglePin('unpin', message)}
+        />
+      ) : null}
       <MessageList
         messages={shown}
         env={env}
@@ -377,7 +424,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       ) : refusal ? (
         <GroupMuteNotice refusal={refusal} muteLeft={muteLeft} />
       ) : (
-        <Composer peerId={peerId} nameOf={nameOf} me={me.id} />
+        <Composer peerId={peerId} nameOf={nameOf} me={me.id} members={isGroup ? mentionable : undefined} />
       )}
       {menu ? (
         <PopupMenu
@@ -441,6 +488,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
           title={t('forward.title')}
           multiple
           max={FORWARD_TARGETS_MAX}
+          groups
           confirmLabel={t('forward.send')}
           onClose={() => setForwardIds(null)}
           onConfirm={(targets) => {

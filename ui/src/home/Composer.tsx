@@ -2,7 +2,8 @@ import { useAtom } from 'jotai';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { saveEdit, shareCard } from '../chat/actions';
 import { previewText } from '../chat/preview';
-import { sendText } from '../chat/send';
+import { sendContent, sendText } from '../chat/send';
+import { encodeMentions, insertMention, mentionCandidates, mentionQuery, type Mention } from '../groups/chatLogic';
 import { CloseIcon, EditIcon, PlusIcon, ReplyIcon, SendIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT } from '../i18n';
@@ -23,11 +24,14 @@ export function Composer({
   peerId,
   nameOf,
   me,
+  members,
 }: {
   peerId: string;
   /** the sender of a quoted message */
   nameOf: (memberId: string) => string;
   me: string;
+  /** a group chat's members: typing '@' offers them (and everyone) to mention */
+  members?: Mention[];
 }) {
   const t = useT();
   const [drafts, setDrafts] = useAtom(draftsAtom);
@@ -41,6 +45,21 @@ export function Composer({
   const [sharing, setSharing] = useState(false);
   const [stickers, setStickers] = useState(false);
   const [saving, setSaving] = useState(false);
+  const [caret, setCaret] = useState(0);
+  const [picked, setPicked] = useState<Mention[]>([]);
+  const mention = members && !editing ? mentionQuery(value, caret) : null;
+  const candidates = mention && members ? mentionCandidates(members, me, mention.query, t('gchat.everyone')) : [];
+
+  function pickMention(target: Mention) {
+    const next = insertMention(value, caret, target.name);
+    setValue(next.text);
+    setPicked((all) => [...all.filter((item) => item.id !== target.id), target]);
+    setCaret(next.caret);
+    requestAnimationFrame(() => {
+      input.current?.focus();
+      input.current?.setSelectionRange(next.caret, next.caret);
+    });
+  }
 
   useLayoutEffect(() => {
     const element = input.current;
@@ -78,7 +97,10 @@ export function Composer({
       return;
     }
     if (!content) return;
-    sendText(peerId, content, mode?.kind === 'reply' ? mode.message : undefined);
+    const encoded = members ? encodeMentions(content, picked) : { content, at: false };
+    if (encoded.at && mode?.kind !== 'reply') sendContent(peerId, 'AtText', encoded.content);
+    else sendText(peerId, content, mode?.kind === 'reply' ? mode.message : undefined);
+    setPicked([]);
     setDrafts((all) => ({ ...all, [peerId]: '' }));
     setMode(undefined);
     input.current?.focus();
@@ -92,7 +114,8 @@ export function Composer({
     }
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();
-    void submit();
+    if (candidates.length > 0) pickMention(candidates[0]!);
+    else void submit();
   }
 
   let bar: React.ReactNode = null;
@@ -125,6 +148,26 @@ export function Composer({
   return (
     <div className="composer-wrap">
       {bar}
+      {candidates.length > 0 ? (
+        <ul className="mention-picker" role="listbox" aria-label={t('gchat.mentionTitle')} data-testid="mention-picker">
+          {candidates.map((candidate) => (
+            <li key={candidate.id}>
+              <button
+                type="button"
+                role="option"
+                aria-selected={false}
+                className="mention-option"
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => pickMention(candidate)}
+                data-testid="mention-option"
+                data-member-id={candidate.id}
+              >
+                @{candidate.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <form
         className="composer"
         onSubmit={(event) => {
@@ -151,7 +194,11 @@ export function Composer({
           ref={input}
           rows={1}
           value={value}
-          onChange={(event) => setValue(event.target.value)}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setCaret(event.target.selectionStart ?? event.target.value.length);
+          }}
+          onSelect={(event) => setCaret(event.currentTarget.selectionStart ?? 0)}
           onKeyDown={onKeyDown}
           placeholder={t('chat.placeholder')}
           aria-label={t('chat.placeholder')}

@@ -33,6 +33,10 @@ export interface BubbleEnv {
   onMenu: (message: Message, x: number, y: number) => void;
   onJump: (id: string) => void;
   onOpenMember: (memberId: string) => void;
+  /** `@[id]` placeholders named: `@name` in messages (at), plain names in system lines */
+  mentions: (text: string, at: boolean) => string;
+  /** the text of a system line (an Event) */
+  eventText: (message: Message) => string;
 }
 
 interface MessageBubbleProps {
@@ -136,7 +140,7 @@ function Body({ message, env, plain }: { message: Message; env: BubbleEnv; plain
   const media = !plain && MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
   if (media) return <MediaView msgType={type} media={media} />;
   const text = previewText(type, message.content, t);
-  return <Highlighted text={text} query={env.query} />;
+  return <Highlighted text={type === 'AtText' || type === 'Reply' ? env.mentions(text, true) : text} query={env.query} />;
 }
 
 export function MessageBubble({ message, env, showMeta, startsRun }: MessageBubbleProps) {
@@ -257,7 +261,7 @@ export function SystemLine({ message, env }: { message: Message; env: BubbleEnv 
     ? message.from === env.me
       ? t('message.recalledByMe')
       : t('message.recalledBy', { name: env.nameOf(message.from) })
-    : message.content;
+    : env.eventText(message);
   return (
     <p
       className="system-line"

@@ -74,7 +74,14 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
                   <span className="session-draft">{t('session.draft')}</span> {draft}
                 </>
               ) : (
-                preview
+                <>
+                  {session.atCount ? (
+                    <span className="session-at" data-testid="at-marker">
+                      {t('gchat.mentionedMe')}{' '}
+                    </span>
+                  ) : null}
+                  {preview}
+                </>
               )}
             </span>
             <CountBadge

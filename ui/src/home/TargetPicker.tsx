@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useFriendGroups, useSessions } from '../api/hooks';
+import { rememberGroupChat } from '../chat/address';
 import { filterTargets, mergeTargets, targetName } from '../chat/targets';
 import { Avatar } from '../components/Avatar';
 import { Dialog } from '../components/Dialog';
@@ -15,6 +16,8 @@ interface TargetPickerProps {
   maxNotice?: string;
   confirmLabel: string;
   exclude?: string[];
+  /** group chats are targets too (a forward) */
+  groups?: boolean;
   onConfirm: (ids: string[]) => void;
   onClose: () => void;
   testId?: string;
@@ -29,6 +32,7 @@ export function TargetPicker({
   maxNotice,
   confirmLabel,
   exclude,
+  groups: withGroups = false,
   onConfirm,
   onClose,
   testId,
@@ -39,7 +43,7 @@ export function TargetPicker({
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
-  const all = mergeTargets(sessions.data ?? [], (groups.data ?? []).flatMap((group) => group.friends), exclude);
+  const all = mergeTargets(sessions.data ?? [], (groups.data ?? []).flatMap((group) => group.friends), exclude, withGroups);
   const shown = filterTargets(all, query);
 
   function toggle(id: string) {
@@ -54,6 +58,8 @@ export function TargetPicker({
       return;
     }
     setBusy(true);
+    // A group target is addressed by its groupId from here on.
+    for (const target of all) if (target.group && ids.includes(target.id)) rememberGroupChat(target.id);
     onConfirm(ids);
   }
 

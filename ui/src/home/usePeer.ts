@@ -7,6 +7,8 @@ export interface PeerInfo {
   headUrl: string;
   /** the open chat's unread count in the session list */
   unreadCount: number;
+  /** unacknowledged mentions of this member in the chat */
+  atCount: number;
 }
 
 /** Who a friend chat is with, from the session list or else the friend list. */
@@ -21,5 +23,6 @@ export function usePeer(peerId: string): PeerInfo {
     code: friend?.code ?? '',
     headUrl: session?.headUrl || friend?.headUrl || '',
     unreadCount: session?.unreadCount ?? 0,
+    atCount: session?.atCount ?? 0,
   };
 }

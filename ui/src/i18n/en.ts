@@ -1,6 +1,7 @@
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
+import { groupChatEn } from './groupchat';
 
 // The English table is the reference: its keys type every other table.
 import { noticesEn } from './notices';
@@ -228,6 +229,7 @@ export const en = {
   ...callsEn,
   ...personalEn,
   ...groupsEn,
+  ...groupChatEn,
   ...noticesEn,
   ...accountsEn,
 } as const;

@@ -1,6 +1,7 @@
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
+import { groupChatVi } from './groupchat';
 import type { Table } from './en';
 import { noticesVi } from './notices';
 import { personalVi } from './personal';
@@ -227,6 +228,7 @@ export const vi_VN: Table = {
   ...callsVi,
   ...personalVi,
   ...groupsVi,
+  ...groupChatVi,
   ...noticesVi,
   ...accountsVi,
 };

@@ -1,6 +1,7 @@
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
+import { groupChatZh } from './groupchat';
 import type { Table } from './en';
 import { noticesZh } from './notices';
 import { personalZh } from './personal';
@@ -227,6 +228,7 @@ export const zh_CN: Table = {
   ...callsZh,
   ...personalZh,
   ...groupsZh,
+  ...groupChatZh,
   ...noticesZh,
   ...accountsZh,
 };

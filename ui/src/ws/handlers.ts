@@ -14,7 +14,9 @@ import { isNoticeKey, noticeKeys } from '../notices/api';
 import type { NoticeCounts } from '../notices/logic';
 import { takeNoticeCounts } from '../notices/state';
 import { upsertLive } from '../chat/liveMessages';
-import { queueSessionUpdate } from '../chat/sessionCache';
+import { queueSessionUpdate, refetchSessions } from '../chat/sessionCache';
+import { groupApplyKeyPrefix } from '../groups/api';
+import { onPinPush, type PinPushData } from '../groups/pins';
 import { applySessionPush } from '../chat/conversations';
 import { applyMessage, markSessionRead, peerOf } from '../chat/sessions';
 import type { ReadMarks } from '../chat/timeline';
@@ -48,6 +50,9 @@ export const CMD = {
   readAck: 27,
   readPushed: 28,
   friendCleared: 30,
+  groupCleared: 29,
+  pinRefresh: 39,
+  pinResult: 50,
   sessionEnd: 31,
   online: 33,
   edited: 34,
@@ -79,7 +84,12 @@ export function handlePush(frame: Frame, me: string): void {
       onOperation(frame.data as OperationPush, me);
       return;
     case CMD.friendCleared:
+    case CMD.groupCleared:
       onCleared(frame.data as ClearPush);
+      return;
+    case CMD.pinRefresh:
+    case CMD.pinResult:
+      onPinPush(frame.cmd, frame.data as PinPushData | undefined);
       return;
     case CMD.session:
       queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
@@ -95,6 +105,7 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.applyChanged:
       void mutate(keys.applies);
+      void mutate((key) => typeof key === 'string' && key.startsWith(groupApplyKeyPrefix));
       return;
     case CMD.userInfo:
       onUserInfoPush();
@@ -132,6 +143,11 @@ function onMessage(message: Message, me: string): void {
   if (processed.check(message.id)) return;
   const peerId = conversationOf(message, me);
   upsertLive(peerId, message);
+  if (message.chatType === 'Group') {
+    // The server names the sender in the preview and counts unread and mentions: read it again.
+    refetchSessions(message.position);
+    return;
+  }
   const openPeerId = appStore.get(openPeerIdAtom);
   queueSessionUpdate((list) => applyMessage(list, message, { me, openPeerId }), message.position);
 }
@@ -147,21 +163,28 @@ export function absorbMissed(message: Message, me: string): void {
   if (peerId === appStore.get(openPeerIdAtom)) upsertLive(peerId, message);
 }
 
+/** The conversation a push about messages is in: its group, or the friend on the other side. */
+function chatOfPush(push: { chatType: string; groupId?: string; from: string; to: string }, me: string): string {
+  return push.chatType === 'Group' ? (push.groupId ?? '') : peerOf(push, me);
+}
+
 function onEdited(push: EditPush, me: string): void {
-  if (!push || push.chatType !== 'Friend' || !push.id) return;
-  applyEdit(peerOf(push, me), push.id, push.content, push.editTime || Date.now(), push.position);
+  if (!push || (push.chatType !== 'Friend' && push.chatType !== 'Group') || !push.id) return;
+  applyEdit(chatOfPush(push, me), push.id, push.content, push.editTime || Date.now(), push.position);
 }
 
 function onOperation(push: OperationPush, me: string): void {
-  if (!push || push.chatType !== 'Friend' || !push.messageIds?.length) return;
-  const peerId = peerOf(push, me);
+  if (!push || (push.chatType !== 'Friend' && push.chatType !== 'Group') || !push.messageIds?.length) return;
+  const peerId = chatOfPush(push, me);
+  if (!peerId) return;
   if (push.operationType === 'Recall') applyRecall(peerId, push.messageIds, push.time || Date.now(), push.position);
   else if (push.operationType === 'Delete') applyRemoval(peerId, push.messageIds, push.position);
 }
 
 function onCleared(push: ClearPush): void {
-  if (!push || push.chatType !== 'Friend' || !push.friendMemberId) return;
-  applyClear(push.friendMemberId, push.upTo || Date.now(), push.position);
+  const peerId = push?.chatType === 'Group' ? push.groupId : push?.chatType === 'Friend' ? push.friendMemberId : '';
+  if (!peerId) return;
+  applyClear(peerId, push.upTo || Date.now(), push.position);
 }
 
 function patchMarks(peerId: string, patch: (marks: ReadMarks) => ReadMarks): void {
@@ -169,6 +192,12 @@ function patchMarks(peerId: string, patch: (marks: ReadMarks) => ReadMarks): voi
 }
 
 function onRead(ack: ReadAck, me: string): void {
+  if (ack?.chatType === 'Group') {
+    // This member read the group on another connection (or here): its badge and mentions clear.
+    const groupId = ack.groupId || ack.to;
+    if (groupId && ack.from === me) queueSessionUpdate((list) => markSessionRead(list, groupId));
+    return;
+  }
   if (!ack || ack.chatType !== 'Friend' || !ack.messageId) return;
   if (ack.to === me) {
     patchMarks(ack.from, (marks) => ({ ...marks, peerReadUpTo: maxId(marks.peerReadUpTo, ack.messageId) }));
