@@ -61,7 +61,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     ]);
     await befriendOverApi(alice, bob);
     await befriendOverApi(alice, carol);
-    const built = await call<{ groupId: string }>(alice, 'POST', '/v1/chat/groupInfo/build', {
+    const built = await call<{ groupId: string; position: number }>(alice, 'POST', '/v1/chat/groupInfo/build', {
       name: `Chat ${Date.now().toString(36)}`,
       headUrl: '',
       notice: '',
@@ -71,7 +71,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     const members = await call<{ memberId: string; name: string; nickname?: string }[]>(
       alice,
       'GET',
-      `/v1/chat/groupInfo/listGroupMember?groupId=${groupId}`,
+      `/v1/chat/groupInfo/listGroupMember?groupId=${groupId}&after=${built.position}`,
     );
     for (const member of members) names.set(member.memberId, member.nickname || member.name || member.memberId);
     browser = await launchBrowser();
