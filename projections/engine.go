@@ -52,8 +52,14 @@ type Engine struct {
 	started    uint64
 	hasStarted bool
 
+	// foldMu is held while a batch folds and publishes: Paused holds it to
+	// keep the engine between batches.
+	foldMu sync.Mutex
+
 	mu       sync.Mutex
 	position uint64
+	// errs is the last failure of each projector, by name.
+	errs     map[string]error
 	advanced chan struct{}
 	skipped  uint64
 	lastErr  error
@@ -202,6 +208,8 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 }
 
 func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64) error {
+	e.foldMu.Lock()
+	defer e.foldMu.Unlock()
 	var deltas []Delta
 	err := e.store.Update(ctx, func(tx Tx) error {
 		deltas = deltas[:0]
@@ -215,6 +223,7 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 			})
 			ds, err := p.Project(ctx, tx, envs[i:])
 			if err != nil {
+				e.setProjectorErr(p.Name(), err)
 				return fmt.Errorf("projections: %s: %w", p.Name(), err)
 			}
 			deltas = append(deltas, ds...)
@@ -336,4 +345,60 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 // All lists every projector the server runs.
 func All() []Projector {
 	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}}
+}
+
+func (e *Engine) setProjectorErr(name string, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.errs == nil {
+		e.errs = map[string]error{}
+	}
+	e.errs[name] = err
+}
+
+// Paused runs fn while the engine folds nothing, with the position every
+// projector has folded; the engine carries on from there when fn returns.
+// A rebuild swaps the read store in fn.
+func (e *Engine) Paused(fn func(position uint64) error) error {
+	e.foldMu.Lock()
+	defer e.foldMu.Unlock()
+	return fn(e.Position())
+}
+
+// FoldTo folds the log from the store's checkpoints up to position to
+// (inclusive) and stops, telling progress the position reached after each
+// batch. Deltas are published as by Run: an engine built for a rebuild has
+// no publisher, and its deltas are discarded.
+func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position uint64)) error {
+	checkpoints, err := e.store.Checkpoints(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: checkpoints: %w", err)
+	}
+	from := e.folded(checkpoints)
+	e.advance(from)
+	for from < to {
+		recs, err := e.log.ReadAll(ctx, from, maxBatch)
+		if err != nil {
+			return fmt.Errorf("projections: read the log after %d: %w", from, err)
+		}
+		if len(recs) == 0 {
+			return fmt.Errorf("projections: the log ends at %d, before %d", from, to)
+		}
+		if i := slices.IndexFunc(recs, func(r es.RecordedEvent) bool { return r.Position > to }); i >= 0 {
+			recs = recs[:i]
+		}
+		if len(recs) == 0 {
+			break
+		}
+		last := recs[len(recs)-1].Position
+		if err := e.fold(ctx, e.decode(recs), last, checkpoints); err != nil {
+			e.setErr(err)
+			return err
+		}
+		from = last
+		if progress != nil {
+			progress(from)
+		}
+	}
+	return nil
 }
