@@ -367,8 +367,9 @@ func (e *Engine) Paused(fn func(position uint64) error) error {
 
 // FoldTo folds the log from the store's checkpoints up to position to
 // (inclusive) and stops, telling progress the position reached after each
-// batch. Deltas are published as by Run: an engine built for a rebuild has
-// no publisher, and its deltas are discarded.
+// batch. It reads and decodes ahead of folding as Run does. Deltas are
+// published as by Run: an engine built for a rebuild has no publisher, and
+// its deltas are discarded.
 func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position uint64)) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
@@ -376,28 +377,53 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position u
 	}
 	from := e.folded(checkpoints)
 	e.advance(from)
+	if from >= to {
+		return nil
+	}
+	sub, err := e.log.SubscribeAll(ctx, from)
+	if err != nil {
+		return fmt.Errorf("projections: subscribe: %w", err)
+	}
+	defer sub.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan decoded, 4)
+	go e.read(ctx, sub, pages)
 	for from < to {
-		recs, err := e.log.ReadAll(ctx, from, maxBatch)
-		if err != nil {
-			return fmt.Errorf("projections: read the log after %d: %w", from, err)
+		var batch decoded
+		select {
+		case batch = <-pages:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-		if len(recs) == 0 {
-			return fmt.Errorf("projections: the log ends at %d, before %d", from, to)
+	merge:
+		for batch.err == nil && len(batch.envs) < maxBatch && batch.last < to {
+			select {
+			case more := <-pages:
+				batch.envs = append(batch.envs, more.envs...)
+				batch.last, batch.err = max(batch.last, more.last), more.err
+			default:
+				break merge
+			}
 		}
-		if i := slices.IndexFunc(recs, func(r es.RecordedEvent) bool { return r.Position > to }); i >= 0 {
-			recs = recs[:i]
+		if batch.last > to {
+			i, _ := slices.BinarySearchFunc(batch.envs, to+1, func(env Envelope, pos uint64) int {
+				return cmpUint(env.Position, pos)
+			})
+			batch.envs, batch.last, batch.err = batch.envs[:i], to, nil
 		}
-		if len(recs) == 0 {
-			break
+		if batch.last > from {
+			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
+				e.setErr(err)
+				return err
+			}
+			from = batch.last
+			if progress != nil {
+				progress(from)
+			}
 		}
-		last := recs[len(recs)-1].Position
-		if err := e.fold(ctx, e.decode(recs), last, checkpoints); err != nil {
-			e.setErr(err)
-			return err
-		}
-		from = last
-		if progress != nil {
-			progress(from)
+		if batch.err != nil {
+			return fmt.Errorf("projections: next: %w", batch.err)
 		}
 	}
 	return nil
