@@ -52,8 +52,14 @@ type Engine struct {
 	started    uint64
 	hasStarted bool
 
+	// foldMu is held while a batch folds and publishes: Paused holds it to
+	// keep the engine between batches.
+	foldMu sync.Mutex
+
 	mu       sync.Mutex
 	position uint64
+	// errs is the last failure of each projector, by name.
+	errs     map[string]error
 	advanced chan struct{}
 	skipped  uint64
 	lastErr  error
@@ -202,6 +208,8 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 }
 
 func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64) error {
+	e.foldMu.Lock()
+	defer e.foldMu.Unlock()
 	var deltas []Delta
 	err := e.store.Update(ctx, func(tx Tx) error {
 		deltas = deltas[:0]
@@ -215,6 +223,7 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 			})
 			ds, err := p.Project(ctx, tx, envs[i:])
 			if err != nil {
+				e.setProjectorErr(p.Name(), err)
 				return fmt.Errorf("projections: %s: %w", p.Name(), err)
 			}
 			deltas = append(deltas, ds...)
@@ -336,4 +345,86 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 // All lists every projector the server runs.
 func All() []Projector {
 	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}}
+}
+
+func (e *Engine) setProjectorErr(name string, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.errs == nil {
+		e.errs = map[string]error{}
+	}
+	e.errs[name] = err
+}
+
+// Paused runs fn while the engine folds nothing, with the position every
+// projector has folded; the engine carries on from there when fn returns.
+// A rebuild swaps the read store in fn.
+func (e *Engine) Paused(fn func(position uint64) error) error {
+	e.foldMu.Lock()
+	defer e.foldMu.Unlock()
+	return fn(e.Position())
+}
+
+// FoldTo folds the log from the store's checkpoints up to position to
+// (inclusive) and stops, telling progress the position reached after each
+// batch. It reads and decodes ahead of folding as Run does. Deltas are
+// published as by Run: an engine built for a rebuild has no publisher, and
+// its deltas are discarded.
+func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position uint64)) error {
+	checkpoints, err := e.store.Checkpoints(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: checkpoints: %w", err)
+	}
+	from := e.folded(checkpoints)
+	e.advance(from)
+	if from >= to {
+		return nil
+	}
+	sub, err := e.log.SubscribeAll(ctx, from)
+	if err != nil {
+		return fmt.Errorf("projections: subscribe: %w", err)
+	}
+	defer sub.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pages := make(chan decoded, 4)
+	go e.read(ctx, sub, pages)
+	for from < to {
+		var batch decoded
+		select {
+		case batch = <-pages:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	merge:
+		for batch.err == nil && len(batch.envs) < maxBatch && batch.last < to {
+			select {
+			case more := <-pages:
+				batch.envs = append(batch.envs, more.envs...)
+				batch.last, batch.err = max(batch.last, more.last), more.err
+			default:
+				break merge
+			}
+		}
+		if batch.last > to {
+			i, _ := slices.BinarySearchFunc(batch.envs, to+1, func(env Envelope, pos uint64) int {
+				return cmpUint(env.Position, pos)
+			})
+			batch.envs, batch.last, batch.err = batch.envs[:i], to, nil
+		}
+		if batch.last > from {
+			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
+				e.setErr(err)
+				return err
+			}
+			from = batch.last
+			if progress != nil {
+				progress(from)
+			}
+		}
+		if batch.err != nil {
+			return fmt.Errorf("projections: next: %w", batch.err)
+		}
+	}
+	return nil
 }

@@ -2,12 +2,14 @@ package httpapi
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // Bodies of the admin API, which imctl calls.
@@ -21,6 +23,15 @@ type (
 	AdminSettings struct {
 		Code     string            `json:"code"`
 		Settings map[string]string `json:"settings"`
+	}
+	// AdminRebuild names the projector to rebuild, or "all".
+	AdminRebuild struct {
+		Name string `json:"name"`
+	}
+	// ProjectionsStatus is the projections' state with the last rebuild's.
+	ProjectionsStatus struct {
+		projections.Report
+		Rebuild projections.Rebuild `json:"rebuild"`
 	}
 	// AdminMember names a member of a tenant by account, phone or id.
 	AdminMember struct {
@@ -42,6 +53,15 @@ func (a *API) adminRoutes() []route {
 			}}
 	}
 	return []route{
+		{method: http.MethodGet, path: "/admin/projections/status", admin: true,
+			summary: "Every projector's checkpoint, the head of the log, the lag in events and seconds, the last error, and the last rebuild (operators).",
+			result:  ProjectionsStatus{}, handle: a.adminProjectionsStatus},
+		{method: http.MethodPost, path: "/admin/projections/rebuild", admin: true,
+			summary: "Rebuild the read models from the start of the log into a shadow store and swap it in, in the background (operators); name is a projector or all. Poll GET /admin/projections/rebuild.",
+			body:    AdminRebuild{}, result: projections.Rebuild{}, handle: a.adminStartRebuild},
+		{method: http.MethodGet, path: "/admin/projections/rebuild", admin: true,
+			summary: "The running or last rebuild's progress: events done of total, rate, ETA (operators).",
+			result:  projections.Rebuild{}, handle: a.adminRebuildProgress},
 		{method: http.MethodPost, path: "/admin/tenant/create", admin: true, summary: "Create a tenant (operators).",
 			body: AdminTenant{}, result: TenantView{}, handle: a.adminCreateTenant},
 		{method: http.MethodGet, path: "/admin/tenant/show", admin: true, summary: "A tenant's settings (operators).",
@@ -114,4 +134,55 @@ func (a *API) adminSettings(c echo.Context, _ commands.Principal) error {
 
 func (a *API) adminShowMember(c echo.Context, _ commands.Principal) error {
 	return answer(c)(a.deps.Commands.ShowMember(c.Request().Context(), operator(c), c.QueryParam("tenant"), c.QueryParam("account")))
+}
+
+func (a *API) projectionAdmin() (ProjectionAdmin, error) {
+	if a.deps.Admin == nil {
+		return nil, fault.New(fault.NotFound, fault.MsgNotFound)
+	}
+	return a.deps.Admin, nil
+}
+
+func (a *API) adminProjectionsStatus(c echo.Context, _ commands.Principal) error {
+	adm, err := a.projectionAdmin()
+	if err != nil {
+		return err
+	}
+	r, err := adm.Report(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	return ok(c, ProjectionsStatus{Report: r, Rebuild: adm.RebuildProgress()})
+}
+
+func (a *API) adminStartRebuild(c echo.Context, _ commands.Principal) error {
+	adm, err := a.projectionAdmin()
+	if err != nil {
+		return err
+	}
+	var r AdminRebuild
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	if r.Name == "" {
+		r.Name = "all"
+	}
+	p, err := adm.StartRebuild(r.Name)
+	switch {
+	case errors.Is(err, projections.ErrRebuildRunning):
+		return fault.New(fault.Conflict, "a rebuild is already running")
+	case errors.Is(err, projections.ErrNoShadow):
+		return fault.New(fault.Conflict, "this read store cannot be rebuilt while serving: only the embedded SQLite read store can")
+	case err != nil:
+		return fault.New(fault.Invalid, "no projector %s", r.Name)
+	}
+	return ok(c, p)
+}
+
+func (a *API) adminRebuildProgress(c echo.Context, _ commands.Principal) error {
+	adm, err := a.projectionAdmin()
+	if err != nil {
+		return err
+	}
+	return ok(c, adm.RebuildProgress())
 }

@@ -120,4 +120,13 @@ type Deps struct {
 	Blobs       Blobs // uploaded files; nil: uploads are not served
 	Ready       func() error
 	Presence    Presence // nil: every friend shows offline
+	// Admin reports on and rebuilds the projections; nil: not served.
+	Admin ProjectionAdmin
+}
+
+// ProjectionAdmin is what operators see and do of the projections.
+type ProjectionAdmin interface {
+	Report(ctx context.Context) (projections.Report, error)
+	StartRebuild(name string) (projections.Rebuild, error)
+	RebuildProgress() projections.Rebuild
 }

@@ -28,6 +28,7 @@ type subcommand struct {
 var subcommands = map[string]subcommand{
 	"appends":   {"durable event-store appends/s from concurrent appenders (in process)", runAppends},
 	"catchup":   {"projection catch-up events/s over a filled event store (in process)", runCatchup},
+	"rebuild":   {"zero-downtime rebuild of every read model into a shadow, events/s (in process)", runRebuild},
 	"subscribe": {"$all subscription events/s, one subscriber from 0 to the head (in process)", runSubscribe},
 	"upserts":   {"read-store session upserts/s in batches with a checkpoint (in process)", runUpserts},
 	"sockets":   {"delivered messages/s, then send-to-delivery latency, against a server", runSockets},

@@ -13,6 +13,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/projections"
+
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
@@ -170,6 +172,52 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		GinkgoWriter.Printf("%d messages read\n", read)
 		Expect(read).To(BeNumerically(">", 0), "no read acknowledgement took effect")
 		p.stop()
+	})
+
+	It("resumes an operator's rebuild after the server is SIGKILLed in the middle of it", func() {
+		dataDir := GinkgoT().TempDir()
+		p := startProcess(bin, dataDir)
+		pairs := friends(p, 2)
+		p.stop()
+		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		appendBacklog(eventsPath, pairs, 3000)
+
+		progress := func(p *process) projections.Rebuild {
+			var r projections.Rebuild
+			p.ok("GET", "/v1/admin/projections/rebuild", p.operator().Token, nil, &r)
+			return r
+		}
+		var killedAt uint64
+		for attempt := 0; attempt < 3 && killedAt == 0; attempt++ {
+			p = startProcess(bin, dataDir)
+			p.waitReady()
+			p.ok("POST", "/v1/admin/projections/rebuild", p.operator().Token, map[string]string{"name": "all"}, nil)
+			for {
+				r := progress(p)
+				if r.State == projections.RebuildRunning && r.Done > r.From && r.Done < r.Total {
+					p.kill()
+					killedAt = r.Done
+					break
+				}
+				if r.State == projections.RebuildDone || r.State == projections.RebuildFailed {
+					p.stop()
+					break
+				}
+			}
+		}
+		Expect(killedAt).NotTo(BeZero(), "never caught the rebuild half-way: enlarge the backlog")
+		Expect(readPath + ".rebuild").To(BeAnExistingFile())
+
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		p.ok("POST", "/v1/admin/projections/rebuild", p.operator().Token, map[string]string{"name": "all"}, nil)
+		Eventually(func() string { return progress(p).State }, 60*time.Second).Should(Equal(projections.RebuildDone))
+		r := progress(p)
+		GinkgoWriter.Printf("killed at %d, resumed from %d, done at %d\n", killedAt, r.From, r.Done)
+		Expect(r.From).To(BeNumerically(">=", killedAt), "the rebuild did not resume from its shadow")
+		Expect(readPath + ".rebuild").NotTo(BeAnExistingFile())
+		p.stop()
+		Expect(hashOfFile(readPath)).To(Equal(rebuild(eventsPath, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 
 	It("folds a backlog killed mid-batch into read models equal to a fresh rebuild", func() {

@@ -138,11 +138,15 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
+	shadowing, _ := reads.(projections.Shadowing)
+	rebuilder := projections.NewRebuilder(engine, shadowing)
+	defer rebuilder.Close()
 
 	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
+		Admin: projectionAdmin{engine, rebuilder},
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
@@ -352,3 +356,15 @@ func webClient() http.FileSystem {
 	}
 	return http.FS(dist)
 }
+
+// projectionAdmin serves the admin API's projections routes.
+type projectionAdmin struct {
+	*projections.Engine
+	rebuilder *projections.Rebuilder
+}
+
+func (a projectionAdmin) StartRebuild(name string) (projections.Rebuild, error) {
+	return a.rebuilder.Start(name)
+}
+
+func (a projectionAdmin) RebuildProgress() projections.Rebuild { return a.rebuilder.Progress() }

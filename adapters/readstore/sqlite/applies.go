@@ -101,7 +101,7 @@ func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]p
 	skip := (page - 1) * size
 	out := []projections.Apply{} // empty, not nil: a list encodes as []
 	var total int64
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		if err := r.begin.Exec(); err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]p
 func (s *Store) PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error) {
 	var pair string
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.pairOfApply
 		st.BindText(applyID)
 		st.BindText(tenant)

@@ -42,7 +42,7 @@ func (t *tx) PutAuthSessions(ctx context.Context, ss []projections.AuthSession) 
 func (s *Store) AuthSession(ctx context.Context, sessionID string) (projections.AuthSession, bool, error) {
 	var a projections.AuthSession
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.authSession
 		st.BindText(sessionID)
 		if found = st.Next(); found {

@@ -28,7 +28,7 @@ func (t *tx) SetCheckpoint(ctx context.Context, projector string, position uint6
 // Checkpoints returns the committed position of every projector.
 func (s *Store) Checkpoints(ctx context.Context) (map[string]uint64, error) {
 	out := map[string]uint64{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.checkpoints
 		for st.Next() {
 			out[st.Text(0)] = uint64(st.Int(1))

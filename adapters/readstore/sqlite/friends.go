@@ -90,7 +90,7 @@ func (t *tx) PutFriends(ctx context.Context, fs []projections.Friend) error {
 // Friends lists member's friends, oldest friendship first.
 func (s *Store) Friends(ctx context.Context, member string) ([]projections.Friend, error) {
 	out := []projections.Friend{} // empty, not nil: a list encodes as []
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.friends
 		st.BindText(member)
 		for st.Next() {

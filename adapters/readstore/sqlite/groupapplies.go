@@ -97,7 +97,7 @@ func (s *Store) GroupApplies(ctx context.Context, groupIDs []string, page, size 
 		return nil, 0, err
 	}
 	var total int64
-	err = s.readers.run(ctx, func(r *readStatements) error {
+	err = s.read(ctx, func(r *readStatements) error {
 		if err := r.begin.Exec(); err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (s *Store) GroupApplies(ctx context.Context, groupIDs []string, page, size 
 func (s *Store) GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error) {
 	var groupID string
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.groupOfApply
 		st.BindText(applyID)
 		st.BindText(tenant)

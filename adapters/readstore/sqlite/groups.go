@@ -169,7 +169,7 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 func (s *Store) Group(ctx context.Context, id string) (projections.Group, bool, error) {
 	var g projections.Group
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		var err error
 		g, found, err = readGroupDoc(r.group, id)
 		return err
@@ -190,7 +190,7 @@ func (s *Store) MemberGroups(ctx context.Context, member string) ([]projections.
 
 func (s *Store) groupMembers(ctx context.Context, stmt func(*readStatements) *sqlitec.Stmt, key string) ([]projections.GroupMember, error) {
 	out := []projections.GroupMember{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := stmt(r)
 		st.BindText(key)
 		for st.Next() {

@@ -146,7 +146,7 @@ func scanVisible(st *sqlitec.Stmt, chatID string, anchor *int64, descending bool
 
 func (s *Store) VisibleMessages(ctx context.Context, member string, ids []string) ([]projections.Message, error) {
 	out := []projections.Message{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		floors := map[string]uint64{}
 		for _, id := range ids {
 			m, ok, err := messageByID(r.messageByID, id)

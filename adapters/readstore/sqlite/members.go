@@ -93,7 +93,7 @@ func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]proje
 	}
 	list, err := json.Marshal(ids)
 	if err == nil {
-		err = s.readers.run(ctx, func(r *readStatements) error {
+		err = s.read(ctx, func(r *readStatements) error {
 			st := r.membersByID
 			st.BindTextBytes(list)
 			for st.Next() {
@@ -117,7 +117,7 @@ func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (project
 	}
 	var m projections.Member
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.findMember
 		st.BindText(tenant)
 		st.BindText(keyword)
@@ -137,7 +137,7 @@ func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (project
 func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, error) {
 	var tenant string
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.tenantOf
 		st.BindText(memberID)
 		if found = st.Next(); found {

@@ -74,7 +74,7 @@ func (t *tx) DeleteSessionMentions(ctx context.Context, member, sessionID string
 
 func (s *Store) Mentions(ctx context.Context, member string) ([]projections.Mention, error) {
 	out := []projections.Mention{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.mentions
 		st.BindText(member)
 		for st.Next() {

@@ -93,7 +93,7 @@ func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint6
 	var chatID string
 	var seq int64
 	found := false
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.messageSeq
 		st.BindText(messageID)
 		if found = st.Next(); found {
@@ -117,7 +117,7 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 	size = min(size, maxPageSize)
 	page := []projections.Message{} // empty, not nil: a list encodes as []
 	descending := anchor == nil || dir != projections.Down
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		floor, err := clearFloor(r.clearFloor, member, chatID)
 		if err != nil {
 			return err

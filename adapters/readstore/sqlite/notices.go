@@ -134,7 +134,7 @@ func (s *Store) Notices(ctx context.Context, member, tab string, page, size int)
 	}
 	out := []projections.Notice{}
 	var total int64
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		if err := r.begin.Exec(); err != nil {
 			return err
 		}
@@ -166,7 +166,7 @@ func (s *Store) Notices(ctx context.Context, member, tab string, page, size int)
 
 func (s *Store) NoticesByID(ctx context.Context, member string, ids []string) ([]projections.Notice, error) {
 	out := []projections.Notice{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		for _, id := range ids {
 			st := r.noticeByID
 			st.BindText(member)
@@ -188,7 +188,7 @@ func (s *Store) NoticesByID(ctx context.Context, member string, ids []string) ([
 
 func (s *Store) NoticeCounts(ctx context.Context, member string) (projections.NoticeCounts, error) {
 	var c projections.NoticeCounts
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.noticeCounts
 		st.BindText(member)
 		for st.Next() {

@@ -84,7 +84,7 @@ func (s *Store) PersonalItems(ctx context.Context, member, kind string, page, si
 	}
 	out := []projections.PersonalItem{}
 	var total int64
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		if err := r.begin.Exec(); err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func (s *Store) PersonalItems(ctx context.Context, member, kind string, page, si
 
 func (s *Store) PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]projections.PersonalItem, error) {
 	out := []projections.PersonalItem{}
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		for _, id := range ids {
 			st := r.personalByID
 			st.BindText(member)

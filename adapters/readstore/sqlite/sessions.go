@@ -104,7 +104,7 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 // (latest pinned first), then by last message, newest first.
 func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Session, error) {
 	out := []projections.Session{} // empty, not nil: a list encodes as []
-	err := s.readers.run(ctx, func(r *readStatements) error {
+	err := s.read(ctx, func(r *readStatements) error {
 		st := r.sessions
 		st.BindText(member)
 		for st.Next() {

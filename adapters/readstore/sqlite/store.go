@@ -20,7 +20,10 @@ import (
 // writer connection; Queries run on a pool of read connections and see the
 // last committed Update (WAL).
 type Store struct {
-	path    string
+	path string
+	// swapMu is read-held by every query and held by SwapIn, which
+	// replaces the connections.
+	swapMu  sync.RWMutex
 	mu      sync.Mutex // serializes Update and guards writer
 	writer  *sqlitec.Conn
 	w       writeStatements

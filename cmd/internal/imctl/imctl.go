@@ -56,6 +56,9 @@ commands:
   member show <tenant> <account>          a member's level and ban
   member ban|unban <tenant> <account>     ban (every session ends with 31 Disable) or lift it
   member offline <tenant> <account>       end every session with 31 Offline
+  projections status                      every projector's checkpoint, the log's head, lag, last error
+  projections rebuild <name|all>          rebuild the read models into a shadow and swap it in,
+                                          with a progress bar; run again after an interruption to resume
   member level <tenant> <account> <level> set the level: Normal, Admin or System
 
 <account> is an account name, a phone number or a member id.
@@ -107,6 +110,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	c := client{base: strings.TrimSuffix(*server, "/"), token: tokens.IssueOperator(*name, time.Now().Add(time.Minute))}
 	data, err := c.do(ctx, req)
+	if err == nil && req.follow {
+		data, err = c.follow(ctx, stderr, !*asJSON)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "imctl:", err)
 		return 1
@@ -119,6 +125,11 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stdout, out.String())
 		return 0
 	}
+	if req.show != nil {
+		if err := req.show(stdout, data); err == nil {
+			return 0
+		}
+	}
 	printHuman(stdout, data)
 	return 0
 }
@@ -128,6 +139,10 @@ type request struct {
 	method, path string
 	query        url.Values
 	body         any
+	// follow polls a rebuild until it ends.
+	follow bool
+	// show prints the result for people, instead of printHuman.
+	show func(w io.Writer, data json.RawMessage) error
 }
 
 func parse(args []string) (request, error) {
@@ -141,6 +156,16 @@ func parse(args []string) (request, error) {
 		return nil
 	}
 	switch args[0] + " " + args[1] {
+	case "projections status":
+		if err := need(2); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodGet, path: "/v1/admin/projections/status", show: showStatus}, nil
+	case "projections rebuild":
+		if err := need(3); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodPost, path: "/v1/admin/projections/rebuild", body: map[string]string{"name": args[2]}, follow: true}, nil
 	case "tenant create":
 		// The name comes as the last argument or as --name <name> (API.md).
 		rest := args[3:]

@@ -1,0 +1,171 @@
+package sqliteread
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
+)
+
+// shadowSuffix names the shadow a rebuild folds into, beside the store.
+const shadowSuffix = ".rebuild"
+
+var _ projections.Shadowing = (*Store)(nil)
+
+// read lends fn a reader's statements; a swap waits for it, and it for a
+// swap.
+func (s *Store) read(ctx context.Context, fn func(st *readStatements) error) error {
+	s.swapMu.RLock()
+	defer s.swapMu.RUnlock()
+	return s.readers.run(ctx, fn)
+}
+
+// ShadowPath is the file a rebuild of the store folds into.
+func (s *Store) ShadowPath() string { return s.path + shadowSuffix }
+
+// OpenShadow opens the shadow store beside this one: the one an
+// interrupted rebuild left, to resume from its checkpoints, or a new one.
+// A shadow that does not open (another schema version, damaged) is removed
+// and started afresh.
+func (s *Store) OpenShadow(context.Context) (projections.ReadStore, error) {
+	path := s.ShadowPath()
+	sh, err := Open(path)
+	if err == nil {
+		return sh, nil
+	}
+	if err := removeDB(path); err != nil {
+		return nil, err
+	}
+	return Open(path)
+}
+
+// CloseShadow closes a shadow, which stays on disk for a rebuild to resume.
+func (s *Store) CloseShadow(shadow projections.ReadStore) error {
+	sh, ok := shadow.(*Store)
+	if !ok {
+		return fmt.Errorf("sqliteread: %T is not a shadow of %s", shadow, s.path)
+	}
+	return sh.Close()
+}
+
+// SwapIn replaces the store's file with the shadow's, which it closes: the
+// writer and readers are closed and reopened on the new file while queries
+// wait (they see the old data before and the new after, never an error);
+// the projection lease carries over. The caller keeps the projections from
+// writing meanwhile and makes sure the shadow has folded what the store had.
+func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error {
+	sh, ok := shadow.(*Store)
+	if !ok || sh.path != s.ShadowPath() {
+		return fmt.Errorf("sqliteread: %T is not the shadow of %s", shadow, s.path)
+	}
+	s.swapMu.Lock()
+	defer s.swapMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writer == nil {
+		return errClosed
+	}
+	if err := s.carryLease(ctx, sh); err != nil {
+		return err
+	}
+	// The shadow's WAL goes into its file, so that the file alone is the
+	// store.
+	if err := sh.closeCheckpointed(); err != nil {
+		return fmt.Errorf("sqliteread: close the shadow %s: %w", sh.path, err)
+	}
+	var errs []error
+	errs = append(errs, s.ckpt.close(), s.readers.close(), s.writer.Close())
+	s.writer = nil
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("sqliteread: close %s for the swap: %w", s.path, err)
+	}
+	// The old file's WAL must not be read as the new file's.
+	for _, suffix := range []string{"-wal", "-shm"} {
+		if err := os.Remove(s.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("sqliteread: swap: %w", err)
+		}
+	}
+	if err := os.Rename(sh.path, s.path); err != nil {
+		return fmt.Errorf("sqliteread: swap in %s: %w", sh.path, err)
+	}
+	if err := syncDir(filepath.Dir(s.path)); err != nil {
+		return err
+	}
+	w, err := sqlitec.Open(s.path)
+	if err != nil {
+		return fmt.Errorf("sqliteread: reopen %s: %w", s.path, err)
+	}
+	s.writer = w
+	if err := s.init(); err != nil {
+		s.writer = nil
+		return errors.Join(err, w.Close())
+	}
+	return nil
+}
+
+// carryLease writes the store's projection lease into the shadow.
+func (s *Store) carryLease(ctx context.Context, sh *Store) error {
+	var owner string
+	var until int64
+	if err := s.writer.QueryRow(`SELECT owner, until_ns FROM projection_lease WHERE id = 1`, func(st *sqlitec.Stmt) {
+		owner, until = st.Text(0), st.Int(1)
+	}); err != nil {
+		return fmt.Errorf("sqliteread: read the lease: %w", err)
+	}
+	if owner == "" {
+		return nil
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	_, err := sh.inWrite(ctx, func() (string, error) {
+		st := sh.w.takeLease
+		st.BindText(owner)
+		st.BindInt(until)
+		st.BindInt(math.MaxInt64)
+		return "", st.Exec()
+	})
+	if err != nil {
+		return fmt.Errorf("sqliteread: carry the lease to the shadow: %w", err)
+	}
+	return nil
+}
+
+// closeCheckpointed copies the WAL into the file, then closes the store.
+func (s *Store) closeCheckpointed() error {
+	s.mu.Lock()
+	if s.writer != nil {
+		if err := s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			s.mu.Unlock()
+			return err
+		}
+	}
+	s.mu.Unlock()
+	return s.Close()
+}
+
+func removeDB(path string) error {
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("sqliteread: remove %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sqliteread: open %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sqliteread: sync %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package sqliteread_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var _ = Describe("sqlite read store shadow", func() {
+	ctx := context.Background()
+	var live *sqliteread.Store
+
+	BeforeEach(func() {
+		var err error
+		live, err = sqliteread.Open(filepath.Join(GinkgoT().TempDir(), "read.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(live.Close)
+	})
+	put := func(s projections.ReadStore, id string, pos uint64) {
+		GinkgoHelper()
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutMembers(ctx, []projections.Member{{ID: id, Tenant: "x0001", Account: id}}); err != nil {
+				return err
+			}
+			return tx.SetCheckpoint(ctx, "members.v1", pos)
+		})).To(Succeed())
+	}
+	found := func(s projections.ReadStore, id string) bool {
+		GinkgoHelper()
+		_, ok, err := s.FindMember(ctx, "x0001", id)
+		Expect(err).NotTo(HaveOccurred())
+		return ok
+	}
+
+	It("swaps the shadow in while queries run, carrying the lease", func() {
+		put(live, "old", 1)
+		now := time.Now()
+		Expect(live.TakeLease(ctx, "node1", now, now.Add(time.Minute))).To(Equal("node1"))
+		shadow, err := live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		put(shadow, "new", 1)
+		Expect(live.ShadowPath()).To(BeAnExistingFile())
+
+		var stop atomic.Bool
+		var wg sync.WaitGroup
+		var errs atomic.Int64
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for !stop.Load() {
+					if _, _, err := live.FindMember(ctx, "x0001", "old"); err != nil {
+						errs.Add(1)
+					}
+				}
+			}()
+		}
+		time.Sleep(20 * time.Millisecond)
+		Expect(live.SwapIn(ctx, shadow)).To(Succeed())
+		time.Sleep(20 * time.Millisecond)
+		stop.Store(true)
+		wg.Wait()
+		Expect(errs.Load()).To(BeZero())
+
+		Expect(found(live, "new")).To(BeTrue())
+		Expect(found(live, "old")).To(BeFalse())
+		Expect(live.ShadowPath()).NotTo(BeAnExistingFile())
+		// The lease holder still writes.
+		put(live, "after", 2)
+		Expect(live.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 2}))
+	})
+
+	It("resumes a shadow left closed, and refuses a store that is not its shadow", func() {
+		shadow, err := live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		put(shadow, "half", 7)
+		Expect(live.CloseShadow(shadow)).To(Succeed())
+
+		shadow, err = live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(shadow.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 7}))
+		Expect(live.CloseShadow(shadow)).To(Succeed())
+
+		other, err := sqliteread.Open(filepath.Join(GinkgoT().TempDir(), "other.db"))
+		Expect(err).NotTo(HaveOccurred())
+		defer other.Close()
+		Expect(live.SwapIn(ctx, other)).To(MatchError(ContainSubstring("not the shadow of")))
+	})
+})

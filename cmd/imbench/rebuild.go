@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// runRebuild fills an event store with chat traffic, folds it into the live
+// read store, then rebuilds every read model into a shadow store while the
+// live engine runs, swaps it in, and reports the events the shadow folded
+// per second (the operator's `imctl projections rebuild all`).
+func runRebuild(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
+	events := fs.Int("events", 300_000, "events to fill the store with")
+	pairs := fs.Int("pairs", 50, "friend pairs the messages go between")
+	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
+	limit := fs.Duration("timeout", 10*time.Minute, "give up after this long")
+	dirFlag := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
+		return errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
+	}
+	ctx, cancel := context.WithTimeout(ctx, *limit)
+	defer cancel()
+	dir, cleanup, err := workDir(*dirFlag)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	if _, err := fillTraffic(ctx, log, traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery}); err != nil {
+		return fmt.Errorf("fill: %w", err)
+	}
+	head, err := log.Head(ctx)
+	if err != nil {
+		return err
+	}
+	reads, err := sqliteread.Open(filepath.Join(dir, "read.db"))
+	if err != nil {
+		return err
+	}
+	defer reads.Close()
+
+	live := projections.NewEngine(log, reads, nil, catalog.Registry(), projections.All()...)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- live.Run(runCtx) }()
+	defer func() { stop(); <-done }()
+	if !live.WaitFor(ctx, head) {
+		return fmt.Errorf("live engine at %d of %d: %w", live.Position(), head, ctx.Err())
+	}
+
+	r := projections.NewRebuilder(live, reads)
+	defer r.Close()
+	start := time.Now()
+	if _, err := r.Start("all"); err != nil {
+		return err
+	}
+	for {
+		p := r.Progress()
+		if p.State == projections.RebuildFailed {
+			return fmt.Errorf("rebuild: %s", p.Error)
+		}
+		if p.State == projections.RebuildDone {
+			elapsed := time.Since(start)
+			result("rebuild_per_s", float64(p.Done)/elapsed.Seconds(), "events/s")
+			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s", p.Done, p.SwappedAt, elapsed.Seconds())
+			return nil
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return fmt.Errorf("rebuild at %d of %d: %w", p.Done, p.Total, ctx.Err())
+		}
+	}
+}

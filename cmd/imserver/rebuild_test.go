@@ -1,0 +1,280 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+	"github.com/eventchat/eventchat/cmd/internal/imctl"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var _ = Describe("Projections status and rebuild (operators)", func() {
+	var (
+		s      *testServer
+		a, b   member
+		dir    string
+		events string
+		reads  string
+	)
+	ctl := func(args ...string) (int, string, string) {
+		GinkgoHelper()
+		var out, errOut bytes.Buffer
+		env := map[string]string{"IM_DATA_DIR": dir, "IM_SERVER_URL": s.base}
+		code := imctl.Run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	status := func() projections.Report {
+		GinkgoHelper()
+		code, out, errOut := ctl("--json", "projections", "status")
+		Expect(code).To(Equal(0), errOut)
+		var r projections.Report
+		Expect(json.Unmarshal([]byte(out), &r)).To(Succeed())
+		return r
+	}
+
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		events, reads = filepath.Join(dir, "events.db"), filepath.Join(dir, "read.db")
+		s = startServer(dir)
+		a, b = s.register("rebuilda1"), s.register("rebuildb1")
+		s.befriend(a, b)
+	})
+
+	It("shows every projector's checkpoint, the head, the lag and the last error", func() {
+		last := s.send(a, b, "st-1", "hello").Position
+		Eventually(func() uint64 { return status().Position }).Should(BeNumerically(">=", last))
+		r := status()
+		Expect(r.Head).To(BeNumerically(">=", last))
+		Expect(r.HeadTime).NotTo(BeZero())
+		Expect(r.Projector).To(HaveLen(len(projections.All())))
+		for _, p := range r.Projector {
+			Expect(p.Checkpoint).To(Equal(r.Head), p.Name)
+			Expect(p.LagEvents).To(BeZero(), p.Name)
+			Expect(p.LagSeconds).To(BeZero(), p.Name)
+			Expect(p.LastError).To(BeEmpty(), p.Name)
+		}
+		code, out, errOut := ctl("projections", "status")
+		Expect(code).To(Equal(0), errOut)
+		Expect(out).To(MatchRegexp(`chats\.v1\s+%d\s+%d\s+0\s+0\.0\s+-`, r.Head, r.Head))
+
+		// Operators only.
+		status, _ := s.call("GET", "/v1/admin/projections/status", a.Token, nil)
+		Expect(status).To(Equal(http.StatusUnauthorized))
+	})
+
+	It("rebuilds every read model into a shadow and swaps it in while members send, read and receive", func() {
+		// A backlog to rebuild, appended with the server down.
+		Expect(s.stop()).To(Succeed())
+		appendBacklog(events, [][2]member{{a, b}}, 1500)
+		s = startServer(dir)
+		Eventually(func() uint64 { r := status(); return r.Head - r.Position }, 60*time.Second).Should(BeZero())
+
+		socket := s.dial(b, wsclient.WithPushBuffer(100000))
+		send := restSender(s.base, a, b.ID)
+		var (
+			stop             = make(chan struct{})
+			wg               sync.WaitGroup
+			sent             sync.Map // uuid -> true
+			sendErrs, reads_ atomic.Int64
+			readErrs         atomic.Int64
+			lastErr          atomic.Value
+		)
+		wg.Add(2)
+		go func() { // a sends to b over REST until stopped
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				uuid := fmt.Sprintf("live-%d", i)
+				if _, err := send(uuid, "live "+uuid); err != nil {
+					sendErrs.Add(1)
+					lastErr.Store(err.Error())
+					continue
+				}
+				sent.Store(uuid, true)
+			}
+		}()
+		go func() { // b reads its sessions and history until stopped
+			defer wg.Done()
+			client := &http.Client{Timeout: 10 * time.Second}
+			paths := []string{"/v1/message/sessionInfo/list", "/v1/message/messagePush/history/list/page?pageSize=20&friendMemberId=" + a.ID}
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				req, _ := http.NewRequest("GET", s.base+paths[i%2], nil)
+				req.Header.Set("Authorization", "Bearer "+b.Token)
+				resp, err := client.Do(req)
+				if err == nil {
+					var env envelope
+					err = json.NewDecoder(resp.Body).Decode(&env)
+					resp.Body.Close()
+					if err == nil && (resp.StatusCode != http.StatusOK || env.Code != "200") {
+						err = fmt.Errorf("%s: %d %s", paths[i%2], resp.StatusCode, env.Info)
+					}
+				}
+				reads_.Add(1)
+				if err != nil {
+					readErrs.Add(1)
+					lastErr.Store(err.Error())
+				}
+			}
+		}()
+		received := map[string]bool{}
+		var recvMu sync.Mutex
+		recvDone := make(chan struct{})
+		go func() { // b's socket collects every pushed message
+			defer close(recvDone)
+			for {
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				f, err := socket.Next(ctx)
+				cancel()
+				if err != nil {
+					return
+				}
+				if f.Cmd != 11 {
+					continue
+				}
+				var m message
+				if json.Unmarshal(f.Data, &m) == nil {
+					recvMu.Lock()
+					received[m.UUID] = true
+					recvMu.Unlock()
+				}
+			}
+		}()
+
+		time.Sleep(200 * time.Millisecond)
+		started := time.Now()
+		code, out, errOut := ctl("--json", "projections", "rebuild", "all")
+		took := time.Since(started)
+		Expect(code).To(Equal(0), errOut)
+		var p projections.Rebuild
+		Expect(json.Unmarshal([]byte(out), &p)).To(Succeed())
+		Expect(p.State).To(Equal(projections.RebuildDone))
+		Expect(p.From).To(BeZero())
+		Expect(p.SwappedAt).To(BeNumerically(">", 0))
+		Expect(p.Done).To(BeNumerically(">=", p.SwappedAt))
+		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)
+		time.Sleep(300 * time.Millisecond) // traffic after the swap too
+		close(stop)
+		wg.Wait()
+
+		Expect(sendErrs.Load()).To(BeZero(), "send errors, last: %v", lastErr.Load())
+		Expect(readErrs.Load()).To(BeZero(), "read errors, last: %v", lastErr.Load())
+		Expect(reads_.Load()).To(BeNumerically(">", 0))
+		Expect(socket.Dropped()).To(BeZero())
+		count := 0
+		sent.Range(func(k, _ any) bool { count++; return true })
+		Expect(count).To(BeNumerically(">", 0))
+		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild\n", count, reads_.Load())
+		Eventually(func() []string {
+			recvMu.Lock()
+			defer recvMu.Unlock()
+			var missing []string
+			sent.Range(func(k, _ any) bool {
+				if !received[k.(string)] {
+					missing = append(missing, k.(string))
+				}
+				return true
+			})
+			return missing
+		}, 10*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
+
+		// The shadow is gone; the rebuilt store is served and equals a
+		// fresh fold of the same log.
+		Expect(reads + ".rebuild").NotTo(BeAnExistingFile())
+		Eventually(func() uint64 { r := status(); return r.Head - r.Position }, 10*time.Second).Should(BeZero())
+		Expect(s.stop()).To(Succeed())
+		Expect(hashOfFile(reads)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
+	})
+
+	It("resumes a rebuild interrupted mid-way from the shadow it left", func() {
+		Expect(s.stop()).To(Succeed())
+		appendBacklog(events, [][2]member{{a, b}}, 2500) // more than one batch
+
+		// The server's engine and rebuilder, on the same files.
+		log, err := sqlitestore.Open(events)
+		Expect(err).NotTo(HaveOccurred())
+		defer log.Close()
+		store, err := sqliteread.Open(reads)
+		Expect(err).NotTo(HaveOccurred())
+		defer store.Close()
+		engine := projections.NewEngine(log, store, nil, catalog.Registry(), projections.All()...)
+		ctx, stopEngine := context.WithCancel(context.Background())
+		engineDone := make(chan error, 1)
+		go func() { engineDone <- engine.Run(ctx) }()
+		head, err := log.Head(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(engine.WaitFor(ctx, head)).To(BeTrue())
+
+		finished := func(r *projections.Rebuilder) projections.Rebuild {
+			GinkgoHelper()
+			Eventually(func() string { return r.Progress().State }, 60*time.Second).
+				Should(BeElementOf(projections.RebuildDone, projections.RebuildFailed))
+			return r.Progress()
+		}
+		// The first is interrupted once it has folded a batch.
+		first := projections.NewRebuilder(engine, store)
+		first.Progressed = func(p projections.Rebuild) {
+			if p.Done > 0 {
+				first.Cancel()
+			}
+		}
+		_, err = first.Start("chats.v1")
+		Expect(err).NotTo(HaveOccurred())
+		p := finished(first)
+		first.Close()
+		Expect(p.State).To(Equal(projections.RebuildFailed))
+		Expect(p.Done).To(BeNumerically(">", 0))
+		Expect(p.Done).To(BeNumerically("<", head))
+		Expect(store.ShadowPath()).To(BeAnExistingFile())
+
+		second := projections.NewRebuilder(engine, store)
+		defer second.Close()
+		_, err = second.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		p = finished(second)
+		Expect(p.State).To(Equal(projections.RebuildDone), p.Error)
+		Expect(p.From).To(Equal(first.Progress().Done), "did not resume where the first stopped")
+		Expect(store.ShadowPath()).NotTo(BeAnExistingFile())
+		stopEngine()
+		Expect(<-engineDone).To(Succeed())
+		Expect(hashOf(store)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
+	})
+
+	It("starts afresh from a shadow it cannot open", func() {
+		Expect(os.WriteFile(reads+".rebuild", []byte("not a database at all, not even close to one"), 0o600)).To(Succeed())
+		code, out, errOut := ctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		Expect(errOut).To(ContainSubstring("100%"))
+		_ = out
+		Expect(status().Position).To(BeNumerically(">", 0))
+	})
+
+	It("refuses an unknown projector", func() {
+		code, _, errOut := ctl("projections", "rebuild", "nosuch.v1")
+		Expect(code).To(Equal(1))
+		Expect(errOut).To(ContainSubstring("no projector nosuch.v1"))
+	})
+})

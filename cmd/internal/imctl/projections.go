@@ -1,0 +1,107 @@
+package imctl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// pollEvery is how often a rebuild's progress is asked for.
+var pollEvery = 250 * time.Millisecond
+
+// follow polls the rebuild until it is done or has failed, drawing a
+// progress bar on w when bar is set, and returns its last progress.
+func (c client) follow(ctx context.Context, w io.Writer, bar bool) (json.RawMessage, error) {
+	for {
+		data, err := c.do(ctx, request{method: http.MethodGet, path: "/v1/admin/projections/rebuild"})
+		if err != nil {
+			return nil, err
+		}
+		var p projections.Rebuild
+		if err := json.Unmarshal(data, &p); err != nil {
+			return nil, fmt.Errorf("the rebuild's progress: %w", err)
+		}
+		if bar {
+			fmt.Fprint(w, "\r"+progressLine(p))
+		}
+		switch p.State {
+		case projections.RebuildDone:
+			if bar {
+				fmt.Fprintln(w)
+			}
+			return data, nil
+		case projections.RebuildFailed, projections.RebuildIdle:
+			if bar {
+				fmt.Fprintln(w)
+			}
+			return nil, fmt.Errorf("the rebuild failed: %s (run it again to resume)", p.Error)
+		}
+		select {
+		case <-time.After(pollEvery):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// progressLine is "[#####.....]  52%  520000/1000000 events  41000 ev/s  ETA 12s  running".
+func progressLine(p projections.Rebuild) string {
+	const width = 30
+	frac := 1.0
+	if p.Total > 0 {
+		frac = min(1, float64(p.Done)/float64(p.Total))
+	}
+	n := int(frac * width)
+	eta := time.Duration(p.ETASeconds * float64(time.Second)).Round(time.Second)
+	return fmt.Sprintf("[%s%s] %3.0f%%  %d/%d events  %.0f ev/s  ETA %s  %s ",
+		strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, p.Done, p.Total, p.Rate, eta, p.State)
+}
+
+// showStatus prints the projections' status as a table.
+func showStatus(w io.Writer, data json.RawMessage) error {
+	var s struct {
+		projections.Report
+		Rebuild projections.Rebuild `json:"rebuild"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "head: %d", s.Head)
+	if !s.HeadTime.IsZero() {
+		fmt.Fprintf(w, " (%s)", s.HeadTime.UTC().Format(time.RFC3339))
+	}
+	fmt.Fprintf(w, "  folded: %d  skipped: %d", s.Position, s.Skipped)
+	if s.Leader != "" {
+		fmt.Fprintf(w, "  leader: %s", s.Leader)
+	}
+	fmt.Fprintln(w)
+	if s.LastError != "" {
+		fmt.Fprintf(w, "last error: %s\n", s.LastError)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PROJECTOR\tCHECKPOINT\tHEAD\tLAG EVENTS\tLAG SECONDS\tLAST ERROR")
+	for _, p := range s.Projector {
+		last := p.LastError
+		if last == "" {
+			last = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%s\n", p.Name, p.Checkpoint, p.Head, p.LagEvents, p.LagSeconds, last)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if s.Rebuild.State != "" && s.Rebuild.State != projections.RebuildIdle {
+		fmt.Fprintf(w, "rebuild: %s\n", progressLine(s.Rebuild))
+		if s.Rebuild.Error != "" {
+			fmt.Fprintf(w, "rebuild error: %s\n", s.Rebuild.Error)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,315 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ProjectorStatus is how far one projector has folded the log.
+type ProjectorStatus struct {
+	Name       string  `json:"name"`
+	Checkpoint uint64  `json:"checkpoint"`
+	Head       uint64  `json:"head"`
+	LagEvents  uint64  `json:"lagEvents"`
+	LagSeconds float64 `json:"lagSeconds"`
+	LastError  string  `json:"lastError,omitempty"`
+}
+
+// Report is the engine's state for operators.
+type Report struct {
+	// Head is the position of the last event in the log, HeadTime its time.
+	Head     uint64    `json:"head"`
+	HeadTime time.Time `json:"headTime,omitzero"`
+	// Position is what every projector has folded.
+	Position uint64 `json:"position"`
+	// Skipped counts events this version could not decode.
+	Skipped   uint64            `json:"skipped"`
+	Leader    string            `json:"leader,omitempty"`
+	LastError string            `json:"lastError,omitempty"`
+	Projector []ProjectorStatus `json:"projectors"`
+}
+
+// Report tells, per projector, its checkpoint in the read store, the head
+// of the log, the lag in events and in seconds (the time from the first
+// event it has not folded to the head event) and its last failure.
+func (e *Engine) Report(ctx context.Context) (Report, error) {
+	head, err := e.log.Head(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("projections: head: %w", err)
+	}
+	checkpoints, err := e.store.Checkpoints(ctx)
+	if err != nil {
+		return Report{}, fmt.Errorf("projections: checkpoints: %w", err)
+	}
+	st := e.Status()
+	r := Report{Head: head, Position: st.Position, Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
+	if st.LastErr != nil {
+		r.LastError = st.LastErr.Error()
+	}
+	// timeAfter is the time of the first event after pos.
+	times := map[uint64]time.Time{}
+	timeAfter := func(pos uint64) (time.Time, error) {
+		if t, ok := times[pos]; ok {
+			return t, nil
+		}
+		recs, err := e.log.ReadAll(ctx, pos, 1)
+		if err != nil || len(recs) == 0 {
+			return time.Time{}, err
+		}
+		times[pos] = recs[0].Metadata.Time
+		return recs[0].Metadata.Time, nil
+	}
+	if head > 0 {
+		if r.HeadTime, err = timeAfter(head - 1); err != nil {
+			return Report{}, fmt.Errorf("projections: read the head: %w", err)
+		}
+	}
+	e.mu.Lock()
+	errs := make(map[string]error, len(e.errs))
+	for k, v := range e.errs {
+		errs[k] = v
+	}
+	e.mu.Unlock()
+	for _, p := range e.projectors {
+		cp := checkpoints[p.Name()]
+		ps := ProjectorStatus{Name: p.Name(), Checkpoint: cp, Head: head}
+		if cp < head {
+			ps.LagEvents = head - cp
+			t, err := timeAfter(cp)
+			if err != nil {
+				return Report{}, fmt.Errorf("projections: read the log after %d: %w", cp, err)
+			}
+			if !t.IsZero() && !r.HeadTime.IsZero() {
+				ps.LagSeconds = max(0, r.HeadTime.Sub(t).Seconds())
+			}
+		}
+		if err := errs[p.Name()]; err != nil {
+			ps.LastError = err.Error()
+		}
+		r.Projector = append(r.Projector, ps)
+	}
+	return r, nil
+}
+
+// Shadowing is a read store that can be rebuilt beside itself: a shadow
+// store is folded from the start of the log while the live one serves, then
+// takes its place.
+type Shadowing interface {
+	// OpenShadow opens the shadow store, resuming the one an interrupted
+	// rebuild left behind.
+	OpenShadow(ctx context.Context) (ReadStore, error)
+	// SwapIn makes shadow the live store, atomically for readers, and
+	// closes it; the old live data is dropped.
+	SwapIn(ctx context.Context, shadow ReadStore) error
+	// CloseShadow closes shadow and keeps it for a later rebuild to resume.
+	CloseShadow(shadow ReadStore) error
+}
+
+// Rebuild states.
+const (
+	RebuildIdle     = "idle"
+	RebuildRunning  = "running"
+	RebuildSwapping = "swapping"
+	RebuildDone     = "done"
+	RebuildFailed   = "failed"
+)
+
+// Rebuild is the progress of a rebuild.
+type Rebuild struct {
+	State string `json:"state"`
+	// Projectors are the projectors being rebuilt: all of them, since they
+	// share tables.
+	Projectors []string `json:"projectors,omitempty"`
+	// From is the position the shadow started at (above 0 when an
+	// interrupted rebuild is resumed).
+	From uint64 `json:"from"`
+	// Done is the position the shadow has folded, Total the head of the log.
+	Done  uint64 `json:"done"`
+	Total uint64 `json:"total"`
+	// Rate is in events per second since the start; ETASeconds is the time
+	// left at that rate.
+	Rate       float64   `json:"rate"`
+	ETASeconds float64   `json:"etaSeconds"`
+	StartedAt  time.Time `json:"startedAt,omitzero"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+	// SwappedAt is the position at which the shadow became the live store.
+	SwappedAt uint64 `json:"swappedAt,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// ErrRebuildRunning refuses a second rebuild.
+var ErrRebuildRunning = errors.New("projections: a rebuild is already running")
+
+// ErrNoShadow refuses a rebuild on a read store that cannot be shadowed.
+var ErrNoShadow = errors.New("projections: this read store cannot be rebuilt while serving")
+
+// Rebuilder rebuilds every read model of a live engine into a shadow
+// store and swaps it in (see docs/admin.md).
+type Rebuilder struct {
+	live  *Engine
+	store Shadowing // nil when the live store cannot be shadowed
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu  sync.Mutex
+	cur Rebuild
+
+	// Progressed, when set before Start, is told the progress after each
+	// batch the shadow folds.
+	Progressed func(Rebuild)
+}
+
+// NewRebuilder returns a rebuilder of live's read store; store is that
+// store, nil when it cannot be shadowed.
+func NewRebuilder(live *Engine, store Shadowing) *Rebuilder {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Rebuilder{live: live, store: store, ctx: ctx, cancel: cancel, cur: Rebuild{State: RebuildIdle}}
+}
+
+// Cancel stops a running rebuild, keeping its shadow to resume, without
+// waiting for it to end.
+func (r *Rebuilder) Cancel() { r.cancel() }
+
+// Close stops a running rebuild, keeping its shadow to resume.
+func (r *Rebuilder) Close() {
+	r.cancel()
+	r.wg.Wait()
+}
+
+// Progress returns the state of the running or last rebuild.
+func (r *Rebuilder) Progress() Rebuild {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.cur
+	out.Projectors = slicesClone(r.cur.Projectors)
+	return out
+}
+
+func slicesClone(s []string) []string { return append([]string(nil), s...) }
+
+// Start starts rebuilding name ("all" or a projector's name: every
+// projector is rebuilt, since they share tables) in the background.
+func (r *Rebuilder) Start(name string) (Rebuild, error) {
+	if r.store == nil {
+		return Rebuild{}, ErrNoShadow
+	}
+	names := make([]string, 0, len(r.live.projectors))
+	known := name == "all"
+	for _, p := range r.live.projectors {
+		names = append(names, p.Name())
+		known = known || p.Name() == name
+	}
+	if !known {
+		return Rebuild{}, fmt.Errorf("projections: no projector %q", name)
+	}
+	r.mu.Lock()
+	if r.cur.State == RebuildRunning || r.cur.State == RebuildSwapping {
+		r.mu.Unlock()
+		return Rebuild{}, ErrRebuildRunning
+	}
+	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now()}
+	r.mu.Unlock()
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		err := r.run(r.ctx)
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.cur.FinishedAt = time.Now()
+		if err != nil {
+			r.cur.State, r.cur.Error = RebuildFailed, err.Error()
+			return
+		}
+		r.cur.State, r.cur.ETASeconds = RebuildDone, 0
+	}()
+	return r.Progress(), nil
+}
+
+func (r *Rebuilder) update(fn func(p *Rebuild)) {
+	r.mu.Lock()
+	fn(&r.cur)
+	defer func() {
+		p := r.cur
+		r.mu.Unlock()
+		if r.Progressed != nil {
+			r.Progressed(p)
+		}
+	}()
+	if el := time.Since(r.cur.StartedAt).Seconds(); el > 0 && r.cur.Done > r.cur.From {
+		r.cur.Rate = float64(r.cur.Done-r.cur.From) / el
+		if r.cur.Total > r.cur.Done {
+			r.cur.ETASeconds = float64(r.cur.Total-r.cur.Done) / r.cur.Rate
+		} else {
+			r.cur.ETASeconds = 0
+		}
+	}
+}
+
+// catchUpSlack is how close to the live engine the shadow gets before the
+// live engine is paused to fold the rest and swap.
+const catchUpSlack = maxBatch
+
+func (r *Rebuilder) run(ctx context.Context) (err error) {
+	shadow, err := r.store.OpenShadow(ctx)
+	if err != nil {
+		return err
+	}
+	swapped := false
+	defer func() {
+		if !swapped {
+			err = errors.Join(err, r.store.CloseShadow(shadow))
+		}
+	}()
+	e := r.live
+	sh := NewEngine(e.log, shadow, nil, e.registry, e.projectors...)
+	checkpoints, err := shadow.Checkpoints(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: shadow checkpoints: %w", err)
+	}
+	from := sh.folded(checkpoints)
+	r.update(func(p *Rebuild) { p.From, p.Done = from, from })
+	progress := func(pos uint64) { r.update(func(p *Rebuild) { p.Done = pos }) }
+	// Fold from the start to the head, and again to the new head, until
+	// the shadow is close behind the live engine.
+	for {
+		head, err := e.log.Head(ctx)
+		if err != nil {
+			return fmt.Errorf("projections: head: %w", err)
+		}
+		r.update(func(p *Rebuild) { p.Total = head })
+		if err := sh.FoldTo(ctx, head, progress); err != nil {
+			return err
+		}
+		// The live engine must have folded what the shadow has before
+		// it pauses: the shadow cannot unfold.
+		if !e.WaitFor(ctx, head) {
+			return ctx.Err()
+		}
+		if now, err := e.log.Head(ctx); err != nil || now-head <= catchUpSlack {
+			break
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r.update(func(p *Rebuild) { p.State = RebuildSwapping })
+	return e.Paused(func(pos uint64) error {
+		if err := sh.FoldTo(ctx, pos, progress); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := r.store.SwapIn(ctx, shadow); err != nil {
+			return err
+		}
+		swapped = true
+		r.update(func(p *Rebuild) { p.SwappedAt = pos })
+		return nil
+	})
+}
