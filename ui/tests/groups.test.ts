@@ -15,6 +15,7 @@ import {
   orderMembers,
   sortGroups,
   speakRefusal,
+  groupMuteLeft,
   type GroupAction,
 } from '../src/groups/logic';
 import { en } from '../src/i18n/en';
@@ -130,6 +131,15 @@ describe('group mute', () => {
     const muted = member('n', 'Normal', { mutedUntil: NOW + 1000 });
     assert.equal(speakRefusal({ muteAll: false, myRole: 'Normal' }, muted, NOW), 'memberMuted');
     assert.equal(speakRefusal({ muteAll: false, myRole: 'Normal' }, muted, NOW + 1000), null);
+  });
+
+  it('ends a timed whole-group mute at its end, and counts down to it', () => {
+    const group = { muteAll: true, muteAllUntil: NOW + 60_000, myRole: 'Normal' as const };
+    assert.equal(speakRefusal(group, member('n', 'Normal'), NOW), 'groupMuted');
+    assert.equal(groupMuteLeft(group, NOW), 60_000);
+    assert.equal(speakRefusal(group, member('n', 'Normal'), NOW + 60_000), null);
+    assert.equal(groupMuteLeft({ muteAll: true, muteAllUntil: 0 }, NOW), 0, 'until lifted: no countdown');
+    assert.equal(groupMuteLeft({ muteAll: false, muteAllUntil: NOW + 5 }, NOW), 0);
   });
 
   it('formats the countdown as hh:mm:ss, days ahead from one day on', () => {

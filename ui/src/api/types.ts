@@ -261,6 +261,8 @@ export interface Group {
   notice: string;
   owner: string;
   muteAll: boolean;
+  /** when muteAll ends, ms; 0 while it lasts until lifted */
+  muteAllUntil?: number;
   allowLeave: boolean;
   sendRate: SendRate;
   dissolved: boolean;

@@ -15,7 +15,7 @@ import { GroupRequests } from './GroupRequests';
 import { mayPin } from './chatLogic';
 import { GroupSettings } from './GroupSettings';
 import { InviteDialog } from './InviteDialog';
-import { canLeave, may } from './logic';
+import { canLeave, groupMuted, may } from './logic';
 import { leaveGroupScreens } from './pushes';
 import { groupWrite } from './write';
 import './groups.css';
@@ -91,7 +91,7 @@ function GroupView({ group, members, me }: { group: Group; members: GroupMember[
               {group.notice || <span className="muted">{t('group.noNotice')}</span>}
             </p>
           </div>
-          {group.muteAll ? (
+          {groupMuted(group, Date.now()) ? (
             <p className="pill pill-waiting" data-testid="group-all-muted">
               {t('group.allMuted')}
             </p>

@@ -119,14 +119,24 @@ export function muteLeft(member: Pick<GroupMember, 'mutedUntil'> | undefined, no
   return member ? Math.max(0, member.mutedUntil - now) : 0;
 }
 
+/** How long a timed whole-group mute still lasts, ms; 0 when there is none or it lasts until lifted. */
+export function groupMuteLeft(group: Pick<Group, 'muteAll' | 'muteAllUntil'> | undefined, now: number): number {
+  return group?.muteAll && group.muteAllUntil ? Math.max(0, group.muteAllUntil - now) : 0;
+}
+
+/** Whether the whole group is muted at now. */
+export function groupMuted(group: Pick<Group, 'muteAll' | 'muteAllUntil'>, now: number): boolean {
+  return group.muteAll && (!group.muteAllUntil || group.muteAllUntil > now);
+}
+
 /** Why this member may not send in the group now, or null: a muted group silences its Normal members. */
 export function speakRefusal(
-  group: Pick<Group, 'muteAll' | 'myRole'>,
+  group: Pick<Group, 'muteAll' | 'muteAllUntil' | 'myRole'>,
   me: Pick<GroupMember, 'mutedUntil'> | undefined,
   now: number,
 ): 'groupMuted' | 'memberMuted' | null {
   if (muteLeft(me, now) > 0) return 'memberMuted';
-  if (group.muteAll && group.myRole === 'Normal') return 'groupMuted';
+  if (groupMuted(group, now) && group.myRole === 'Normal') return 'groupMuted';
   return null;
 }
 

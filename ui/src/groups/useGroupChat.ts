@@ -3,7 +3,7 @@ import type { Mention } from './chatLogic';
 import type { Group } from '../api/types';
 import { rememberGroupChat } from '../chat/address';
 import { useGroup, useGroupMembers } from './api';
-import { memberName, muteLeft, speakRefusal } from './logic';
+import { groupMuteLeft, memberName, muteLeft, speakRefusal } from './logic';
 import { useNow } from './useNow';
 
 export interface GroupChat {
@@ -33,10 +33,11 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
     () => (members ?? []).map((member) => ({ id: member.memberId, name: memberName(member) })),
     [members],
   );
-  const now = useNow(muteLeft(mine, Date.now()) > 0);
-  const left = muteLeft(mine, now);
+  const now = useNow(muteLeft(mine, Date.now()) > 0 || groupMuteLeft(group, Date.now()) > 0);
+  const refusal = group ? speakRefusal(group, mine, now) : null;
+  const left = refusal === 'groupMuted' ? groupMuteLeft(group, now) : muteLeft(mine, now);
   useEffect(() => {
     if (groupId) rememberGroupChat(groupId);
   }, [groupId]);
-  return { group, refusal: group ? speakRefusal(group, mine, now) : null, muteLeft: left, memberNames, mentionable };
+  return { group, refusal, muteLeft: left, memberNames, mentionable };
 }
