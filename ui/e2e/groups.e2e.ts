@@ -106,12 +106,14 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
 
   it('mutes the whole group: the member sees the mute state in the details and in the group chat', async () => {
     await a.page.getByTestId('group-mute-all').check();
+    await a.page.locator('[data-testid=group-mute-option][data-minutes="10"]').click();
     await b.page.getByTestId('group-all-muted').waitFor();
     await b.page.getByTestId('group-start-chat').click();
     await b.page.locator(`[data-testid=chat-view][data-peer-id="${groupId}"][data-chat-type=Group]`).waitFor();
     const notice = b.page.getByTestId('group-muted-notice');
     await notice.waitFor();
     assert.match((await notice.textContent()) ?? '', /You have been muted in this group/);
+    assert.match((await notice.textContent()) ?? '', /All members are muted · 00:(09|10):\d\d/, 'a timed mute counts down');
     assert.equal(await b.page.getByTestId('composer').count(), 0);
     await shot(b.page, 'groups-muted-member');
 

@@ -4,6 +4,7 @@ import { useT, type MessageKey } from '../i18n';
 import { showToast } from '../state/toast';
 import { modifyGroup, setNickname, type GroupSettings as Settings } from './api';
 import { may } from './logic';
+import { MuteDialog } from './MuteDialog';
 import { groupWrite } from './write';
 
 const RATES: SendRate[] = ['NoLimit', 'Backend', 'TenPerMinute', 'FivePerMinute'];
@@ -15,6 +16,7 @@ export function GroupSettings({ group, me }: { group: Group; me: GroupMember | u
   /** a change on its way: shown at once, dropped when the server has answered */
   const [pending, setPending] = useState<Settings | null>(null);
   const shown = { ...group, ...pending };
+  const [choosingMute, setChoosingMute] = useState(false);
   const busy = pending !== null;
 
   async function change(settings: Settings) {
@@ -30,13 +32,22 @@ export function GroupSettings({ group, me }: { group: Group; me: GroupMember | u
         <label className="check">
           <input
             type="checkbox"
-            checked={shown.muteAll}
+            checked={shown.muteAll || choosingMute}
             disabled={busy}
-            onChange={(event) => void change({ muteAll: event.target.checked })}
+            onChange={(event) => (event.target.checked ? setChoosingMute(true) : void change({ muteAll: false }))}
             data-testid="group-mute-all"
           />
           {t('group.muteAll')}
         </label>
+      ) : null}
+      {choosingMute ? (
+        <MuteDialog
+          onClose={() => setChoosingMute(false)}
+          onPick={(minutes) => {
+            setChoosingMute(false);
+            void change(minutes > 0 ? { muteAll: true, muteAllMinutes: minutes } : { muteAll: true });
+          }}
+        />
       ) : null}
       {may(role, 'allowLeave') ? (
         <label className="check">

@@ -8,12 +8,12 @@ function lengthLabel(minutes: number): { key: MessageKey; n: number } {
   return { key: 'group.minutes', n: minutes };
 }
 
-/** How long a member stays muted. */
-export function MuteDialog({ name, onPick, onClose }: { name: string; onPick: (minutes: number) => void; onClose: () => void }) {
+/** How long a member, or with no name the whole group, stays muted; the whole group also "until lifted" (0). */
+export function MuteDialog({ name, onPick, onClose }: { name?: string; onPick: (minutes: number) => void; onClose: () => void }) {
   const t = useT();
   return (
     <Dialog
-      title={t('group.muteTitle', { name })}
+      title={name === undefined ? t('group.muteAllTitle') : t('group.muteTitle', { name })}
       onClose={onClose}
       testId="group-mute-dialog"
       footer={
@@ -23,6 +23,11 @@ export function MuteDialog({ name, onPick, onClose }: { name: string; onPick: (m
       }
     >
       <div className="group-mute-options">
+        {name === undefined ? (
+          <button type="button" className="button button-secondary" onClick={() => onPick(0)} data-testid="group-mute-until-lifted">
+            {t('group.untilLifted')}
+          </button>
+        ) : null}
         {MUTE_MINUTES.map((minutes) => {
           const label = lengthLabel(minutes);
           return (

@@ -83,6 +83,8 @@ export interface GroupSettings {
   headUrl?: string;
   sendRate?: SendRate;
   muteAll?: boolean;
+  /** with muteAll true: the mute ends after that many minutes */
+  muteAllMinutes?: number;
   allowLeave?: boolean;
 }
 
