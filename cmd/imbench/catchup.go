@@ -10,7 +10,6 @@ import (
 	"runtime/pprof"
 	"time"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
@@ -21,36 +20,28 @@ import (
 // second until the engine reaches the head.
 func runCatchup(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("catchup", flag.ContinueOnError)
-	events := fs.Int("events", 300_000, "events to fill the store with")
-	pairs := fs.Int("pairs", 50, "friend pairs the messages go between")
-	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
-	limit := fs.Duration("timeout", 3*time.Minute, "give up filling or projecting after this long")
-	dirFlag := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	parsed := trafficFlags(fs, 3*time.Minute)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the catch-up to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
-		return errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
+	t, limit, dirFlag, err := parsed()
+	if err != nil {
+		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, *limit)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	dir, cleanup, err := workDir(*dirFlag)
+	dir, cleanup, err := workDir(dirFlag)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	fillStart := time.Now()
+	log, mix, err := filledLog(ctx, dir, t)
 	if err != nil {
 		return err
 	}
 	defer log.Close()
-
-	fillStart := time.Now()
-	mix, err := fillTraffic(ctx, log, traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery})
-	if err != nil {
-		return fmt.Errorf("fill: %w", err)
-	}
 	fillTime := time.Since(fillStart)
 	head, err := log.Head(ctx)
 	if err != nil {
@@ -79,7 +70,7 @@ func runCatchup(ctx context.Context, args []string) error {
 	}
 	result("catchup_per_s", float64(head)/elapsed.Seconds(), "events/s")
 	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s; filled in %.1f s",
-		head, mix.sent, mix.acks, *pairs, elapsed.Seconds(), fillTime.Seconds())
+		head, mix.sent, mix.acks, t.pairs, elapsed.Seconds(), fillTime.Seconds())
 	return nil
 }
 

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
@@ -20,32 +18,26 @@ import (
 // per second (the operator's `imctl projections rebuild all`).
 func runRebuild(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
-	events := fs.Int("events", 300_000, "events to fill the store with")
-	pairs := fs.Int("pairs", 50, "friend pairs the messages go between")
-	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
-	limit := fs.Duration("timeout", 10*time.Minute, "give up after this long")
-	dirFlag := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	parsed := trafficFlags(fs, 10*time.Minute)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
-		return errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
+	t, limit, dirFlag, err := parsed()
+	if err != nil {
+		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, *limit)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	dir, cleanup, err := workDir(*dirFlag)
+	dir, cleanup, err := workDir(dirFlag)
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	log, _, err := filledLog(ctx, dir, t)
 	if err != nil {
 		return err
 	}
 	defer log.Close()
-	if _, err := fillTraffic(ctx, log, traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery}); err != nil {
-		return fmt.Errorf("fill: %w", err)
-	}
 	head, err := log.Head(ctx)
 	if err != nil {
 		return err

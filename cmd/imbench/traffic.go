@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
+	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -24,6 +27,35 @@ type traffic struct {
 	events   int
 	pairs    int
 	ackEvery int // one event in ackEvery is a read acknowledgement
+}
+
+// trafficFlags declares on fs the flags of a benchmark over a filled log:
+// the traffic, the time limit and the directory.
+func trafficFlags(fs *flag.FlagSet, limit time.Duration) func() (traffic, time.Duration, string, error) {
+	events := fs.Int("events", 300_000, "events to fill the store with")
+	pairs := fs.Int("pairs", 50, "friend pairs the messages go between")
+	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
+	timeout := fs.Duration("timeout", limit, "give up after this long")
+	dir := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	return func() (traffic, time.Duration, string, error) {
+		if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
+			return traffic{}, 0, "", errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
+		}
+		return traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery}, *timeout, *dir, nil
+	}
+}
+
+// filledLog opens an embedded event store in dir and fills it with t.
+func filledLog(ctx context.Context, dir string, t traffic) (*sqlitestore.Store, trafficMix, error) {
+	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	if err != nil {
+		return nil, trafficMix{}, err
+	}
+	mix, err := fillTraffic(ctx, log, t)
+	if err != nil {
+		return nil, trafficMix{}, errors.Join(fmt.Errorf("fill: %w", err), log.Close())
+	}
+	return log, mix, nil
 }
 
 // trafficMix counts what was written.
