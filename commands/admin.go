@@ -122,6 +122,7 @@ func (a *App) operateOnce(ctx context.Context, op Operator, tenantCode, id strin
 	}
 	state := MemberState{Tenant: tenantCode, MemberID: id, Account: m.Account()}
 	if len(events) > 0 {
+		defer a.levels.evict(stream) // the next message reads the level this change may set
 		res, err := a.appendEvents(ctx, op.principal(tenantCode), stream, st.expected(), events)
 		if err != nil {
 			return MemberState{}, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/tenant"
 )
 
 // Deps are the ports and sources the handlers are given.
@@ -38,13 +39,16 @@ type App struct {
 	Deps
 	registry es.Registry
 
-	friendships   friendships
-	tenantConfigs tenantConfigs
+	friendships   followedCache[friendshipState] // by friendship stream
+	tenantConfigs followedCache[tenant.Config]   // by tenant code
+	levels        followedCache[string]          // member levels, by member stream
 	calls         callRegistry
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
 // New returns the application over deps.
 func New(d Deps) *App {
-	return &App{Deps: d, registry: catalog.Registry()}
+	a := &App{Deps: d, registry: catalog.Registry()}
+	a.friendships.max = maxFriendships
+	return a
 }

@@ -3,71 +3,19 @@ package commands
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 )
 
-// friendships caches the state of friend pairs for the commands that need
-// it on every message. An entry is evicted as soon as an event of its
-// stream commits (seen on the live log, from any node, or appended here),
-// and a loaded state is kept only if nothing was evicted while it loaded,
-// so a hit is never older than the last event the log has delivered. The
-// cache is used only while the log is followed.
-type friendships struct {
-	mu        sync.Mutex
-	following bool
-	evictions uint64
-	states    map[string]friendshipState
-}
-
 type friendshipState struct {
 	f  friend.Friendship
 	st streamState
 }
 
-// maxFriendships bounds the cache; past it, it starts afresh.
+// maxFriendships bounds the cache of friend pairs.
 const maxFriendships = 100_000
-
-// get returns a cached state, shared with the cache: callers only decide
-// with it (Ask, Answer, Friends) and never fold events into it, so a hit
-// costs no copy on the path of every message.
-func (c *friendships) get(stream string) (friendshipState, bool, uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s, ok := c.states[stream]
-	return s, ok && c.following, c.evictions
-}
-
-func (c *friendships) put(stream string, s friendshipState, since uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.following || c.evictions != since {
-		return
-	}
-	if c.states == nil || len(c.states) >= maxFriendships {
-		c.states = map[string]friendshipState{}
-	}
-	s.f = s.f.Clone()
-	c.states[stream] = s
-}
-
-func (c *friendships) evict(stream string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.evictions++
-	delete(c.states, stream)
-}
-
-func (c *friendships) follow(on bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.following = on
-	c.evictions++
-	c.states = nil
-}
 
 // friendship returns the current state of a pair and its revision.
 func (a *App) friendship(ctx context.Context, tenant, pairID string) (friend.Friendship, streamState, error) {
@@ -82,7 +30,9 @@ func (a *App) friendship(ctx context.Context, tenant, pairID string) (friend.Fri
 		return friend.Friendship{}, streamState{}, err
 	}
 	s.st = st
-	a.friendships.put(stream, s, since)
+	cached = s
+	cached.f = s.f.Clone() // the cache keeps a copy of its own
+	a.friendships.put(stream, cached, since)
 	return s.f, s.st, nil
 }
 
@@ -112,6 +62,8 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	defer a.friendships.follow(false)
 	a.tenantConfigs.follow(true)
 	defer a.tenantConfigs.follow(false)
+	a.levels.follow(true)
+	defer a.levels.follow(false)
 	a.calls.reset()
 	defer a.calls.markReady(false)
 	a.calls.markReady(head == 0)
@@ -145,6 +97,8 @@ func (a *App) followed(r es.RecordedEvent) error {
 		a.friendships.evict(r.Stream)
 	case sn.Category == es.CategoryTenant:
 		a.tenantConfigs.evict(sn.Tenant)
+	case sn.Category == es.CategoryMember:
+		a.levels.evict(r.Stream)
 	case sn.Category == es.CategoryChat && call.IsCallEvent(r.Type):
 		e, err := a.registry.Decode(r.Type, r.Data)
 		if err != nil {

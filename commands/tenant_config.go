@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"sync"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -17,52 +16,6 @@ const (
 	MsgCallsOff       = "voice and video calls are turned off on this server"
 	MsgBatchSendOff   = "the mass-send assistant is turned off on this server"
 )
-
-// tenantConfigs caches each tenant's configuration, read on every message
-// (the sensitive-word check) and login (single device). Like friendships,
-// an entry is evicted as soon as an event of its stream commits, a load
-// is kept only if nothing was evicted meanwhile, and the cache is used
-// only while the log is followed.
-type tenantConfigs struct {
-	mu        sync.Mutex
-	following bool
-	evictions uint64
-	configs   map[string]tenant.Config
-}
-
-func (c *tenantConfigs) get(code string) (tenant.Config, bool, uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	cfg, ok := c.configs[code]
-	return cfg, ok && c.following, c.evictions
-}
-
-func (c *tenantConfigs) put(code string, cfg tenant.Config, since uint64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.following || c.evictions != since {
-		return
-	}
-	if c.configs == nil {
-		c.configs = map[string]tenant.Config{}
-	}
-	c.configs[code] = cfg
-}
-
-func (c *tenantConfigs) evict(code string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.evictions++
-	delete(c.configs, code)
-}
-
-func (c *tenantConfigs) follow(on bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.following = on
-	c.evictions++
-	c.configs = nil
-}
 
 // loadTenant folds a tenant's stream.
 func (a *App) loadTenant(ctx context.Context, code string) (*tenant.Tenant, streamState, error) {
@@ -146,14 +99,30 @@ func (a *App) checkContent(ctx context.Context, p Principal, msgType chat.MsgTyp
 	if cfg.IllegalWords || len(cfg.SensitiveWords) == 0 {
 		return nil // the filter is off: no need to know the level
 	}
-	var m member.Member
-	if _, err := a.loadAll(ctx, es.Stream(p.Tenant, es.CategoryMember, p.MemberID), m.Apply); err != nil {
+	level, err := a.memberLevel(ctx, p)
+	if err != nil {
 		return err
 	}
-	if cfg.ContainsSensitive(m.Level(), content) {
+	if cfg.ContainsSensitive(level, content) {
 		return fault.New(fault.Invalid, MsgSensitiveWords)
 	}
 	return nil
+}
+
+// memberLevel returns p's member level, folded from its stream once and
+// then kept until an event of the stream commits.
+func (a *App) memberLevel(ctx context.Context, p Principal) (string, error) {
+	stream := es.Stream(p.Tenant, es.CategoryMember, p.MemberID)
+	level, hit, since := a.levels.get(stream)
+	if hit {
+		return level, nil
+	}
+	var m member.Member
+	if _, err := a.loadAll(ctx, stream, m.Apply); err != nil {
+		return "", err
+	}
+	a.levels.put(stream, m.Level(), since)
+	return m.Level(), nil
 }
 
 // checkCalls refuses calls on a tenant that turned them off (hasVoiceCall).
