@@ -8,7 +8,7 @@ import { uploadFile } from '../chat/upload';
 import { Avatar } from '../components/Avatar';
 import { Dialog } from '../components/Dialog';
 import { Field } from '../components/Field';
-import { currentLanguage, useT } from '../i18n';
+import { currentLanguage, useT, type MessageKey } from '../i18n';
 import { PaneHeader } from '../home/PaneHeader';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
@@ -273,29 +273,45 @@ export function SettingsView({ me }: { me: UserInfo }) {
   );
 }
 
-function PasswordDialog({ onClose }: { onClose: () => void }) {
+/**
+ * A dialog's submit: a local check first (its message key, or null), then the call; success
+ * toasts done and closes, a refusal shows the server's text and lets the member try again.
+ */
+function useSubmit(onClose: () => void) {
   const t = useT();
-  const [oldPassword, setOld] = useState('');
-  const [newPassword, setNew] = useState('');
-  const [confirmPassword, setConfirm] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-
-  async function submit() {
-    const problem = checkPasswordChange({ oldPassword, newPassword, confirmPassword });
+  async function run(problem: MessageKey | null, call: () => Promise<unknown>, done: MessageKey) {
     if (problem) {
       setError(t(problem));
       return;
     }
     setBusy(true);
     try {
-      await modifyPassword(oldPassword, newPassword, confirmPassword);
-      showToast(t('settings.passwordChanged'), 'success');
+      await call();
+      showToast(t(done), 'success');
       onClose();
     } catch (e) {
       setError((e as Error).message);
       setBusy(false);
     }
+  }
+  return { error, setError, busy, run };
+}
+
+function PasswordDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
+  const [oldPassword, setOld] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [confirmPassword, setConfirm] = useState('');
+  const { error, busy, run } = useSubmit(onClose);
+
+  function submit() {
+    return run(
+      checkPasswordChange({ oldPassword, newPassword, confirmPassword }),
+      () => modifyPassword(oldPassword, newPassword, confirmPassword),
+      'settings.passwordChanged',
+    );
   }
 
   return (
@@ -394,8 +410,7 @@ function FeedbackDialog({ onClose }: { onClose: () => void }) {
   const [type, setType] = useState('');
   const [content, setContent] = useState('');
   const [images, setImages] = useState<{ name: string; path: string }[]>([]);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useSubmit(onClose);
 
   async function addImages(list: FileList | null) {
     const files = [...(list ?? [])];
@@ -415,21 +430,8 @@ function FeedbackDialog({ onClose }: { onClose: () => void }) {
     }
   }
 
-  async function submit() {
-    const problem = checkFeedback(type, content);
-    if (problem) {
-      setError(t(problem));
-      return;
-    }
-    setBusy(true);
-    try {
-      await buildFeedback(type, content.trim(), images.map((i) => i.path));
-      showToast(t('feedback.sent'), 'success');
-      onClose();
-    } catch (e) {
-      setError((e as Error).message);
-      setBusy(false);
-    }
+  function submit() {
+    return run(checkFeedback(type, content), () => buildFeedback(type, content.trim(), images.map((i) => i.path)), 'feedback.sent');
   }
 
   return (
