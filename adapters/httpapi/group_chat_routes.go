@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,13 +29,8 @@ func (a *API) groupChatRoutes() []route {
 
 func (a *API) deleteRemoteGroupMessages(c echo.Context, p commands.Principal) error {
 	r := commands.DeleteGroupMessages{GroupID: c.QueryParam("groupId")}
-	if ids := c.QueryParam("messageIds"); ids != "" {
-		r.MessageIDs = strings.Split(ids, ",")
-	}
-	if c.Request().ContentLength != 0 {
-		if err := bind(c, &r); err != nil {
-			return err
-		}
+	if err := bindDeletion(c, &r.MessageIDs, &r); err != nil {
+		return err
 	}
 	return answer(c)(a.deps.Commands.DeleteRemoteGroupMessages(c.Request().Context(), p, r))
 }

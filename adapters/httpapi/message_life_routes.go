@@ -96,18 +96,25 @@ func (a *API) deleteMessages(c echo.Context, p commands.Principal) error {
 	return answer(c)(a.deps.Commands.DeleteMessages(c.Request().Context(), p, commands.DeleteMessages{MessageIDs: r.MessageIDs}))
 }
 
+// bindDeletion reads a remote deletion, which clients send as a query
+// (messageIds comma-separated) or a body: the body, when there is one, wins.
+func bindDeletion(c echo.Context, ids *[]string, body any) error {
+	if q := c.QueryParam("messageIds"); q != "" {
+		*ids = strings.Split(q, ",")
+	}
+	if c.Request().ContentLength == 0 {
+		return nil
+	}
+	return bind(c, body)
+}
+
 func (a *API) deleteRemoteFriendMessages(c echo.Context, p commands.Principal) error {
 	r := remoteDeleteBody{
 		FriendMemberID:    c.QueryParam("friendMemberId"),
 		DeleteMessageType: c.QueryParam("deleteMessageType"),
 	}
-	if ids := c.QueryParam("messageIds"); ids != "" {
-		r.MessageIDs = strings.Split(ids, ",")
-	}
-	if c.Request().ContentLength != 0 {
-		if err := bind(c, &r); err != nil {
-			return err
-		}
+	if err := bindDeletion(c, &r.MessageIDs, &r); err != nil {
+		return err
 	}
 	everyone := true
 	switch r.DeleteMessageType {
