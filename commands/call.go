@@ -195,7 +195,7 @@ func (a *App) decideCall(ctx context.Context, p Principal, known callEntry, deci
 			return res, err
 		}
 	}
-	return CallResult{}, fault.New(fault.Conflict, fault.MsgCallsStarting)
+	return CallResult{}, fault.New(fault.Conflict, fault.MsgTooManyRequests) // the chat changed under every decision
 }
 
 // readCall folds the call of known from its chat stream, from the call's
