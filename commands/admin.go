@@ -23,12 +23,15 @@ const (
 	ScopePlatform     = "platform"
 )
 
-func (op Operator) principal(tenant string) Principal {
-	name := op.Name
-	if name == "" {
-		name = "operator"
+func (op Operator) name() string {
+	if op.Name == "" {
+		return "operator"
 	}
-	return Principal{Tenant: tenant, MemberID: "operator:" + name}
+	return op.Name
+}
+
+func (op Operator) principal(tenant string) Principal {
+	return Principal{Tenant: tenant, MemberID: "operator:" + op.name()}
 }
 
 func (a *App) operatorMay(op Operator, object, action string) error {

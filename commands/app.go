@@ -25,6 +25,7 @@ type Deps struct {
 	Notices    Notices
 	Deliveries Deliveries
 	Uploads    Uploads       // nil: media messages are checked by their content alone
+	History    History       // the log as auditors read it
 	NewID      func() string // 19-digit snowflake ids
 	NewUUID    func() string
 	Now        func() time.Time

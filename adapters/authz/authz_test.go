@@ -8,6 +8,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/authz"
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
 )
 
 var _ = Describe("The policy", func() {
@@ -49,6 +50,37 @@ var _ = Describe("The policy", func() {
 			})
 		}
 	}
+	// The audit matrix (docs/api-audit.md): one cell per role, scope and action.
+	auditActions := []string{audit.ActionRead, audit.ActionExport, audit.ActionReplay, audit.ActionVerify, audit.ActionBrowse}
+	auditCells := []struct {
+		role, scope string
+		want        bool
+	}{
+		{commands.RoleAuditor, commands.ScopeSameTenant, true},
+		{commands.RoleAuditor, commands.ScopeOtherTenant, false},
+		{commands.RoleAuditor, commands.ScopePlatform, false},
+		{commands.RolePlatformAdmin, commands.ScopePlatform, true},
+		{commands.RolePlatformAdmin, commands.ScopeSameTenant, false},
+		{commands.RoleMember, commands.ScopeSameTenant, false},
+		{commands.RoleFriend, commands.ScopeSameTenant, false},
+		{"Owner", "group", false},
+	}
+	for _, cell := range auditCells {
+		for _, action := range auditActions {
+			It(fmt.Sprintf("%s in scope %s may %s the history: %t", cell.role, cell.scope, action, cell.want), func() {
+				Expect(enforcer.Allowed(cell.role, cell.scope, audit.History, action)).To(Equal(cell.want))
+			})
+		}
+	}
+	It("lets no auditor write: its role holds only the history's actions", func() {
+		for _, obj := range []string{"chat", "conversation", "apply", "tenant", "member", "group"} {
+			for _, act := range []string{"send", "create", "configure", "ban", "modify", "open", "arrange"} {
+				Expect(enforcer.Allowed(commands.RoleAuditor, commands.ScopeSameTenant, obj, act)).To(BeFalse())
+			}
+		}
+		Expect(enforcer.Allowed(commands.RoleAuditor, commands.ScopeSameTenant, audit.History, "delete")).To(BeFalse())
+	})
+
 	It("gives non-members of a group nothing in it", func() {
 		for _, action := range groupActions {
 			Expect(enforcer.Allowed(commands.RoleMember, "group", "group", action)).To(BeFalse())

@@ -2,6 +2,7 @@
 package catalog
 
 import (
+	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -28,5 +29,6 @@ func Registry() es.Registry {
 	r.Add(personal.Events()...)
 	r.Add(notice.Events()...)
 	r.Add(personal.PreferenceEvents()...)
+	r.Add(audit.Events()...)
 	return r
 }

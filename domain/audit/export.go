@@ -1,0 +1,129 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"hash"
+	"io"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// Entry is one event of a tenant's history as the events page and the
+// export show it: Data is the stored JSON as is.
+type Entry struct {
+	Stream   string          `json:"stream"`
+	Revision uint64          `json:"revision"`
+	Position uint64          `json:"position"`
+	Type     string          `json:"type"`
+	Time     int64           `json:"time"` // Unix milliseconds of the metadata time
+	Actor    string          `json:"actor"`
+	Data     json.RawMessage `json:"data"`
+}
+
+// EntryOf shows a stored event.
+func EntryOf(r es.RecordedEvent) Entry {
+	return Entry{Stream: r.Stream, Revision: r.Revision, Position: r.Position, Type: r.Type,
+		Time: r.Metadata.Time.UnixMilli(), Actor: r.Metadata.Actor, Data: r.Data}
+}
+
+// Trailer is an export's last line. Checksum is "sha256:<hex>" of every
+// byte before it.
+type Trailer struct {
+	Checksum string `json:"checksum"`
+	Count    int    `json:"count"`
+	Tenant   string `json:"tenant"`
+	Head     uint64 `json:"head"` // the log's head when the export started
+}
+
+// MsgExportChecksum refuses an export whose checksum line is missing or
+// does not match its lines.
+const MsgExportChecksum = "export checksum does not match"
+
+const checksumPrefix = "sha256:"
+
+// ExportWriter writes an export: one Entry per line, then the trailer.
+type ExportWriter struct {
+	w     io.Writer
+	sum   hash.Hash
+	count int
+}
+
+// NewExportWriter writes an export to w.
+func NewExportWriter(w io.Writer) *ExportWriter {
+	return &ExportWriter{w: w, sum: sha256.New()}
+}
+
+// Write writes one entry's line.
+func (x *ExportWriter) Write(e Entry) error {
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	line = append(line, '\n')
+	x.sum.Write(line)
+	x.count++
+	_, err = x.w.Write(line)
+	return err
+}
+
+// Close writes the trailer of tenant's export taken at head.
+func (x *ExportWriter) Close(tenant string, head uint64) error {
+	line, err := json.Marshal(Trailer{Checksum: x.checksum(), Count: x.count, Tenant: tenant, Head: head})
+	if err != nil {
+		return err
+	}
+	_, err = x.w.Write(append(line, '\n'))
+	return err
+}
+
+func (x *ExportWriter) checksum() string { return checksumPrefix + hex.EncodeToString(x.sum.Sum(nil)) }
+
+// ReadExport reads an export, giving each entry to each in order, and
+// checks its trailer: a missing trailer, a wrong checksum or count, or a
+// line after the trailer fail with MsgExportChecksum (Invalid); a line that
+// is not an entry fails as a bad request.
+func ReadExport(r io.Reader, each func(Entry) error) (Trailer, error) {
+	br := bufio.NewReader(r)
+	x := &ExportWriter{sum: sha256.New()}
+	var trailer *Trailer
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			if trailer != nil || line[len(line)-1] != '\n' {
+				return Trailer{}, fault.New(fault.Invalid, MsgExportChecksum)
+			}
+			if bytes.HasPrefix(line, []byte(`{"checksum":`)) {
+				trailer = &Trailer{}
+				if json.Unmarshal(line, trailer) != nil {
+					return Trailer{}, fault.New(fault.Invalid, MsgExportChecksum)
+				}
+				continue
+			}
+			var e Entry
+			if json.Unmarshal(line, &e) != nil {
+				return Trailer{}, fault.New(fault.Invalid, fault.MsgBadRequest)
+			}
+			x.sum.Write(line)
+			x.count++
+			if err := each(e); err != nil {
+				return Trailer{}, err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Trailer{}, err
+		}
+	}
+	if trailer == nil || trailer.Checksum != x.checksum() || trailer.Count != x.count {
+		return Trailer{}, fault.New(fault.Invalid, MsgExportChecksum)
+	}
+	return *trailer, nil
+}
