@@ -27,6 +27,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.augmentRoutes()...)
 	rs = append(rs, a.tenantRoutes()...)
 	rs = append(rs, a.adminRoutes()...)
+	rs = append(rs, a.auditRoutes()...)
 	rs = append(rs, a.profileRoutes()...)
 	return a.withLimits(rs)
 }
@@ -39,9 +40,17 @@ func (a *API) openAPI(c echo.Context) error {
 			"summary":   r.summary,
 			"responses": map[string]any{"200": response(r.result), "default": response(nil)},
 		}
-		if r.admin {
+		if r.contentType != "" {
+			op["responses"] = map[string]any{"200": map[string]any{"description": "the answer itself, not the envelope",
+				"content": map[string]any{r.contentType: map[string]any{"schema": schema(reflect.TypeOf(r.result))}}},
+				"default": response(nil)}
+		}
+		switch {
+		case r.audit:
+			op["security"] = []any{map[string]any{"operator": []any{}}, map[string]any{"auditor": []any{}}}
+		case r.admin:
 			op["security"] = []any{map[string]any{"operator": []any{}}}
-		} else if !r.public {
+		case !r.public:
 			op["security"] = []any{map[string]any{"bearer": []any{}}}
 		}
 		var params []any
@@ -92,6 +101,8 @@ func (a *API) openAPI(c echo.Context) error {
 			"bearer": map[string]any{"type": "http", "scheme": "bearer"},
 			"operator": map[string]any{"type": "http", "scheme": "bearer",
 				"description": "an operator token, signed with the data directory's secret (imctl makes one)"},
+			"auditor": map[string]any{"type": "http", "scheme": "bearer",
+				"description": "an auditor token of one tenant (imctl audit token <tenant> --name <who>)"},
 		}},
 		"paths": paths,
 	})

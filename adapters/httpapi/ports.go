@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/tenant"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -71,6 +72,15 @@ type Commands interface {
 	DeleteNotices(ctx context.Context, p commands.Principal, r commands.NoticeIDs) (commands.NoticesChanged, error)
 	AckDelivery(ctx context.Context, p commands.Principal, r commands.MessageAck) (commands.Delivery, error)
 	TenantCommands
+	AuditCommands
+}
+
+// AuditCommands record auditors' accesses and read a tenant's history.
+type AuditCommands interface {
+	AuditAccess(ctx context.Context, who commands.Auditor, action, tenant string, filter audit.Filter,
+		check func(tenant string) error) (commands.AuditAccess, error)
+	AuditEvents(ctx context.Context, sel audit.Selection, after uint64) (commands.AuditPage, error)
+	ExportAudit(ctx context.Context, sel audit.Selection, each func(audit.Entry) error) (uint64, error)
 }
 
 // TenantCommands read tenants' settings and carry out operators' changes.
@@ -95,6 +105,7 @@ type Tokens interface {
 	Issue(p commands.Principal) (token string, wsKey []byte)
 	Authenticate(ctx context.Context, token string) (commands.Principal, []byte, error)
 	AuthenticateOperator(token string, now time.Time) (commands.Operator, error)
+	AuthenticateAuditor(token string, now time.Time) (commands.Auditor, error)
 }
 
 // Projections tells how far the read models are.

@@ -33,11 +33,17 @@ type route struct {
 	tokenQuery bool  // the token may come as ?token= too, for <img src>
 	lookup     bool  // a query sent with a body: it waits for ?after= as GETs do
 	admin      bool  // served to operators only: the bearer is an operator token
+	// audit: served to operators and auditors (an operator's or an auditor's
+	// token); the handler calls a.audited before anything else.
+	audit bool
+	// contentType is the 200 answer's type when it is not the envelope.
+	contentType string
 }
 
 // waits tells whether the route reads the read models and so honours
-// ?after=.
-func (r route) waits() bool { return r.method == http.MethodGet || r.lookup }
+// ?after=. Audit routes read the log (their after is a cursor in it) or
+// stores of their own.
+func (r route) waits() bool { return (r.method == http.MethodGet && !r.audit) || r.lookup }
 
 type param struct {
 	name     string
@@ -55,7 +61,13 @@ func (a *API) add(g *echo.Group, r route) {
 	}
 	g.Add(r.method, r.path, func(c echo.Context) error {
 		var p commands.Principal
-		if r.admin {
+		if r.audit {
+			who, err := a.authenticateAuditor(c)
+			if err != nil {
+				return err
+			}
+			c.Set(auditorKey, who)
+		} else if r.admin {
 			op, err := a.authenticateOperator(c)
 			if err != nil {
 				return err
@@ -93,11 +105,19 @@ func (a *API) authenticate(c echo.Context, tokenQuery bool) (commands.Principal,
 const operatorKey = "operator"
 
 func (a *API) authenticateOperator(c echo.Context) (commands.Operator, error) {
-	token, found := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
-	if !found || token == "" {
-		return commands.Operator{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
+	token, err := bearer(c)
+	if err != nil {
+		return commands.Operator{}, err
 	}
-	return a.deps.Tokens.AuthenticateOperator(strings.TrimSpace(token), time.Now())
+	return a.deps.Tokens.AuthenticateOperator(token, time.Now())
+}
+
+func bearer(c echo.Context) (string, error) {
+	token, found := strings.CutPrefix(c.Request().Header.Get(echo.HeaderAuthorization), "Bearer ")
+	if token = strings.TrimSpace(token); !found || token == "" {
+		return "", fault.New(fault.Unauthorized, fault.MsgLoginExpired)
+	}
+	return token, nil
 }
 
 func operator(c echo.Context) commands.Operator {

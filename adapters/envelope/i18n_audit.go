@@ -1,0 +1,27 @@
+package envelope
+
+import "github.com/eventchat/eventchat/domain/audit"
+
+// The texts of the audit API's refusals.
+var auditTexts = map[string]map[string]string{
+	"zh_CN": {
+		audit.MsgBadTime:        "%s 必须是 RFC 3339 时间或 Unix 毫秒数",
+		audit.MsgBadRange:       "from 必须早于 to",
+		audit.MsgBadSize:        "size 必须在 1 到 500 之间",
+		audit.MsgBadPosition:    "%s 必须是日志位置（整数）",
+		audit.MsgForeignStream:  "stream 必须是租户 %s 的事件流",
+		audit.MsgStreamOrChat:   "stream 和 chat 只能给出一个",
+		audit.MsgBadFilter:      "%s 过长",
+		audit.MsgExportChecksum: "导出文件的校验和不匹配",
+	},
+	"vi_VN": {
+		audit.MsgBadTime:        "%s phải là thời gian RFC 3339 hoặc mili giây Unix",
+		audit.MsgBadRange:       "from phải trước to",
+		audit.MsgBadSize:        "size phải từ 1 đến 500",
+		audit.MsgBadPosition:    "%s phải là một vị trí trong nhật ký",
+		audit.MsgForeignStream:  "stream phải là một luồng của tenant %s",
+		audit.MsgStreamOrChat:   "Chỉ đưa stream hoặc chat, không cả hai",
+		audit.MsgBadFilter:      "%s quá dài",
+		audit.MsgExportChecksum: "Tổng kiểm tra của tệp xuất không khớp",
+	},
+}

@@ -1,0 +1,146 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// The audit API (docs/api-audit.md): auditors and platform administrators
+// read a tenant's history. Every handler of a route marked audit starts
+// with a.audited, which decides and records the access.
+
+const auditorKey = "auditor"
+
+// authenticateAuditor accepts an operator token (a platform
+// administrator) or an auditor token; a member's token is refused.
+func (a *API) authenticateAuditor(c echo.Context) (commands.Auditor, error) {
+	token, err := bearer(c)
+	if err != nil {
+		return commands.Auditor{}, err
+	}
+	now := time.Now()
+	if op, err := a.deps.Tokens.AuthenticateOperator(token, now); err == nil {
+		return op.Auditor(), nil
+	}
+	return a.deps.Tokens.AuthenticateAuditor(token, now)
+}
+
+// audited decides whether the caller may do action on the history of
+// tenant (for an auditor, "" is its own), records the access as an
+// AuditAccessed event, allowed or refused, and returns the access or the
+// refusal to answer with. filter is what the call asked for, as recorded;
+// check, when set, validates the call for the resolved tenant, a failure
+// being recorded as a refusal.
+func (a *API) audited(c echo.Context, action, tenant string, filter audit.Filter, check func(tenant string) error) (commands.AuditAccess, error) {
+	who, ok := c.Get(auditorKey).(commands.Auditor)
+	if !ok {
+		return commands.AuditAccess{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
+	}
+	return a.deps.Commands.AuditAccess(c.Request().Context(), who, action, tenant, filter, check)
+}
+
+var auditFilterParams = []param{
+	{"tenant", false, "tenant code; required of operators, an auditor's own by default"},
+	{"from", false, "events at or after this time: RFC 3339 or Unix milliseconds (metadata time)"},
+	{"to", false, "events before this time: RFC 3339 or Unix milliseconds"},
+	{"stream", false, "one stream of the tenant, by its full name"},
+	{"chat", false, "one conversation's stream, by conversation id (friend pair or group id)"},
+	{"type", false, "event types, comma-separated"},
+	{"actor", false, "the acting member id (metadata actor)"},
+}
+
+func (a *API) auditRoutes() []route {
+	return []route{
+		{method: http.MethodGet, path: "/admin/audit/events", audit: true,
+			summary: "A page of a tenant's event history, filtered, in log order (auditors of the tenant and operators; recorded as AuditAccessed).",
+			query: append(auditFilterParams[:len(auditFilterParams):len(auditFilterParams)],
+				param{"after", false, "global position cursor: events after it (0: from the start)"},
+				param{"size", false, "events per page, 1 to 500, default 100"}),
+			result: commands.AuditPage{}, handle: a.auditEvents},
+		{method: http.MethodGet, path: "/admin/audit/export", audit: true, contentType: "application/x-ndjson",
+			summary: "A tenant's event history, filtered, as NDJSON: one event per line up to the log's head, then a line with the SHA-256 checksum of the lines before it (auditors of the tenant and operators; recorded as AuditAccessed).",
+			query:   auditFilterParams, result: audit.Entry{}, handle: a.auditExport},
+	}
+}
+
+// auditSelection reads the filter of the query and returns it, with the
+// check that turns it into sel for the resolved tenant.
+func auditSelection(c echo.Context, sel *audit.Selection) (audit.Filter, func(string) error) {
+	q := c.QueryParams()
+	f := audit.Filter{From: q.Get("from"), To: q.Get("to"), Stream: q.Get("stream"), Chat: q.Get("chat"),
+		Type: q.Get("type"), Actor: q.Get("actor")}
+	var bad error
+	if v := q.Get("after"); v != "" {
+		var err error
+		if f.After, err = strconv.ParseUint(v, 10, 64); err != nil {
+			bad = fault.New(fault.Invalid, audit.MsgBadPosition, "after")
+		}
+	}
+	if v := q.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			bad = fault.New(fault.Invalid, audit.MsgBadSize)
+		}
+		f.Size = n
+	}
+	return f, func(tenant string) error {
+		if bad != nil {
+			return bad
+		}
+		var err error
+		*sel, err = audit.Select(tenant, f)
+		return err
+	}
+}
+
+func (a *API) auditEvents(c echo.Context, _ commands.Principal) error {
+	var sel audit.Selection
+	f, check := auditSelection(c, &sel)
+	if _, err := a.audited(c, audit.ActionRead, c.QueryParam("tenant"), f, check); err != nil {
+		return err
+	}
+	return answer(c)(a.deps.Commands.AuditEvents(c.Request().Context(), sel, f.After))
+}
+
+// auditFlushEvery is how many lines of an export are written between
+// flushes.
+const auditFlushEvery = 500
+
+func (a *API) auditExport(c echo.Context, _ commands.Principal) error {
+	var sel audit.Selection
+	f, check := auditSelection(c, &sel)
+	acc, err := a.audited(c, audit.ActionExport, c.QueryParam("tenant"), f, check)
+	if err != nil {
+		return err
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, "application/x-ndjson")
+	res.WriteHeader(http.StatusOK)
+	x := audit.NewExportWriter(res)
+	lines := 0
+	head, err := a.deps.Commands.ExportAudit(c.Request().Context(), sel, func(e audit.Entry) error {
+		if err := x.Write(e); err != nil {
+			return err
+		}
+		if lines++; lines%auditFlushEvery == 0 {
+			res.Flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = x.Close(acc.Tenant, head)
+	}
+	if err != nil {
+		// The answer has begun: its missing checksum line tells the client.
+		a.log.Warn("audit export cut short", zap.String("requestId", requestID(c)), zap.Error(err))
+	}
+	return nil
+}
