@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -293,3 +294,96 @@ var _ = Describe("The audit API", func() {
 func outcome(a audit.Accessed) string {
 	return fmt.Sprintf("%s %s %s %s %t", a.Auditor, a.Role, a.Action, a.Tenant, a.Allowed)
 }
+
+var _ = Describe("imctl audit", func() {
+	var (
+		s    *testServer
+		sent sendResult
+	)
+	BeforeEach(func() {
+		s = startServer(GinkgoT().TempDir())
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		a1, a2 := s.register("alice001"), s.register("arthur01")
+		s.befriend(a1, a2)
+		sent = s.send(a1, a2, "ua1", "hello from A")
+	})
+
+	It("prints auditor and operator tokens that the server takes", func() {
+		code, out, errOut := s.imctl("audit", "token", "x0001", "--name", "alice", "--ttl", "2h")
+		Expect(code).To(Equal(0), errOut)
+		alice := member{Token: strings.TrimSpace(out)}
+		Expect(alice.Token).To(HavePrefix("au."))
+		page := s.auditPage(alice, url.Values{"type": {"MessageSent"}})
+		Expect(page.Events).To(HaveLen(1))
+		s.refused("GET", "/v1/admin/audit/events?tenant=x0002", alice, nil, 403, "you are not allowed to do this")
+
+		code, out, errOut = s.imctl("--operator", "web", "token", "--ttl", "8h")
+		Expect(code).To(Equal(0), errOut)
+		op := member{Token: strings.TrimSpace(out)}
+		Expect(op.Token).To(HavePrefix("op."))
+		s.ok("GET", "/v1/admin/tenant/show?code=x0002", op.Token, nil, nil)
+		page = s.auditPage(op, url.Values{"tenant": {"x0002"}})
+		Expect(page.Events[len(page.Events)-1].Actor).To(Equal("operator:web"))
+	})
+
+	It("pages, exports and checks a tenant's history, as an operator or with an auditor's token", func() {
+		code, out, errOut := s.imctl("audit", "events", "x0001", "--type", "MessageSent")
+		Expect(code).To(Equal(0), errOut)
+		Expect(out).To(MatchRegexp(`(?m)^POSITION\s+TIME\s+STREAM\s+TYPE\s+ACTOR$`))
+		Expect(out).To(MatchRegexp(`(?m)^%d\s+\S+\s+x0001\.chat-\S+\s+MessageSent\s+\d+$`, sent.Position))
+		Expect(out).NotTo(ContainSubstring("next:"))
+
+		code, out, _ = s.imctl("audit", "events", "x0001", "--size", "1")
+		Expect(code).To(Equal(0))
+		Expect(out).To(MatchRegexp(`TenantCreated`))
+		Expect(out).To(MatchRegexp(`(?m)^next: \d+$`))
+
+		code, out, errOut = s.imctl("--json", "audit", "events", "x0001", "--chat", strings.Split(s.auditPage(s.operator(),
+			url.Values{"tenant": {"x0001"}, "type": {"MessageSent"}}).Events[0].Stream, "-")[1])
+		Expect(code).To(Equal(0), errOut)
+		var page commands.AuditPage
+		Expect(json.Unmarshal([]byte(out), &page)).To(Succeed())
+		Expect(page.Events).To(ContainElement(HaveField("Position", sent.Position)))
+
+		code, out, errOut = s.imctl("audit", "export", "x0001")
+		Expect(code).To(Equal(0), errOut)
+		file := GinkgoT().TempDir() + "/x0001.ndjson"
+		Expect(os.WriteFile(file, []byte(out), 0o600)).To(Succeed())
+		code, checked, errOut := s.imctl("audit", "check", file)
+		Expect(code).To(Equal(0), errOut)
+		Expect(checked).To(MatchRegexp(`^ok: \d+ events of tenant x0001, log head \d+, sha256:[0-9a-f]{64}\n$`))
+		Expect(out).To(ContainSubstring("hello from A"))
+
+		Expect(os.WriteFile(file, []byte(strings.Replace(out, "hello from A", "hello from Z", 1)), 0o600)).To(Succeed())
+		code, _, errOut = s.imctl("audit", "check", file)
+		Expect(code).To(Equal(1))
+		Expect(errOut).To(ContainSubstring("export checksum does not match"))
+
+		bob := s.auditor("x0002", "bob")
+		code, out, errOut = s.imctl("--token", bob.Token, "audit", "export", "x0002", "--type", "TenantCreated")
+		Expect(code).To(Equal(0), errOut)
+		Expect(strings.Count(out, "\n")).To(Equal(2), "the tenant's creation and the checksum line")
+		code, out, errOut = s.imctl("--token", bob.Token, "audit", "export", "x0001")
+		Expect(code).To(Equal(1))
+		Expect(out).To(BeEmpty())
+		Expect(errOut).To(ContainSubstring("you are not allowed to do this (403)"))
+	})
+
+	DescribeTable("refusals: exit 1 with the server's text, 2 for misuse",
+		func(args []string, want int, text string) {
+			code, out, errOut := s.imctl(args...)
+			Expect(code).To(Equal(want))
+			Expect(out).To(BeEmpty())
+			Expect(errOut).To(ContainSubstring(text))
+		},
+		Entry("a bad filter", []string{"audit", "events", "x0001", "--from", "yesterday"}, 1, "from must be an RFC 3339 time or Unix milliseconds (400)"),
+		Entry("an unknown tenant", []string{"audit", "export", "zz9999"}, 1, "tenant number invalid (400)"),
+		Entry("an unknown flag", []string{"audit", "events", "x0001", "--colour", "red"}, 2, "flag provided but not defined: -colour"),
+		Entry("no tenant", []string{"audit", "events", "--type", "MessageSent"}, 2, "audit events takes <tenant> first"),
+		Entry("a token without a name", []string{"audit", "token", "x0001"}, 2, "audit token needs --name <who>"),
+		Entry("a token for too long", []string{"audit", "token", "x0001", "--name", "alice", "--ttl", "13h"}, 2, "--ttl must be more than 0 and at most 12h0m0s"),
+		Entry("an operator token for too long", []string{"token", "--ttl", "24h"}, 2, "--ttl must be more than 0 and at most 12h0m0s"),
+		Entry("a bad auditor name", []string{"audit", "token", "x0001", "--name", "a|b"}, 1, "an auditor's name is 1 to 64"),
+		Entry("no file to check", []string{"audit", "check", "/nonexistent.ndjson"}, 1, "no such file"),
+	)
+})

@@ -14,18 +14,24 @@ import (
 	"github.com/eventchat/eventchat/cmd/internal/imctl"
 )
 
+// imctl runs imctl with the server's data dir and address from the
+// environment, as an operator on the same host would, and returns its exit
+// code, stdout and stderr.
+func (s *testServer) imctl(args ...string) (int, string, string) {
+	GinkgoHelper()
+	var out, errOut bytes.Buffer
+	env := map[string]string{"IM_DATA_DIR": s.dataDir, "IM_SERVER_URL": s.base}
+	code := imctl.Run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
 var _ = Describe("imctl against a running server's data directory", func() {
 	var s *testServer
 	BeforeEach(func() { s = startServer(GinkgoT().TempDir()) })
 
-	// ctl runs imctl with the server's data dir and address from the
-	// environment, as an operator on the same host would.
 	ctl := func(args ...string) (int, string, string) {
 		GinkgoHelper()
-		var out, errOut bytes.Buffer
-		env := map[string]string{"IM_DATA_DIR": s.dataDir, "IM_SERVER_URL": s.base}
-		code := imctl.Run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String(), errOut.String()
+		return s.imctl(args...)
 	}
 
 	done := func(args ...string) {

@@ -60,6 +60,15 @@ commands:
   projections rebuild <name|all>          rebuild the read models into a shadow and swap it in,
                                           with a progress bar; run again after an interruption to resume
   member level <tenant> <account> <level> set the level: Normal, Admin or System
+  token [--ttl 8h]                        print an operator token (at most 12h) for the web client's admin page
+  audit token <tenant> --name <who> [--ttl 8h]
+                                          print an auditor token of the tenant (at most 12h)
+  audit events <tenant> [filters] [--after <position>] [--size <n>]
+                                          a page of the tenant's event history; "next:" gives the next --after
+  audit export <tenant> [filters]         the tenant's history as NDJSON with its checksum line, on stdout
+  audit check <file.ndjson>               verify an export's checksum ("-": stdin)
+      filters: --from <time> --to <time> (RFC 3339 or Unix ms)  --stream <name>  --chat <conversation id>
+               --type <type,...>  --actor <member id>
 
 <account> is an account name, a phone number or a member id.
 
@@ -82,6 +91,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		"the server's base URL (IM_SERVER_URL; default from IM_HTTP_ADDR)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	name := fs.String("operator", env("USER", "imctl"), "the operator's name, recorded in the events")
+	bearer := fs.String("token", "", "send this token (an auditor's, for imctl audit) instead of signing an operator token")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -98,17 +108,37 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fs.Usage()
 		return 2
 	}
-	key, err := authtoken.LoadSecret(*dataDir, false)
-	if err != nil {
-		fmt.Fprintf(stderr, "imctl: the signing secret of %s: %v (has a server started on this data directory?)\n", *dataDir, err)
-		return 1
+	signer := func() (*authtoken.Tokens, error) {
+		key, err := authtoken.LoadSecret(*dataDir, false)
+		if err != nil {
+			return nil, fmt.Errorf("the signing secret of %s: %w (has a server started on this data directory?)", *dataDir, err)
+		}
+		return authtoken.New(key, nil)
 	}
-	tokens, err := authtoken.New(key, nil)
-	if err != nil {
-		fmt.Fprintln(stderr, "imctl:", err)
-		return 1
+	if req.local != nil {
+		if err := req.local(local{signer: signer, operator: *name, stdout: stdout}); err != nil {
+			fmt.Fprintln(stderr, "imctl:", err)
+			return 1
+		}
+		return 0
 	}
-	c := client{base: strings.TrimSuffix(*server, "/"), token: tokens.IssueOperator(*name, time.Now().Add(time.Minute))}
+	token := *bearer
+	if token == "" {
+		tokens, err := signer()
+		if err != nil {
+			fmt.Fprintln(stderr, "imctl:", err)
+			return 1
+		}
+		token = tokens.IssueOperator(*name, time.Now().Add(time.Minute))
+	}
+	c := client{base: strings.TrimSuffix(*server, "/"), token: token}
+	if req.export {
+		if err := c.export(ctx, req, stdout); err != nil {
+			fmt.Fprintln(stderr, "imctl:", err)
+			return 1
+		}
+		return 0
+	}
 	data, err := c.do(ctx, req)
 	if err == nil && req.follow {
 		data, err = c.follow(ctx, stderr, !*asJSON)
@@ -143,11 +173,28 @@ type request struct {
 	follow bool
 	// show prints the result for people, instead of printHuman.
 	show func(w io.Writer, data json.RawMessage) error
+	// local runs the command here instead of asking the server.
+	local func(l local) error
+	// export copies the answer, an export, to stdout, checking it on the way.
+	export bool
+}
+
+// local is what commands run without the server are given.
+type local struct {
+	signer   func() (*authtoken.Tokens, error)
+	operator string
+	stdout   io.Writer
 }
 
 func parse(args []string) (request, error) {
+	if len(args) > 0 && args[0] == "token" {
+		return parseToken(args[1:])
+	}
 	if len(args) < 2 {
 		return request{}, errors.New("missing command")
+	}
+	if args[0] == "audit" {
+		return parseAudit(args[1], args[2:])
 	}
 	need := func(n int) error {
 		if len(args) != n {
@@ -234,6 +281,18 @@ type client struct {
 // do makes the call and returns the envelope's data; a refusal is an error
 // carrying the server's text.
 func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return c.envelope(resp)
+}
+
+// send makes the call; the caller closes the answer's body.
+func (c client) send(ctx context.Context, r request) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
 		b, err := json.Marshal(r.body)
@@ -246,8 +305,6 @@ func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
 	if len(r.query) > 0 {
 		u += "?" + r.query.Encode()
 	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
 	if err != nil {
 		return nil, err
@@ -258,7 +315,12 @@ func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the server at %s: %w (is it running?)", c.base, err)
 	}
-	defer resp.Body.Close()
+	return resp, nil
+}
+
+// envelope reads an answer's envelope and returns its data, or the
+// refusal it carries as an error.
+func (c client) envelope(resp *http.Response) (json.RawMessage, error) {
 	var env struct {
 		Code string          `json:"code"`
 		Data json.RawMessage `json:"data"`
