@@ -234,6 +234,13 @@ var _ = Describe("The audit API", func() {
 		Expect(bobs).To(HaveLen(2))
 		Expect(outcome(bobs[0])).To(Equal("bob auditor read x0001 false"))
 		Expect(bobs[0].Refusal).To(Equal("you are not allowed to do this"))
+		var st struct {
+			Position, Skipped uint64
+			LastError         string
+		}
+		s.ok("GET", "/v1/admin/projections/status?after="+fmt.Sprint(s.head()), s.operator().Token, nil, &st)
+		Expect(st.Skipped).To(BeZero(), "the projections read AuditAccessed: %s", st.LastError)
+		Expect(st.LastError).To(BeEmpty())
 		Expect(bobs[1].Action).To(Equal(audit.ActionExport))
 		Expect(alices).To(HaveLen(2))
 		Expect(outcome(alices[0])).To(Equal("alice auditor read x0001 true"))
