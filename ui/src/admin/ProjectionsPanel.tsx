@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useT } from '../i18n';
+import { useT, type MessageKey } from '../i18n';
 import { adminApi, type ProjectionsStatus, type RebuildProgress } from './api';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
@@ -81,13 +81,24 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
             <button type="button" className="button button-primary" disabled={busy} onClick={start}>
               {t('admin.proj.rebuild')}
             </button>
+            {rebuild?.state === 'running' && (
+              <button type="button" className="button button-secondary" onClick={() => run(api.cancelRebuild)}>
+                {t('admin.proj.cancel')}
+              </button>
+            )}
           </div>
-          {rebuild && rebuild.state && <RebuildBar progress={rebuild} />}
+          {rebuild && rebuild.state && rebuild.state !== 'idle' && <RebuildBar progress={rebuild} />}
         </>
       )}
     </section>
   );
 }
+
+const stateKey: Partial<Record<RebuildProgress['state'], MessageKey>> = {
+  done: 'admin.rebuild.done',
+  failed: 'admin.rebuild.failed',
+  cancelled: 'admin.rebuild.cancelled',
+};
 
 function RebuildBar({ progress }: { progress: RebuildProgress }) {
   const t = useT();
@@ -98,7 +109,7 @@ function RebuildBar({ progress }: { progress: RebuildProgress }) {
         <div className="admin-bar-fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
       </div>
       <p>
-        {t(progress.state === 'done' ? 'admin.rebuild.done' : progress.state === 'failed' ? 'admin.rebuild.failed' : 'admin.rebuild.running')}{' '}
+        {t(stateKey[progress.state] ?? 'admin.rebuild.running')}{' '}
         {t('admin.rebuild.figures', {
           done: progress.done,
           total: progress.total,

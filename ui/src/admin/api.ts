@@ -12,7 +12,7 @@ export interface ProjectorStatus {
 }
 
 export interface RebuildProgress {
-  state: '' | 'running' | 'swapping' | 'done' | 'failed';
+  state: '' | 'idle' | 'running' | 'swapping' | 'done' | 'failed' | 'cancelled';
   projectors?: string[];
   from: number;
   done: number;
@@ -99,7 +99,7 @@ export function adminApi(credential: AdminCredential, tenant: string) {
   return {
     status: () => call<ProjectionsStatus>('GET', '/projections/status'),
     startRebuild: (name: string) => call<RebuildProgress>('POST', '/projections/rebuild', { name }),
-    rebuildProgress: () => call<RebuildProgress>('GET', '/projections/rebuild'),
+    cancelRebuild: () => call<RebuildProgress>('DELETE', '/projections/rebuild'),
     events: (filter: HistoryFilter, after: number, size: number) =>
       call<EventsPage>('GET', `/audit/events${scoped({ ...filter, after, size })}`),
     exportUrl: (filter: HistoryFilter) => `/v1/admin/audit/export${scoped({ ...filter })}`,
