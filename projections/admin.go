@@ -115,6 +115,8 @@ const (
 	RebuildSwapping = "swapping"
 	RebuildDone     = "done"
 	RebuildFailed   = "failed"
+	// RebuildCancelled: an operator stopped it; its shadow stays to resume.
+	RebuildCancelled = "cancelled"
 )
 
 // Rebuild is the progress of a rebuild.
@@ -143,6 +145,9 @@ type Rebuild struct {
 // ErrRebuildRunning refuses a second rebuild.
 var ErrRebuildRunning = errors.New("projections: a rebuild is already running")
 
+// ErrNoRebuild refuses to cancel when no rebuild runs.
+var ErrNoRebuild = errors.New("projections: no rebuild is running")
+
 // ErrNoShadow refuses a rebuild on a read store that cannot be shadowed.
 var ErrNoShadow = errors.New("projections: this read store cannot be rebuilt while serving")
 
@@ -156,8 +161,9 @@ type Rebuilder struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu  sync.Mutex
-	cur Rebuild
+	mu      sync.Mutex
+	cur     Rebuild
+	stopRun context.CancelCauseFunc // stops the running rebuild only
 
 	// Progressed, when set before Start, is told the progress after each
 	// batch the shadow folds.
@@ -171,9 +177,27 @@ func NewRebuilder(live *Engine, store Shadowing) *Rebuilder {
 	return &Rebuilder{live: live, store: store, ctx: ctx, cancel: cancel, cur: Rebuild{State: RebuildIdle}}
 }
 
+// errCancelled is the cause a rebuild stopped by CancelRun ends with.
+var errCancelled = errors.New("projections: rebuild cancelled")
+
 // Cancel stops a running rebuild, keeping its shadow to resume, without
-// waiting for it to end.
+// waiting for it to end, and refuses later ones.
 func (r *Rebuilder) Cancel() { r.cancel() }
+
+// CancelRun stops the running rebuild, keeping its shadow for the next
+// rebuild to resume from; it ends as cancelled. A rebuild already swapping
+// finishes: the swap is short and all or nothing.
+func (r *Rebuilder) CancelRun() (Rebuild, error) {
+	r.mu.Lock()
+	running := r.cur.State == RebuildRunning
+	stop := r.stopRun
+	r.mu.Unlock()
+	if !running || stop == nil {
+		return r.Progress(), ErrNoRebuild
+	}
+	stop(errCancelled)
+	return r.Progress(), nil
+}
 
 // Close stops a running rebuild, keeping its shadow to resume.
 func (r *Rebuilder) Close() {
@@ -213,14 +237,22 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 		return Rebuild{}, ErrRebuildRunning
 	}
 	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now()}
+	ctx, stop := context.WithCancelCause(r.ctx)
+	r.stopRun = stop
 	r.mu.Unlock()
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		err := r.run(r.ctx)
+		err := r.run(ctx)
 		r.mu.Lock()
 		defer r.mu.Unlock()
+		r.stopRun = nil
+		stop(nil)
 		r.cur.FinishedAt = time.Now()
+		if err != nil && errors.Is(context.Cause(ctx), errCancelled) {
+			r.cur.State, r.cur.ETASeconds = RebuildCancelled, 0
+			return
+		}
 		if err != nil {
 			r.cur.State, r.cur.Error = RebuildFailed, err.Error()
 			return

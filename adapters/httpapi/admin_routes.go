@@ -62,6 +62,9 @@ func (a *API) adminRoutes() []route {
 		{method: http.MethodGet, path: "/admin/projections/rebuild", admin: true,
 			summary: "The running or last rebuild's progress: events done of total, rate, ETA (operators).",
 			result:  projections.Rebuild{}, handle: a.adminRebuildProgress},
+		{method: http.MethodDelete, path: "/admin/projections/rebuild", admin: true,
+			summary: "Cancel the running rebuild; its shadow stays for the next rebuild to resume from (operators). 409 when none runs.",
+			result:  projections.Rebuild{}, handle: a.adminCancelRebuild},
 		{method: http.MethodPost, path: "/admin/tenant/create", admin: true, summary: "Create a tenant (operators).",
 			body: AdminTenant{}, result: TenantView{}, handle: a.adminCreateTenant},
 		{method: http.MethodGet, path: "/admin/tenant/show", admin: true, summary: "A tenant's settings (operators).",
@@ -175,6 +178,21 @@ func (a *API) adminStartRebuild(c echo.Context, _ commands.Principal) error {
 		return fault.New(fault.Conflict, "this read store cannot be rebuilt while serving: only the embedded SQLite read store can")
 	case err != nil:
 		return fault.New(fault.Invalid, "no projector %s", r.Name)
+	}
+	return ok(c, p)
+}
+
+func (a *API) adminCancelRebuild(c echo.Context, _ commands.Principal) error {
+	adm, err := a.projectionAdmin()
+	if err != nil {
+		return err
+	}
+	p, err := adm.CancelRebuild()
+	if errors.Is(err, projections.ErrNoRebuild) {
+		return fault.New(fault.Conflict, "no rebuild is running")
+	}
+	if err != nil {
+		return err
 	}
 	return ok(c, p)
 }

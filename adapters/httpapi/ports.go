@@ -140,4 +140,5 @@ type ProjectionAdmin interface {
 	Report(ctx context.Context) (projections.Report, error)
 	StartRebuild(name string) (projections.Rebuild, error)
 	RebuildProgress() projections.Rebuild
+	CancelRebuild() (projections.Rebuild, error)
 }

@@ -368,3 +368,5 @@ func (a projectionAdmin) StartRebuild(name string) (projections.Rebuild, error) 
 }
 
 func (a projectionAdmin) RebuildProgress() projections.Rebuild { return a.rebuilder.Progress() }
+
+func (a projectionAdmin) CancelRebuild() (projections.Rebuild, error) { return a.rebuilder.CancelRun() }

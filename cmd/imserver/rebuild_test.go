@@ -231,32 +231,36 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		finished := func(r *projections.Rebuilder) projections.Rebuild {
 			GinkgoHelper()
 			Eventually(func() string { return r.Progress().State }, 60*time.Second).
-				Should(BeElementOf(projections.RebuildDone, projections.RebuildFailed))
+				Should(BeElementOf(projections.RebuildDone, projections.RebuildFailed, projections.RebuildCancelled))
 			return r.Progress()
 		}
-		// The first is interrupted once it has folded a batch.
-		first := projections.NewRebuilder(engine, store)
-		first.Progressed = func(p projections.Rebuild) {
-			if p.Done > 0 {
-				first.Cancel()
+		// The first run is cancelled by the operator once it has folded a batch.
+		rebuilder := projections.NewRebuilder(engine, store)
+		defer rebuilder.Close()
+		rebuilder.Progressed = func(p projections.Rebuild) {
+			if p.Done > 0 && p.State == projections.RebuildRunning {
+				_, _ = rebuilder.CancelRun()
 			}
 		}
-		_, err = first.Start("chats.v1")
+		_, err = rebuilder.Start("chats.v1")
 		Expect(err).NotTo(HaveOccurred())
-		p := finished(first)
-		first.Close()
-		Expect(p.State).To(Equal(projections.RebuildFailed))
+		p := finished(rebuilder)
+		Expect(p.State).To(Equal(projections.RebuildCancelled))
+		Expect(p.Error).To(BeEmpty())
 		Expect(p.Done).To(BeNumerically(">", 0))
 		Expect(p.Done).To(BeNumerically("<", head))
 		Expect(store.ShadowPath()).To(BeAnExistingFile())
+		_, err = rebuilder.CancelRun()
+		Expect(err).To(MatchError(projections.ErrNoRebuild))
 
-		second := projections.NewRebuilder(engine, store)
-		defer second.Close()
-		_, err = second.Start("all")
+		// The next run resumes from the shadow the cancelled one kept.
+		cancelledAt := p.Done
+		rebuilder.Progressed = nil
+		_, err = rebuilder.Start("all")
 		Expect(err).NotTo(HaveOccurred())
-		p = finished(second)
+		p = finished(rebuilder)
 		Expect(p.State).To(Equal(projections.RebuildDone), p.Error)
-		Expect(p.From).To(Equal(first.Progress().Done), "did not resume where the first stopped")
+		Expect(p.From).To(Equal(cancelledAt), "did not resume where the cancelled run stopped")
 		Expect(store.ShadowPath()).NotTo(BeAnExistingFile())
 		stopEngine()
 		Expect(<-engineDone).To(Succeed())
@@ -270,6 +274,14 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(errOut).To(ContainSubstring("100%"))
 		_ = out
 		Expect(status().Position).To(BeNumerically(">", 0))
+	})
+
+	It("cancels only a running rebuild", func() {
+		code, _, errOut := ctl("projections", "cancel")
+		Expect(code).To(Equal(1))
+		Expect(errOut).To(ContainSubstring("no rebuild is running"))
+		status, _ := s.call("DELETE", "/v1/admin/projections/rebuild", a.Token, nil)
+		Expect(status).To(Equal(http.StatusUnauthorized))
 	})
 
 	It("refuses an unknown projector", func() {

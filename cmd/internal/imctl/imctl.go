@@ -59,6 +59,7 @@ commands:
   projections status                      every projector's checkpoint, the log's head, lag, last error
   projections rebuild <name|all>          rebuild the read models into a shadow and swap it in,
                                           with a progress bar; run again after an interruption to resume
+  projections cancel                      stop the running rebuild, keeping its shadow to resume
   member level <tenant> <account> <level> set the level: Normal, Admin or System
   token [--ttl 8h]                        print an operator token (at most 12h) for the web client's admin page
   audit token <tenant> --name <who> [--ttl 8h]
@@ -213,6 +214,11 @@ func parse(args []string) (request, error) {
 			return request{}, err
 		}
 		return request{method: http.MethodPost, path: "/v1/admin/projections/rebuild", body: map[string]string{"name": args[2]}, follow: true}, nil
+	case "projections cancel":
+		if err := need(2); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodDelete, path: "/v1/admin/projections/rebuild"}, nil
 	case "tenant create":
 		// The name comes as the last argument or as --name <name> (API.md).
 		rest := args[3:]

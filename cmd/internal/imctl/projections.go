@@ -3,6 +3,7 @@ package imctl
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,6 +43,11 @@ func (c client) follow(ctx context.Context, w io.Writer, bar bool) (json.RawMess
 				fmt.Fprintln(w)
 			}
 			return nil, fmt.Errorf("the rebuild failed: %s (run it again to resume)", p.Error)
+		case projections.RebuildCancelled:
+			if bar {
+				fmt.Fprintln(w)
+			}
+			return nil, errors.New("the rebuild was cancelled (run it again to resume)")
 		}
 		select {
 		case <-time.After(pollEvery):

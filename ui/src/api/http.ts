@@ -23,6 +23,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** true: the caller shows the error itself; otherwise the envelope's info becomes an error toast */
   quiet?: boolean;
+  /** a bearer other than the signed-in member's (the admin page's operator or auditor token) */
+  token?: string;
 }
 
 let onUnauthorized: () => void = () => undefined;
@@ -33,12 +35,13 @@ export function setUnauthorizedHandler(handler: () => void): void {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const auth = currentAuth();
+  const auth = options.token === undefined ? currentAuth() : null;
+  const token = options.token ?? auth?.token;
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'Accept-Language': currentLanguage(),
   };
-  if (auth) headers.Authorization = `Bearer ${auth.token}`;
+  if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   const controller = new AbortController();

@@ -1,3 +1,4 @@
+import { adminEn } from './admin';
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
@@ -231,6 +232,7 @@ export const en = {
   ...groupsEn,
   ...groupChatEn,
   ...noticesEn,
+  ...adminEn,
   ...accountsEn,
 } as const;
 

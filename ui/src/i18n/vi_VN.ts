@@ -1,3 +1,4 @@
+import { adminVi } from './admin';
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
@@ -230,5 +231,6 @@ export const vi_VN: Table = {
   ...groupsVi,
   ...groupChatVi,
   ...noticesVi,
+  ...adminVi,
   ...accountsVi,
 };

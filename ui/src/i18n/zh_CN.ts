@@ -1,3 +1,4 @@
+import { adminZh } from './admin';
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
@@ -230,5 +231,6 @@ export const zh_CN: Table = {
   ...groupsZh,
   ...groupChatZh,
   ...noticesZh,
+  ...adminZh,
   ...accountsZh,
 };

@@ -1,0 +1,139 @@
+// Calls of the admin page: /v1/admin/... with the page's operator or auditor token.
+import { request } from '../api/http';
+import type { AdminCredential } from './token';
+
+export interface ProjectorStatus {
+  name: string;
+  checkpoint: number;
+  head: number;
+  lagEvents: number;
+  lagSeconds: number;
+  lastError?: string;
+}
+
+export interface RebuildProgress {
+  state: '' | 'idle' | 'running' | 'swapping' | 'done' | 'failed' | 'cancelled';
+  projectors?: string[];
+  from: number;
+  done: number;
+  total: number;
+  rate: number;
+  etaSeconds: number;
+  startedAt?: string;
+  finishedAt?: string;
+  error?: string;
+}
+
+export interface ProjectionsStatus {
+  head: number;
+  headTime?: string;
+  position: number;
+  skipped: number;
+  leader?: string;
+  lastError?: string;
+  projectors: ProjectorStatus[];
+  rebuild: RebuildProgress;
+}
+
+export interface AuditEvent {
+  stream: string;
+  revision: number;
+  position: number;
+  type: string;
+  time: string;
+  actor: string;
+  data: unknown;
+}
+
+export interface EventsPage {
+  events: AuditEvent[];
+  next: number;
+}
+
+/** The filter of the events page and the export; empty fields are left out. */
+export interface HistoryFilter {
+  from: string;
+  to: string;
+  stream: string;
+  chat: string;
+  type: string;
+  actor: string;
+}
+
+export const emptyFilter: HistoryFilter = { from: '', to: '', stream: '', chat: '', type: '', actor: '' };
+
+export interface Replay {
+  id: string;
+  tenant: string;
+  position: number;
+  time?: string;
+  state: 'running' | 'done' | 'failed';
+  done: number;
+  total: number;
+  error?: string;
+}
+
+export interface ModelComparison {
+  name: string;
+  equal: boolean;
+  firstDifference?: string;
+}
+
+export interface Verification {
+  tenant: string;
+  position: number;
+  models: ModelComparison[];
+}
+
+export function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export function adminApi(credential: AdminCredential, tenant: string) {
+  const call = <T>(method: string, path: string, body?: unknown) =>
+    request<T>(method, `/v1/admin${path}`, { token: credential.token, body, quiet: true });
+  const scoped = (params: Record<string, string | number | undefined> = {}) => query({ tenant, ...params });
+  return {
+    status: () => call<ProjectionsStatus>('GET', '/projections/status'),
+    startRebuild: (name: string) => call<RebuildProgress>('POST', '/projections/rebuild', { name }),
+    cancelRebuild: () => call<RebuildProgress>('DELETE', '/projections/rebuild'),
+    events: (filter: HistoryFilter, after: number, size: number) =>
+      call<EventsPage>('GET', `/audit/events${scoped({ ...filter, after, size })}`),
+    exportUrl: (filter: HistoryFilter) => `/v1/admin/audit/export${scoped({ ...filter })}`,
+    replays: () => call<Replay[]>('GET', `/audit/replays${scoped()}`),
+    startReplay: (at: { position?: number; time?: string }) => call<Replay>('POST', '/audit/replays', { tenant, ...at }),
+    replay: (id: string) => call<Replay>('GET', `/audit/replays/${encodeURIComponent(id)}${scoped()}`),
+    deleteReplay: (id: string) => call<unknown>('DELETE', `/audit/replays/${encodeURIComponent(id)}${scoped()}`),
+    browse: <T>(id: string, view: string, params: Record<string, string | number | undefined>) =>
+      call<T>('GET', `/audit/replays/${encodeURIComponent(id)}/${view}${scoped(params)}`),
+    verify: () => call<Verification>('POST', '/audit/verify', { tenant }),
+  };
+}
+
+export type AdminApi = ReturnType<typeof adminApi>;
+
+/** Downloads the NDJSON export with the bearer (a plain link cannot carry it) and saves it as a file. */
+export async function downloadExport(credential: AdminCredential, url: string, fileName: string): Promise<number> {
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${credential.token}` } });
+  if (!response.ok) {
+    let info = response.statusText;
+    try {
+      info = ((await response.json()) as { info?: string }).info || info;
+    } catch {
+      // not an envelope
+    }
+    throw new Error(info);
+  }
+  const blob = await response.blob();
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+  return blob.size;
+}
