@@ -80,6 +80,20 @@ var _ = Describe("Exports", func() {
 		return b.Bytes()
 	}
 
+	It("show stored payloads as they are, but for password and SMS code hashes", func() {
+		stored := func(typ, data string) es.RecordedEvent {
+			return es.RecordedEvent{Stream: "x0001.member-1", Type: typ, Data: []byte(data)}
+		}
+		Expect(audit.EntryOf(stored("MessageSent", `{"content":"AAEC-cipher","passwordHash":1}`)).Data).
+			To(MatchJSON(`{"content":"AAEC-cipher","passwordHash":"[redacted]"}`))
+		Expect(string(audit.EntryOf(stored("MessageSent", `{"content":"kept   as stored"}`)).Data)).
+			To(Equal(`{"content":"kept   as stored"}`))
+		Expect(audit.EntryOf(stored("MemberRegistered", `{"account":"alice","passwordHash":"$2a$10$abc"}`)).Data).
+			To(MatchJSON(`{"account":"alice","passwordHash":"[redacted]"}`))
+		Expect(audit.EntryOf(stored("SMSCodeIssued", `{"phone":"13800000000","codeHash":"x"}`)).Data).
+			To(MatchJSON(`{"phone":"13800000000","codeHash":"[redacted]"}`))
+	})
+
 	It("read back with their checksum", func() {
 		var got []audit.Entry
 		t, err := audit.ReadExport(bytes.NewReader(export()), func(e audit.Entry) error { got = append(got, e); return nil })

@@ -15,7 +15,7 @@ import (
 )
 
 // Entry is one event of a tenant's history as the events page and the
-// export show it: Data is the stored JSON as is.
+// export show it: Data is the stored JSON as is, but for credentials.
 type Entry struct {
 	Stream   string          `json:"stream"`
 	Revision uint64          `json:"revision"`
@@ -29,7 +29,40 @@ type Entry struct {
 // EntryOf shows a stored event.
 func EntryOf(r es.RecordedEvent) Entry {
 	return Entry{Stream: r.Stream, Revision: r.Revision, Position: r.Position, Type: r.Type,
-		Time: r.Metadata.Time.UnixMilli(), Actor: r.Metadata.Actor, Data: r.Data}
+		Time: r.Metadata.Time.UnixMilli(), Actor: r.Metadata.Actor, Data: redact(r.Data)}
+}
+
+// credentialFields are the fields of stored events that hold password and
+// SMS code hashes. An auditor reads what members did, not what would help
+// guess their credentials offline; no read model folds these fields, so a
+// replayed export builds the same read models.
+var credentialFields = []string{"passwordHash", "codeHash"}
+
+// Redacted replaces a credential field's value.
+const Redacted = "[redacted]"
+
+func redact(data json.RawMessage) json.RawMessage {
+	hit := false
+	for _, f := range credentialFields {
+		hit = hit || bytes.Contains(data, []byte(`"`+f+`"`))
+	}
+	if !hit {
+		return data
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil {
+		return data
+	}
+	for _, f := range credentialFields {
+		if _, ok := fields[f]; ok {
+			fields[f] = json.RawMessage(`"` + Redacted + `"`)
+		}
+	}
+	out, err := json.Marshal(fields)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 // Trailer is an export's last line. Checksum is "sha256:<hex>" of every
