@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
 )
 
 // Snapshots are read stores whose content can be pinned and compared with
@@ -106,16 +107,21 @@ type Comparison struct {
 	Models  []ModelComparison `json:"models"`
 }
 
-// Errors of replays.
-var (
-	// ErrReplayInput wraps what is wrong with a replay's request.
-	ErrReplayInput    = errors.New("projections: bad replay request")
-	ErrReplayNotFound = errors.New("projections: no such replay")
-	ErrReplayNotDone  = errors.New("projections: the replay is not done")
-	// ErrNoSnapshot refuses a verify on a read store that cannot be
-	// compared.
-	ErrNoSnapshot = errors.New("projections: this read store cannot be verified")
+// Texts of replays' refusals, translated at the edges.
+const (
+	MsgReplayPositionAndTime = "give a position or a time, not both"
+	MsgReplayBeyondHead      = "position %d is beyond the head of the log, %d"
+	MsgReplayOtherTenant     = "stream %s is not of tenant %s"
+	MsgReplayOrder           = "event %d is out of position order"
+	MsgReplayBeyondExport    = "event %d is beyond the export's head %d"
+	MsgReplayTenants         = "replay %s is of tenant %s, replay %s of %s"
+	MsgReplayNotFound        = "no such replay"
+	MsgReplayNotDone         = "the replay is not done yet"
+	MsgNoSnapshot            = "this read store cannot be verified while serving: only the embedded SQLite read store can"
 )
+
+// ErrNoSnapshot refuses a verify on a read store that cannot be compared.
+var ErrNoSnapshot = fault.New(fault.Conflict, MsgNoSnapshot)
 
 // Replays folds tenants' events into isolated read stores, with the live
 // engine's projectors through the engine's code, and compares read models.
@@ -180,15 +186,13 @@ func (r *Replays) Close() error {
 	return errors.Join(errs...)
 }
 
-func inputErr(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrReplayInput}, args...)...)
-}
+func inputErr(key string, args ...any) error { return fault.New(fault.Invalid, key, args...) }
 
 // Start replays tenant's events up to position, or up to the last event at
 // or before at, or (both zero) up to the head, in the background.
 func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at time.Time) (Replay, error) {
 	if position > 0 && !at.IsZero() {
-		return Replay{}, inputErr("give a position or a time, not both")
+		return Replay{}, inputErr(MsgReplayPositionAndTime)
 	}
 	head, err := r.live.log.Head(ctx)
 	if err != nil {
@@ -196,7 +200,7 @@ func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at 
 	}
 	switch {
 	case position > head:
-		return Replay{}, inputErr("position %d is beyond the head of the log, %d", position, head)
+		return Replay{}, inputErr(MsgReplayBeyondHead, position, head)
 	case !at.IsZero():
 		if position, err = r.positionAt(ctx, at, head); err != nil {
 			return Replay{}, err
@@ -218,14 +222,14 @@ func (r *Replays) Import(tenant string, head uint64, events []es.RecordedEvent) 
 	for _, e := range events {
 		switch {
 		case !strings.HasPrefix(e.Stream, prefix):
-			return Replay{}, inputErr("stream %s is not of tenant %s", e.Stream, tenant)
+			return Replay{}, inputErr(MsgReplayOtherTenant, e.Stream, tenant)
 		case e.Position <= last:
-			return Replay{}, inputErr("event %d is out of position order", e.Position)
+			return Replay{}, inputErr(MsgReplayOrder, e.Position)
 		}
 		last = e.Position
 	}
 	if last > head {
-		return Replay{}, inputErr("event %d is beyond the export's head %d", last, head)
+		return Replay{}, inputErr(MsgReplayBeyondExport, last, head)
 	}
 	return r.start(Replay{Tenant: tenant, Source: ReplayOfImport, Position: head, Total: last},
 		sliceLog(events), nil, last)
@@ -312,7 +316,7 @@ func (r *Replays) Get(id string) (Replay, error) {
 	defer r.mu.Unlock()
 	run, ok := r.all[id]
 	if !ok {
-		return Replay{}, ErrReplayNotFound
+		return Replay{}, fault.New(fault.NotFound, MsgReplayNotFound)
 	}
 	return run.cur, nil
 }
@@ -340,7 +344,7 @@ func (r *Replays) Delete(id string) error {
 	run, ok := r.all[id]
 	r.mu.Unlock()
 	if !ok {
-		return ErrReplayNotFound
+		return fault.New(fault.NotFound, MsgReplayNotFound)
 	}
 	if run.cancel != nil {
 		run.cancel()
@@ -349,7 +353,7 @@ func (r *Replays) Delete(id string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.all[id]; !ok {
-		return ErrReplayNotFound
+		return fault.New(fault.NotFound, MsgReplayNotFound)
 	}
 	var err error
 	if run.store != nil {
@@ -366,9 +370,9 @@ func (r *Replays) Queries(id string) (Replay, ReadStore, error) {
 	run, ok := r.all[id]
 	switch {
 	case !ok:
-		return Replay{}, nil, ErrReplayNotFound
+		return Replay{}, nil, fault.New(fault.NotFound, MsgReplayNotFound)
 	case run.cur.State != ReplayDone:
-		return run.cur, nil, ErrReplayNotDone
+		return run.cur, nil, fault.New(fault.Conflict, MsgReplayNotDone)
 	case run.store == nil:
 		s, err := r.shelf.Open(id)
 		if err != nil {
@@ -390,7 +394,7 @@ func (r *Replays) Compare(ctx context.Context, a, b string) (Comparison, error) 
 		return Comparison{}, err
 	}
 	if ra.Tenant != rb.Tenant {
-		return Comparison{}, inputErr("replay %s is of tenant %s, replay %s of %s", a, ra.Tenant, b, rb.Tenant)
+		return Comparison{}, inputErr(MsgReplayTenants, a, ra.Tenant, b, rb.Tenant)
 	}
 	models, err := compareStores(ctx, sa, sb, ra.Tenant)
 	if err != nil {
