@@ -123,6 +123,9 @@ const (
 // ErrNoSnapshot refuses a verify on a read store that cannot be compared.
 var ErrNoSnapshot = fault.New(fault.Conflict, MsgNoSnapshot)
 
+// msgInterrupted is the error of a replay the server stopped while it ran.
+const msgInterrupted = "interrupted: the server stopped while it ran"
+
 // Replays folds tenants' events into isolated read stores, with the live
 // engine's projectors through the engine's code, and compares read models.
 type Replays struct {
@@ -157,7 +160,7 @@ func NewReplays(live *Engine, shelf ReplayShelf) (*Replays, error) {
 	r := &Replays{live: live, shelf: shelf, ctx: ctx, cancel: cancel, all: map[string]*replayRun{}}
 	for _, k := range kept {
 		if k.State == ReplayRunning {
-			k.State, k.Error = ReplayFailed, "interrupted: the server stopped while it ran"
+			k.State, k.Error = ReplayFailed, msgInterrupted
 			if err := shelf.Save(k); err != nil {
 				cancel()
 				return nil, err
@@ -292,9 +295,12 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		run.cur.FinishedAt = time.Now().UTC()
-		if err != nil {
+		switch {
+		case err != nil && r.ctx.Err() != nil:
+			run.cur.State, run.cur.Error = ReplayFailed, msgInterrupted
+		case err != nil:
 			run.cur.State, run.cur.Error = ReplayFailed, err.Error()
-		} else {
+		default:
 			run.cur.State, run.cur.Done = ReplayDone, to
 		}
 		if err := r.shelf.Save(run.cur); err != nil && run.cur.Error == "" {
