@@ -119,7 +119,9 @@ var _ = Describe("Audit replays, verify and compare (operators)", func() {
 			MatchFields(IgnoreExtras, Fields{"MemberID": Equal(bob.ID), "Role": Equal("Normal")}),
 			MatchFields(IgnoreExtras, Fields{"MemberID": Equal(carol.ID), "Role": Equal("Normal")}),
 		))
-		var groups struct{ Managed, Joined []struct{ ID, Name, MyRole string } }
+		var groups struct {
+			Managed, Joined []struct{ ID, Name, MyRole string }
+		}
 		audit("GET", "/replays/"+r.ID+"/groups?memberId="+bob.ID, nil, &groups)
 		Expect(groups.Managed).To(BeEmpty())
 		Expect(groups.Joined).To(HaveLen(1))
