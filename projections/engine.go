@@ -47,6 +47,9 @@ type Engine struct {
 	registry   es.Registry
 	projectors []Projector
 	election   *Election
+	// keep, when set, passes over the events it refuses (a replay folds
+	// one tenant's).
+	keep func(*es.RecordedEvent) bool
 
 	// started is the head of the log when Run was first called.
 	started    uint64
@@ -187,7 +190,11 @@ func (e *Engine) read(ctx context.Context, sub es.Subscription, out chan<- decod
 
 func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 	envs := make([]Envelope, 0, len(recs))
-	for _, r := range recs {
+	for i := range recs {
+		r := &recs[i]
+		if e.keep != nil && !e.keep(r) {
+			continue
+		}
 		ev, err := e.registry.Decode(r.Type, r.Data)
 		if err != nil {
 			// An event this version cannot read (written by a newer one, or
@@ -202,7 +209,7 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 		if err != nil {
 			continue
 		}
-		envs = append(envs, Envelope{RecordedEvent: r, Event: ev, Tenant: sn.Tenant, Stream: sn})
+		envs = append(envs, Envelope{RecordedEvent: *r, Event: ev, Tenant: sn.Tenant, Stream: sn})
 	}
 	return envs
 }

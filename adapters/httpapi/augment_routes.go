@@ -86,7 +86,7 @@ func (a *API) augmented(c echo.Context, p commands.Principal) error {
 		notices.LastMessageID, notices.LastMessageContent, notices.LastMessageTime = items[0].ID, items[0].Content, items[0].CreatedAt
 	}
 
-	sessions, err := a.sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
+	sessions, err := a.memberReads().sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}

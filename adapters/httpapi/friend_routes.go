@@ -152,7 +152,7 @@ func other(a projections.Apply, me string) string {
 }
 
 func (a *API) friends(c echo.Context, p commands.Principal) error {
-	views, err := a.friendViews(c, p)
+	views, err := a.memberReads().friendViews(c, p)
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func (a *API) friendsOfCategory(c echo.Context, p commands.Principal) error {
 	if id := c.QueryParam("groupId"); id != "" && id != defaultCategory {
 		return fault.New(fault.NotFound, fault.MsgFriendCategoryMissing)
 	}
-	views, err := a.friendViews(c, p)
+	views, err := a.memberReads().friendViews(c, p)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func (a *API) friendsOfCategory(c echo.Context, p commands.Principal) error {
 
 // friendInfo answers one friend of p, as the friend list shows it.
 func (a *API) friendInfo(c echo.Context, p commands.Principal) error {
-	views, err := a.friendViews(c, p)
+	views, err := a.memberReads().friendViews(c, p)
 	if err != nil {
 		return err
 	}
@@ -189,9 +189,9 @@ func (a *API) friendInfo(c echo.Context, p commands.Principal) error {
 }
 
 // friendViews lists p's friends with their public info.
-func (a *API) friendViews(c echo.Context, p commands.Principal) ([]FriendView, error) {
+func (r memberReads) friendViews(c echo.Context, p commands.Principal) ([]FriendView, error) {
 	ctx := c.Request().Context()
-	fs, err := a.deps.Queries.Friends(ctx, p.MemberID)
+	fs, err := r.q.Friends(ctx, p.MemberID)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (a *API) friendViews(c echo.Context, p commands.Principal) ([]FriendView, e
 	for i, f := range fs {
 		ids[i] = f.FriendID
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	members, err := r.q.MembersByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (a *API) friendViews(c echo.Context, p commands.Principal) ([]FriendView, e
 		views = append(views, FriendView{
 			ID: f.FriendID, FriendMemberID: f.FriendID, Name: m.Name, Remark: f.Remark, Code: m.Account,
 			Username: m.Account, HeadURL: m.HeadURL, MemberLevelCode: m.Level, Blocked: f.Blocked, CreateTime: f.Since,
-			IsOnline: a.deps.Presence != nil && a.deps.Presence.Online(p.Tenant, f.FriendID),
+			IsOnline: r.presence != nil && r.presence.Online(p.Tenant, f.FriendID),
 		})
 	}
 	return views, nil
@@ -217,7 +217,11 @@ func (a *API) friendViews(c echo.Context, p commands.Principal) ([]FriendView, e
 
 // intParam reads an optional integer query parameter within [lo, hi].
 func intParam(c echo.Context, name string, def, lo, hi int) (int, error) {
-	raw := c.QueryParam(name)
+	return intValue(c.QueryParam(name), def, lo, hi)
+}
+
+// intValue reads an optional integer within [lo, hi], def when raw is "".
+func intValue(raw string, def, lo, hi int) (int, error) {
 	if raw == "" {
 		return def, nil
 	}

@@ -36,7 +36,7 @@ func (a *API) deleteRemoteGroupMessages(c echo.Context, p commands.Principal) er
 }
 
 func (a *API) pinnedMessages(c echo.Context, p commands.Principal) error {
-	g, _, err := a.memberGroup(c, p)
+	g, _, err := a.memberReads().memberGroup(c, p, c.QueryParam("groupId"))
 	if err != nil {
 		return err
 	}

@@ -73,22 +73,14 @@ func (a *API) groupRoutes() []route {
 	}
 }
 
-// member finds the group the principal belongs to, 404 otherwise (another
-// tenant's groups are not visible).
-func (a *API) memberGroup(c echo.Context, p commands.Principal) (projections.Group, string, error) {
-	id := c.QueryParam("groupId")
-	if id == "" {
-		return projections.Group{}, "", fault.New(fault.Invalid, fault.MsgGroupNotFound)
-	}
-	ctx := c.Request().Context()
-	g, ok, err := a.deps.Queries.Group(ctx, id)
+// memberGroup finds group id, which the principal belongs to, with its
+// role there; 404 otherwise (another tenant's groups are not visible).
+func (r memberReads) memberGroup(c echo.Context, p commands.Principal, id string) (projections.Group, string, error) {
+	g, err := r.tenantGroup(c.Request().Context(), p.Tenant, id)
 	if err != nil {
 		return g, "", err
 	}
-	if !ok || g.Tenant != p.Tenant {
-		return g, "", fault.New(fault.NotFound, fault.MsgGroupNotFound)
-	}
-	ms, err := a.deps.Queries.MemberGroups(ctx, p.MemberID)
+	ms, err := r.q.MemberGroups(c.Request().Context(), p.MemberID)
 	if err != nil {
 		return g, "", err
 	}
@@ -100,6 +92,21 @@ func (a *API) memberGroup(c echo.Context, p commands.Principal) (projections.Gro
 	return g, "", fault.New(fault.NotFound, fault.MsgGroupNotFound)
 }
 
+// tenantGroup finds group id of tenant, 404 otherwise.
+func (r memberReads) tenantGroup(ctx context.Context, tenant, id string) (projections.Group, error) {
+	if id == "" {
+		return projections.Group{}, fault.New(fault.Invalid, fault.MsgGroupNotFound)
+	}
+	g, ok, err := r.q.Group(ctx, id)
+	if err != nil {
+		return g, err
+	}
+	if !ok || g.Tenant != tenant {
+		return g, fault.New(fault.NotFound, fault.MsgGroupNotFound)
+	}
+	return g, nil
+}
+
 func infoOf(g projections.Group, role string) GroupInfo {
 	speak := "Y"
 	if g.MuteAll && (g.MuteAllUntil == 0 || g.MuteAllUntil > time.Now().UnixMilli()) {
@@ -109,7 +116,7 @@ func infoOf(g projections.Group, role string) GroupInfo {
 }
 
 func (a *API) groupInfo(c echo.Context, p commands.Principal) error {
-	g, role, err := a.memberGroup(c, p)
+	g, role, err := a.memberReads().memberGroup(c, p, c.QueryParam("groupId"))
 	if err != nil {
 		return err
 	}
@@ -117,22 +124,28 @@ func (a *API) groupInfo(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) groupMembers(c echo.Context, p commands.Principal) error {
-	g, _, err := a.memberGroup(c, p)
+	r := a.memberReads()
+	g, _, err := r.memberGroup(c, p, c.QueryParam("groupId"))
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	ms, err := a.deps.Queries.GroupMembers(ctx, g.ID)
+	return answer(c)(r.groupMemberItems(c.Request().Context(), g.ID))
+}
+
+// groupMemberItems lists a group's members with their names, avatars and
+// whether they may speak.
+func (r memberReads) groupMemberItems(ctx context.Context, groupID string) ([]GroupMemberItem, error) {
+	ms, err := r.q.GroupMembers(ctx, groupID)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ids := make([]string, len(ms))
 	for i, m := range ms {
 		ids[i] = m.Member
 	}
-	people, err := a.deps.Queries.MembersByID(ctx, ids)
+	people, err := r.q.MembersByID(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now := time.Now().UnixMilli()
 	out := make([]GroupMemberItem, len(ms))
@@ -143,20 +156,24 @@ func (a *API) groupMembers(c echo.Context, p commands.Principal) error {
 		}
 		out[i] = GroupMemberItem{GroupMember: m, Name: people[m.Member].Name, HeadURL: people[m.Member].HeadURL, AllowSpeak: speak}
 	}
-	return ok(c, out)
+	return out, nil
 }
 
 func (a *API) myGroups(c echo.Context, p commands.Principal) error {
-	ctx := c.Request().Context()
-	ms, err := a.deps.Queries.MemberGroups(ctx, p.MemberID)
+	return answer(c)(a.memberReads().myGroups(c.Request().Context(), p.MemberID))
+}
+
+// myGroups lists member's groups, managed and joined, with its role.
+func (r memberReads) myGroups(ctx context.Context, member string) (MyGroups, error) {
+	ms, err := r.q.MemberGroups(ctx, member)
 	if err != nil {
-		return err
+		return MyGroups{}, err
 	}
 	out := MyGroups{Managed: []GroupInfo{}, Joined: []GroupInfo{}}
 	for _, m := range ms {
-		g, found, err := a.deps.Queries.Group(ctx, m.GroupID)
+		g, found, err := r.q.Group(ctx, m.GroupID)
 		if err != nil {
-			return err
+			return MyGroups{}, err
 		}
 		if !found || g.Dissolved {
 			continue
@@ -169,7 +186,7 @@ func (a *API) myGroups(c echo.Context, p commands.Principal) error {
 	}
 	slices.SortStableFunc(out.Managed, byGroupName)
 	slices.SortStableFunc(out.Joined, byGroupName)
-	return ok(c, out)
+	return out, nil
 }
 
 // byGroupName sorts by name, names starting with a digit last.

@@ -60,7 +60,7 @@ func (a *API) send(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) sessions(c echo.Context, p commands.Principal) error {
-	out, err := a.sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
+	out, err := a.memberReads().sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}
@@ -70,9 +70,9 @@ func (a *API) sessions(c echo.Context, p commands.Principal) error {
 // sessionItems lists the sessions of member that keep admits, with their
 // peers' names and avatars, mentions resolved to names in previews, and
 // the marker of unacknowledged mentions.
-func (a *API) sessionItems(c echo.Context, member string, keep func(projections.Session) bool) ([]SessionItem, error) {
+func (r memberReads) sessionItems(c echo.Context, member string, keep func(projections.Session) bool) ([]SessionItem, error) {
 	ctx := c.Request().Context()
-	ss, err := a.deps.Queries.Sessions(ctx, member)
+	ss, err := r.q.Sessions(ctx, member)
 	if err != nil {
 		return nil, err
 	}
@@ -84,18 +84,18 @@ func (a *API) sessionItems(c echo.Context, member string, keep func(projections.
 			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
 		}
 	}
-	groups, senders, err := a.groupSessions(c, member, ss)
+	groups, senders, err := r.groupSessions(c, member, ss)
 	if err != nil {
 		return nil, err
 	}
 	for _, from := range senders {
 		ids = append(ids, from)
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	members, err := r.q.MembersByID(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	mentions, err := a.deps.Queries.Mentions(ctx, member)
+	mentions, err := r.q.Mentions(ctx, member)
 	if err != nil {
 		return nil, err
 	}
@@ -144,55 +144,66 @@ const (
 )
 
 func (a *API) history(c echo.Context, p commands.Principal) error {
-	peer := c.QueryParam("friendMemberId")
-	chatID := friend.PairID(p.MemberID, peer)
-	switch {
-	case c.QueryParam("groupId") != "":
-		g, _, err := a.memberGroup(c, p)
-		if err != nil {
-			return err
-		}
-		chatID = g.ID
-	case peer == "" || peer == p.MemberID:
-		return fault.New(fault.Invalid, fault.MsgFriendMissing)
-	}
-	dir := projections.Up
-	switch c.QueryParam("queryType") {
-	case "", "Up":
-	case "Down":
-		dir = projections.Down
-	default:
-		return fault.New(fault.Invalid, fault.MsgBadRequest)
-	}
-	size, err := intParam(c, "pageSize", defaultPage, 1, maxPage)
+	ms, err := a.memberReads().history(c, p, c.QueryParam("friendMemberId"), c.QueryParam("groupId"),
+		c.QueryParam("messageId"), c.QueryParam("queryType"), c.QueryParam("pageSize"))
 	if err != nil {
 		return err
-	}
-	ctx := c.Request().Context()
-	var anchor *uint64
-	if id := c.QueryParam("messageId"); id != "" {
-		cid, seq, found, err := a.deps.Queries.MessageSeq(ctx, id)
-		if err != nil {
-			return err
-		}
-		if !found || cid != chatID {
-			return fault.New(fault.NotFound, fault.MsgMessageNotFound)
-		}
-		anchor = &seq
-	}
-	ms, err := a.deps.Queries.HistoryPage(ctx, chatID, p.MemberID, anchor, dir, size)
-	if err != nil {
-		return err
-	}
-	if ms == nil {
-		ms = []projections.Message{}
 	}
 	return ok(c, ms)
 }
 
+// history reads the page of p's chat with peer, or in group groupID,
+// before or after the message anchorID (the newest when ""), in direction
+// queryType (Up, Down), of pageSize messages.
+func (r memberReads) history(c echo.Context, p commands.Principal, peer, groupID, anchorID, queryType, pageSize string) ([]projections.Message, error) {
+	chatID := friend.PairID(p.MemberID, peer)
+	switch {
+	case groupID != "":
+		g, _, err := r.memberGroup(c, p, groupID)
+		if err != nil {
+			return nil, err
+		}
+		chatID = g.ID
+	case peer == "" || peer == p.MemberID:
+		return nil, fault.New(fault.Invalid, fault.MsgFriendMissing)
+	}
+	dir := projections.Up
+	switch queryType {
+	case "", "Up":
+	case "Down":
+		dir = projections.Down
+	default:
+		return nil, fault.New(fault.Invalid, fault.MsgBadRequest)
+	}
+	size, err := intValue(pageSize, defaultPage, 1, maxPage)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request().Context()
+	var anchor *uint64
+	if anchorID != "" {
+		cid, seq, found, err := r.q.MessageSeq(ctx, anchorID)
+		if err != nil {
+			return nil, err
+		}
+		if !found || cid != chatID {
+			return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+		}
+		anchor = &seq
+	}
+	ms, err := r.q.HistoryPage(ctx, chatID, p.MemberID, anchor, dir, size)
+	if err != nil {
+		return nil, err
+	}
+	if ms == nil {
+		ms = []projections.Message{}
+	}
+	return ms, nil
+}
+
 // groupSessions finds the groups of the group sessions among ss, and the
 // senders of their last messages (Event lines have none), by message id.
-func (a *API) groupSessions(c echo.Context, member string, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
+func (r memberReads) groupSessions(c echo.Context, member string, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
 	ctx := c.Request().Context()
 	groups := map[string]projections.Group{}
 	var last []string
@@ -200,7 +211,7 @@ func (a *API) groupSessions(c echo.Context, member string, ss []projections.Sess
 		if s.ChatType != string(chat.Group) {
 			continue
 		}
-		g, ok, err := a.deps.Queries.Group(ctx, s.Peer)
+		g, ok, err := r.q.Group(ctx, s.Peer)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -215,7 +226,7 @@ func (a *API) groupSessions(c echo.Context, member string, ss []projections.Sess
 	if len(last) == 0 {
 		return groups, senders, nil
 	}
-	ms, err := a.deps.Queries.VisibleMessages(ctx, member, last)
+	ms, err := r.q.VisibleMessages(ctx, member, last)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -28,6 +28,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.tenantRoutes()...)
 	rs = append(rs, a.adminRoutes()...)
 	rs = append(rs, a.auditRoutes()...)
+	rs = append(rs, a.auditReplayRoutes()...)
 	rs = append(rs, a.profileRoutes()...)
 	return a.withLimits(rs)
 }

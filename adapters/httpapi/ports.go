@@ -133,6 +133,8 @@ type Deps struct {
 	Presence    Presence // nil: every friend shows offline
 	// Admin reports on and rebuilds the projections; nil: not served.
 	Admin ProjectionAdmin
+	// Replays serves the audit replays and verify; nil: not served.
+	Replays AuditReplays
 }
 
 // ProjectionAdmin is what operators see and do of the projections.

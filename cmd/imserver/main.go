@@ -141,12 +141,21 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	shadowing, _ := reads.(projections.Shadowing)
 	rebuilder := projections.NewRebuilder(engine, shadowing)
 	defer rebuilder.Close()
+	shelf, err := sqliteread.NewShelf(filepath.Join(cfg.DataDir, auditDir))
+	if err != nil {
+		return err
+	}
+	replays, err := projections.NewReplays(engine, shelf)
+	if err != nil {
+		return fmt.Errorf("audit replays: %w", err)
+	}
+	defer func() { _ = replays.Close() }()
 
 	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
-		Admin: projectionAdmin{engine, rebuilder},
+		Admin: projectionAdmin{engine, rebuilder}, Replays: replays,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
@@ -299,6 +308,9 @@ func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func
 	}
 	return s, func() { _ = s.Close() }, nil
 }
+
+// auditDir, in the data directory, holds the audit replays' read stores.
+const auditDir = "audit"
 
 // readDatabase is the MongoDB database of the read models.
 const readDatabase = "eventchat"

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -17,6 +18,9 @@ import (
 // Entry is one event of a tenant's history as the events page and the
 // export show it: Data is the stored JSON as is, but for credentials.
 type Entry struct {
+	// ID is the event's id: read models derive ids from it (notices), so an
+	// imported export needs it to build the same read models.
+	ID       string          `json:"id"`
 	Stream   string          `json:"stream"`
 	Revision uint64          `json:"revision"`
 	Position uint64          `json:"position"`
@@ -28,8 +32,19 @@ type Entry struct {
 
 // EntryOf shows a stored event.
 func EntryOf(r es.RecordedEvent) Entry {
-	return Entry{Stream: r.Stream, Revision: r.Revision, Position: r.Position, Type: r.Type,
+	return Entry{ID: r.ID, Stream: r.Stream, Revision: r.Revision, Position: r.Position, Type: r.Type,
 		Time: r.Metadata.Time.UnixMilli(), Actor: r.Metadata.Actor, Data: redact(r.Data)}
+}
+
+// Recorded is the event e shows, with the metadata an export keeps; an
+// entry of no tenant stream is not an event of an export.
+func (e Entry) Recorded() (es.RecordedEvent, error) {
+	sn, err := es.ParseStream(e.Stream)
+	if err != nil || e.Type == "" || e.Position == 0 {
+		return es.RecordedEvent{}, fault.New(fault.Invalid, MsgExportMalformed)
+	}
+	return es.RecordedEvent{ID: e.ID, Stream: e.Stream, Revision: e.Revision, Position: e.Position, Type: e.Type,
+		Data: e.Data, Metadata: es.Metadata{Tenant: sn.Tenant, Actor: e.Actor, Time: time.UnixMilli(e.Time)}}, nil
 }
 
 // credentialFields are the fields of stored events that hold password and
@@ -78,6 +93,9 @@ type Trailer struct {
 // does not match its lines.
 const MsgExportChecksum = "export checksum does not match"
 
+// MsgExportMalformed refuses a file whose lines are not an export's.
+const MsgExportMalformed = "this is not an audit export: one event per line, then a checksum line"
+
 const checksumPrefix = "sha256:"
 
 // ExportWriter writes an export: one Entry per line, then the trailer.
@@ -120,7 +138,7 @@ func (x *ExportWriter) checksum() string { return checksumPrefix + hex.EncodeToS
 // ReadExport reads an export, giving each entry to each in order, and
 // checks its trailer: a missing trailer, a wrong checksum or count, or a
 // line after the trailer fail with MsgExportChecksum (Invalid); a line that
-// is not an entry fails as a bad request.
+// is not an entry fails with MsgExportMalformed.
 func ReadExport(r io.Reader, each func(Entry) error) (Trailer, error) {
 	br := bufio.NewReader(r)
 	x := &ExportWriter{sum: sha256.New()}
@@ -140,7 +158,7 @@ func ReadExport(r io.Reader, each func(Entry) error) (Trailer, error) {
 			}
 			var e Entry
 			if json.Unmarshal(line, &e) != nil {
-				return Trailer{}, fault.New(fault.Invalid, fault.MsgBadRequest)
+				return Trailer{}, fault.New(fault.Invalid, MsgExportMalformed)
 			}
 			x.sum.Write(line)
 			x.count++

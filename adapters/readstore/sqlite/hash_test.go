@@ -201,6 +201,100 @@ var _ = Describe("Hash of the read models", func() {
 		Expect(hash(a)["members"]).NotTo(Equal(hash(b)["members"]))
 	})
 
+	Describe("restricted to a tenant", func() {
+		// otherTenant writes one row of every model for tenant x0002,
+		// whose member m99 clears a chat, and a message of x0002.
+		otherTenant := func(s *sqliteread.Store) {
+			GinkgoHelper()
+			Expect(s.Update(ctx, func(tx projections.Tx) error {
+				return firstErr(
+					func() error {
+						return tx.PutMembers(ctx, []projections.Member{{ID: "m99", Tenant: "x0002", Account: "b"}})
+					},
+					func() error {
+						return tx.InsertMessages(ctx, []projections.Message{{ID: "9999", Tenant: "x0002", ChatID: "c9", Seq: 1, From: "m99", To: "m98", Status: projections.StatusUnread}})
+					},
+					func() error { return tx.SetClearFloor(ctx, "m99", "c9", 1) },
+					func() error {
+						return tx.PutNotices(ctx, []projections.Notice{{Tenant: "x0002", Member: "m99", ID: "n9", Tab: "system"}})
+					},
+				)
+			})).To(Succeed())
+		}
+		compare := func(a, b *sqliteread.Store, tenant string) map[string]string {
+			GinkgoHelper()
+			sa, err := a.Snapshot(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			defer sa.Close()
+			sb, err := b.Snapshot(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			defer sb.Close()
+			ms, err := sa.CompareTenant(ctx, sb, tenant)
+			Expect(err).NotTo(HaveOccurred())
+			out := map[string]string{}
+			for _, m := range ms {
+				Expect(m.Equal).To(Equal(m.FirstDifference == ""))
+				out[m.Name] = m.FirstDifference
+			}
+			Expect(out).To(HaveLen(len(models)))
+			return out
+		}
+
+		It("hashes only the tenant's rows, those without a tenant column too", func() {
+			a, b := open(), open()
+			write(a, sample(), 10)
+			write(b, sample(), 10)
+			otherTenant(b)
+			ha, err := a.HashTenant(ctx, "x0001")
+			Expect(err).NotTo(HaveOccurred())
+			hb, err := b.HashTenant(ctx, "x0001")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(hb).To(Equal(ha))
+			Expect(hash(b)).NotTo(Equal(hash(a)))
+
+			other, err := b.HashTenant(ctx, "x0002")
+			Expect(err).NotTo(HaveOccurred())
+			empty, err := a.HashTenant(ctx, "x0002")
+			Expect(err).NotTo(HaveOccurred())
+			for _, m := range []string{"members", "messages", "clearFloors", "notices"} {
+				Expect(other[m]).NotTo(Equal(empty[m]), m)
+			}
+			Expect(compare(a, b, "x0001")).To(HaveEach(""))
+		})
+
+		It("names the first key that differs: a changed row, or a row on one side only", func() {
+			a, b := open(), open()
+			write(a, sample(), 10)
+			write(b, sample(), 10)
+			otherTenant(b)
+			Expect(b.Update(ctx, func(tx projections.Tx) error {
+				return firstErr(
+					func() error {
+						return tx.PutMembers(ctx, []projections.Member{{ID: "m07", Tenant: "x0001", Name: "tampered"}, {ID: "m12", Tenant: "x0001", Name: "tampered"}})
+					},
+					func() error {
+						return tx.PutFriends(ctx, []projections.Friend{{Tenant: "x0001", Member: "m05", FriendID: "m01", ChatID: "c"}})
+					},
+					func() error { return tx.SetClearFloor(ctx, "m02", "c1", 4) },
+				)
+			})).To(Succeed())
+			Expect(a.Update(ctx, func(tx projections.Tx) error {
+				_, err := tx.MarkRead(ctx, "c1", "m01", 3)
+				return err
+			})).To(Succeed())
+
+			diff := compare(a, b, "x0001")
+			Expect(diff).To(HaveKeyWithValue("members", "id=m07"))
+			Expect(diff).To(HaveKeyWithValue("friends", "member=m05, friend_id=m01"))
+			Expect(diff).To(HaveKeyWithValue("clearFloors", "member=m02, chat_id=c1"))
+			Expect(diff).To(HaveKeyWithValue("messages", fmt.Sprintf("id=%019d", 1)))
+			Expect(diff).To(HaveKeyWithValue("sessions", ""))
+			// The other way round, a row only b has is named too.
+			Expect(compare(b, a, "x0001")).To(HaveKeyWithValue("friends", "member=m05, friend_id=m01"))
+			Expect(compare(a, b, "x0002")).To(HaveKeyWithValue("members", "id=m99"))
+		})
+	})
+
 	It("fails on a closed store", func() {
 		s, err := sqliteread.Open(filepath.Join(GinkgoT().TempDir(), "read.db"))
 		Expect(err).NotTo(HaveOccurred())

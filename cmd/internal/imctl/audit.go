@@ -51,6 +51,10 @@ func parseAudit(verb string, args []string) (request, error) {
 		}
 		return request{local: func(l local) error { return checkExport(args[0], l.stdout) }}, nil
 	}
+	switch verb {
+	case "replay", "replays", "delete", "browse", "verify", "compare":
+		return parseReplayAudit(verb, args)
+	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return request{}, fmt.Errorf("audit %s takes <tenant> first", verb)
 	}

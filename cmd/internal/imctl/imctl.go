@@ -17,6 +17,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -70,6 +71,20 @@ commands:
   audit check <file.ndjson>               verify an export's checksum ("-": stdin)
       filters: --from <time> --to <time> (RFC 3339 or Unix ms)  --stream <name>  --chat <conversation id>
                --type <type,...>  --actor <member id>
+  audit replay <tenant> [--position P | --time T | --file F]
+                                          replay a tenant's events up to a position, a time (RFC 3339
+                                          or Unix ms) or the head, or an export file, into an isolated
+                                          read store, with a progress bar
+  audit replays                           every replay with its state and progress
+  audit delete <replayId>                 remove a replay
+  audit browse <replayId> sessions|groups|friends <memberId>
+  audit browse <replayId> history <memberId> --friend <id> | --group <id> [--anchor <messageId>] [--dir Up|Down] [--size N]
+  audit browse <replayId> groupMembers <groupId>
+                                          a member's views as they stood in the replay (JSON)
+  audit verify <tenant> [--json]          compare the tenant's live read models with a fold of its
+                                          events; exits 1 when one differs
+  audit compare <replayA> <replayB> [--json]
+                                          compare two replays' read models; exits 1 when one differs
 
 <account> is an account name, a phone number or a member id.
 
@@ -141,28 +156,32 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	}
 	data, err := c.do(ctx, req)
-	if err == nil && req.follow {
-		data, err = c.follow(ctx, stderr, !*asJSON)
+	if err == nil && req.follow != nil {
+		data, err = req.follow(ctx, c, stderr, !*asJSON && !req.json, data)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "imctl:", err)
 		return 1
 	}
-	if *asJSON {
+	code := 0
+	if req.failed != nil && req.failed(data) {
+		code = 1
+	}
+	if *asJSON || req.json {
 		var out bytes.Buffer
 		if json.Indent(&out, data, "", "  ") != nil {
 			out.Write(data)
 		}
 		fmt.Fprintln(stdout, out.String())
-		return 0
+		return code
 	}
 	if req.show != nil {
 		if err := req.show(stdout, data); err == nil {
-			return 0
+			return code
 		}
 	}
 	printHuman(stdout, data)
-	return 0
+	return code
 }
 
 // request is one admin API call.
@@ -170,8 +189,15 @@ type request struct {
 	method, path string
 	query        url.Values
 	body         any
-	// follow polls a rebuild until it ends.
-	follow bool
+	// file, when set, is sent as the body instead, as NDJSON.
+	file string
+	// follow, when set, polls what the call started until it ends, with a
+	// progress bar on w when bar is set, and returns its last state.
+	follow func(ctx context.Context, c client, w io.Writer, bar bool, started json.RawMessage) (json.RawMessage, error)
+	// json prints the result as JSON, as --json does.
+	json bool
+	// failed tells, from the result, that the command must exit 1.
+	failed func(data json.RawMessage) bool
 	// show prints the result for people, instead of printHuman.
 	show func(w io.Writer, data json.RawMessage) error
 	// local runs the command here instead of asking the server.
@@ -213,7 +239,7 @@ func parse(args []string) (request, error) {
 		if err := need(3); err != nil {
 			return request{}, err
 		}
-		return request{method: http.MethodPost, path: "/v1/admin/projections/rebuild", body: map[string]string{"name": args[2]}, follow: true}, nil
+		return request{method: http.MethodPost, path: "/v1/admin/projections/rebuild", body: map[string]string{"name": args[2]}, follow: followRebuild}, nil
 	case "projections cancel":
 		if err := need(2); err != nil {
 			return request{}, err
@@ -300,7 +326,16 @@ func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
 // send makes the call; the caller closes the answer's body.
 func (c client) send(ctx context.Context, r request) (*http.Response, error) {
 	var body io.Reader
-	if r.body != nil {
+	contentType := "application/json"
+	switch {
+	case r.file != "":
+		f, err := os.Open(r.file)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		body, contentType = f, "application/x-ndjson"
+	case r.body != nil:
 		b, err := json.Marshal(r.body)
 		if err != nil {
 			return nil, err
@@ -316,7 +351,7 @@ func (c client) send(ctx context.Context, r request) (*http.Response, error) {
 		return nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("the server at %s: %w (is it running?)", c.base, err)

@@ -17,9 +17,9 @@ import (
 // pollEvery is how often a rebuild's progress is asked for.
 var pollEvery = 250 * time.Millisecond
 
-// follow polls the rebuild until it is done or has failed, drawing a
-// progress bar on w when bar is set, and returns its last progress.
-func (c client) follow(ctx context.Context, w io.Writer, bar bool) (json.RawMessage, error) {
+// followRebuild polls the rebuild until it is done or has failed, drawing
+// a progress bar on w when bar is set, and returns its last progress.
+func followRebuild(ctx context.Context, c client, w io.Writer, bar bool, _ json.RawMessage) (json.RawMessage, error) {
 	for {
 		data, err := c.do(ctx, request{method: http.MethodGet, path: "/v1/admin/projections/rebuild"})
 		if err != nil {
@@ -59,15 +59,19 @@ func (c client) follow(ctx context.Context, w io.Writer, bar bool) (json.RawMess
 
 // progressLine is "[#####.....]  52%  520000/1000000 events  41000 ev/s  ETA 12s  running".
 func progressLine(p projections.Rebuild) string {
+	eta := time.Duration(p.ETASeconds * float64(time.Second)).Round(time.Second)
+	return fmt.Sprintf("%s  %.0f ev/s  ETA %s  %s ", bar(p.Done, p.Total), p.Rate, eta, p.State)
+}
+
+// bar is "[#####.....]  52%  520000/1000000 events".
+func bar(done, total uint64) string {
 	const width = 30
 	frac := 1.0
-	if p.Total > 0 {
-		frac = min(1, float64(p.Done)/float64(p.Total))
+	if total > 0 {
+		frac = min(1, float64(done)/float64(total))
 	}
 	n := int(frac * width)
-	eta := time.Duration(p.ETASeconds * float64(time.Second)).Round(time.Second)
-	return fmt.Sprintf("[%s%s] %3.0f%%  %d/%d events  %.0f ev/s  ETA %s  %s ",
-		strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, p.Done, p.Total, p.Rate, eta, p.State)
+	return fmt.Sprintf("[%s%s] %3.0f%%  %d/%d events", strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, done, total)
 }
 
 // showStatus prints the projections' status as a table.

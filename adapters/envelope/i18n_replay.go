@@ -1,0 +1,29 @@
+package envelope
+
+import "github.com/eventchat/eventchat/projections"
+
+// The texts of audit replays, imports of exports and verifications.
+var replayTexts = map[string]map[string]string{
+	"zh_CN": {
+		projections.MsgReplayPositionAndTime: "请给出位置或时间，不能同时给出",
+		projections.MsgReplayBeyondHead:      "位置 %d 超出了日志末尾 %d",
+		projections.MsgReplayOtherTenant:     "流 %s 不属于租户 %s",
+		projections.MsgReplayOrder:           "事件 %d 未按位置顺序排列",
+		projections.MsgReplayBeyondExport:    "事件 %d 超出了导出的末尾 %d",
+		projections.MsgReplayTenants:         "回放 %s 属于租户 %s，回放 %s 属于 %s",
+		projections.MsgReplayNotFound:        "回放不存在",
+		projections.MsgReplayNotDone:         "回放尚未完成",
+		projections.MsgNoSnapshot:            "此读存储在服务时无法校验：只有内置的 SQLite 读存储可以",
+	},
+	"vi_VN": {
+		projections.MsgReplayPositionAndTime: "Hãy đưa vị trí hoặc thời gian, không đưa cả hai",
+		projections.MsgReplayBeyondHead:      "Vị trí %d vượt quá cuối nhật ký %d",
+		projections.MsgReplayOtherTenant:     "Luồng %s không thuộc tenant %s",
+		projections.MsgReplayOrder:           "Sự kiện %d không theo thứ tự vị trí",
+		projections.MsgReplayBeyondExport:    "Sự kiện %d vượt quá cuối của tệp xuất %d",
+		projections.MsgReplayTenants:         "Bản phát lại %s thuộc tenant %s, bản %s thuộc %s",
+		projections.MsgReplayNotFound:        "Không có bản phát lại này",
+		projections.MsgReplayNotDone:         "Bản phát lại chưa xong",
+		projections.MsgNoSnapshot:            "Kho đọc này không thể kiểm tra khi đang phục vụ: chỉ kho đọc SQLite nhúng làm được",
+	},
+}

@@ -1,0 +1,322 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// AuditReplays replays tenants' events into isolated read stores, browses
+// them and compares read models (docs/api-audit.md).
+type AuditReplays interface {
+	Start(ctx context.Context, tenant string, position uint64, at time.Time) (projections.Replay, error)
+	Import(tenant string, head uint64, events []es.RecordedEvent) (projections.Replay, error)
+	Get(id string) (projections.Replay, error)
+	List() []projections.Replay
+	Delete(id string) error
+	// Queries returns a done replay's read models.
+	Queries(id string) (projections.Replay, projections.ReadStore, error)
+	Verify(ctx context.Context, tenant string) (projections.Verification, error)
+	Compare(ctx context.Context, a, b string) (projections.Comparison, error)
+}
+
+// Bodies of the audit replay routes.
+type (
+	// AuditReplayRequest asks for a replay of tenant up to position or time
+	// (RFC 3339 or Unix milliseconds); neither: the head.
+	AuditReplayRequest struct {
+		Tenant   string `json:"tenant"`
+		Position uint64 `json:"position,omitempty"`
+		Time     string `json:"time,omitempty"`
+	}
+	// AuditVerifyRequest names the tenant to verify.
+	AuditVerifyRequest struct {
+		Tenant string `json:"tenant"`
+	}
+	// AuditCompareRequest names two replays to compare.
+	AuditCompareRequest struct {
+		ReplayA string `json:"replayA"`
+		ReplayB string `json:"replayB"`
+	}
+)
+
+// maxExport caps an imported export.
+const maxExport = 256 << 20
+
+func (a *API) auditReplayRoutes() []route {
+	member := []param{{"memberId", true, "the member whose view is shown"}}
+	return []route{
+		{method: http.MethodPost, path: "/admin/audit/replays", audit: true,
+			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background.",
+			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
+		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, maxBody: maxExport,
+			summary: "Replay an audit export (the NDJSON body, checksum checked first) into an isolated read store, in the background.",
+			result:  projections.Replay{}, handle: a.importReplay},
+		{method: http.MethodGet, path: "/admin/audit/replays", audit: true,
+			summary: "Every replay with its progress (done/total positions), of one tenant when tenant is given.",
+			query:   []param{{"tenant", false, "tenant code"}}, result: []projections.Replay{}, handle: a.listReplays},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id", audit: true,
+			summary: "A replay's state and progress.", result: projections.Replay{}, handle: a.getReplay},
+		{method: http.MethodDelete, path: "/admin/audit/replays/:id", audit: true,
+			summary: "Stop a replay if it runs and remove it with its store.", result: projections.Replay{}, handle: a.deleteReplay},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/sessions", audit: true,
+			summary: "A member's conversation list as it stood in the replay, as /message/sessionInfo/list.",
+			query:   member, result: []SessionItem{}, handle: a.replaySessions},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/history", audit: true,
+			summary: "A page of a member's chat as it stood in the replay, as /message/messagePush/history/list/page.",
+			query: append(slices.Clone(member), param{"friendId", false, "the friend of a one-to-one chat"}, param{"groupId", false, "a group chat"},
+				param{"anchor", false, "message id; the newest page when absent"}, param{"dir", false, "Up (older, default) | Down (newer)"},
+				param{"size", false, "1 to 200, default 20"}),
+			result: []projections.Message{}, handle: a.replayHistory},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/groups", audit: true,
+			summary: "A member's groups with its role as they stood in the replay, as /chat/groupInfo/listMemberInGroup.",
+			query:   member, result: MyGroups{}, handle: a.replayGroups},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/groupMembers", audit: true,
+			summary: "A group's members and roles as they stood in the replay, as /chat/groupInfo/listGroupMember.",
+			query:   []param{{"groupId", true, "the group"}}, result: []GroupMemberItem{}, handle: a.replayGroupMembers},
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/friends", audit: true,
+			summary: "A member's friends as they stood in the replay (all offline), as /chat/friendInfo/list's.",
+			query:   member, result: []FriendView{}, handle: a.replayFriends},
+		{method: http.MethodPost, path: "/admin/audit/verify", audit: true,
+			summary: "Fold a tenant's events into a temporary store at the live store's position and compare each read model's rows of the tenant with the live ones.",
+			body:    AuditVerifyRequest{}, result: projections.Verification{}, handle: a.verifyTenant},
+		{method: http.MethodPost, path: "/admin/audit/compare", audit: true,
+			summary: "Compare the read models of two done replays of one tenant.",
+			body:    AuditCompareRequest{}, result: projections.Comparison{}, handle: a.compareReplays},
+	}
+}
+
+// auditTenant is the tenant an audit call may read: asked (a query or
+// body field, or the tenant of the replay it names) when it exists.
+// auditTenant decides and records (AuditAccessed) the caller's action on
+// the history of the tenant asked for ("" : an auditor's own) and returns
+// that tenant.
+func (a *API) auditTenant(c echo.Context, action, asked string, f audit.Filter) (string, error) {
+	access, err := a.audited(c, action, asked, f, nil)
+	return access.Tenant, err
+}
+
+func (a *API) auditReplays() (AuditReplays, error) {
+	if a.deps.Replays == nil {
+		return nil, fault.New(fault.NotFound, fault.MsgNotFound)
+	}
+	return a.deps.Replays, nil
+}
+
+func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return err
+	}
+	var r AuditReplayRequest
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	tenant, err := a.auditTenant(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time})
+	if err != nil {
+		return err
+	}
+	at, err := audit.ParseTime("time", r.Time)
+	if err != nil {
+		return err
+	}
+	return answer(c)(rs.Start(c.Request().Context(), tenant, r.Position, at))
+}
+
+func (a *API) importReplay(c echo.Context, _ commands.Principal) error {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return err
+	}
+	// Nothing is folded before the whole file has passed its checksum.
+	var events []es.RecordedEvent
+	trailer, err := audit.ReadExport(c.Request().Body, func(e audit.Entry) error {
+		r, err := e.Recorded()
+		events = append(events, r)
+		return err
+	})
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
+	}
+	if err != nil {
+		return err
+	}
+	tenant, err := a.auditTenant(c, audit.ActionReplay, trailer.Tenant, audit.Filter{Position: trailer.Head})
+	if err != nil {
+		return err
+	}
+	return answer(c)(rs.Import(tenant, trailer.Head, events))
+}
+
+func (a *API) listReplays(c echo.Context, _ commands.Principal) error {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return err
+	}
+	all := rs.List()
+	// Operators see every tenant's replays unless they name one.
+	if asked := c.QueryParam("tenant"); asked != "" || auditorOf(c).Role == commands.RoleAuditor {
+		tenant, err := a.auditTenant(c, audit.ActionReplay, asked, audit.Filter{})
+		if err != nil {
+			return err
+		}
+		all = slices.DeleteFunc(all, func(r projections.Replay) bool { return r.Tenant != tenant })
+	}
+	return ok(c, all)
+}
+
+// replay finds the replay of the path, whose tenant's history the caller
+// must be allowed action on.
+func (a *API) replay(c echo.Context, action string) (AuditReplays, projections.Replay, error) {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return nil, projections.Replay{}, err
+	}
+	r, err := rs.Get(c.Param("id"))
+	if err != nil {
+		return nil, r, err
+	}
+	if _, err := a.auditTenant(c, action, r.Tenant, audit.Filter{Position: r.Position}); err != nil {
+		return nil, r, err
+	}
+	return rs, r, nil
+}
+
+func (a *API) getReplay(c echo.Context, _ commands.Principal) error {
+	_, r, err := a.replay(c, audit.ActionReplay)
+	if err != nil {
+		return err
+	}
+	return ok(c, r)
+}
+
+func (a *API) deleteReplay(c echo.Context, _ commands.Principal) error {
+	rs, r, err := a.replay(c, audit.ActionReplay)
+	if err != nil {
+		return err
+	}
+	if err := rs.Delete(r.ID); err != nil {
+		return err
+	}
+	return ok(c, r)
+}
+
+// replayReads are the member views of a done replay, and the principal of
+// the member named by memberId, which must be a member of the replay's
+// tenant there ("" when the view needs no member).
+func (a *API) replayReads(c echo.Context, needMember bool) (memberReads, commands.Principal, error) {
+	rs, r, err := a.replay(c, audit.ActionBrowse)
+	if err != nil {
+		return memberReads{}, commands.Principal{}, err
+	}
+	_, store, err := rs.Queries(r.ID)
+	if err != nil {
+		return memberReads{}, commands.Principal{}, err
+	}
+	p := commands.Principal{Tenant: r.Tenant}
+	if needMember {
+		id := c.QueryParam("memberId")
+		ms, err := store.MembersByID(c.Request().Context(), []string{id})
+		if err != nil {
+			return memberReads{}, p, err
+		}
+		if m, found := ms[id]; !found || m.Tenant != r.Tenant {
+			return memberReads{}, p, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+		}
+		p.MemberID = id
+	}
+	return memberReads{q: store}, p, nil
+}
+
+func (a *API) replaySessions(c echo.Context, _ commands.Principal) error {
+	r, p, err := a.replayReads(c, true)
+	if err != nil {
+		return err
+	}
+	return answer(c)(r.sessionItems(c, p.MemberID, func(projections.Session) bool { return true }))
+}
+
+func (a *API) replayHistory(c echo.Context, _ commands.Principal) error {
+	r, p, err := a.replayReads(c, true)
+	if err != nil {
+		return err
+	}
+	return answer(c)(r.history(c, p, c.QueryParam("friendId"), c.QueryParam("groupId"),
+		c.QueryParam("anchor"), c.QueryParam("dir"), c.QueryParam("size")))
+}
+
+func (a *API) replayGroups(c echo.Context, _ commands.Principal) error {
+	r, p, err := a.replayReads(c, true)
+	if err != nil {
+		return err
+	}
+	return answer(c)(r.myGroups(c.Request().Context(), p.MemberID))
+}
+
+func (a *API) replayGroupMembers(c echo.Context, _ commands.Principal) error {
+	r, p, err := a.replayReads(c, false)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	g, err := r.tenantGroup(ctx, p.Tenant, c.QueryParam("groupId"))
+	if err != nil {
+		return err
+	}
+	return answer(c)(r.groupMemberItems(ctx, g.ID))
+}
+
+func (a *API) replayFriends(c echo.Context, _ commands.Principal) error {
+	r, p, err := a.replayReads(c, true)
+	if err != nil {
+		return err
+	}
+	return answer(c)(r.friendViews(c, p))
+}
+
+func (a *API) verifyTenant(c echo.Context, _ commands.Principal) error {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return err
+	}
+	var r AuditVerifyRequest
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	tenant, err := a.auditTenant(c, audit.ActionVerify, r.Tenant, audit.Filter{})
+	if err != nil {
+		return err
+	}
+	return answer(c)(rs.Verify(c.Request().Context(), tenant))
+}
+
+func (a *API) compareReplays(c echo.Context, _ commands.Principal) error {
+	rs, err := a.auditReplays()
+	if err != nil {
+		return err
+	}
+	var r AuditCompareRequest
+	if err := bind(c, &r); err != nil {
+		return err
+	}
+	for _, id := range []string{r.ReplayA, r.ReplayB} {
+		x, err := rs.Get(id)
+		if err != nil {
+			return err
+		}
+		if _, err := a.auditTenant(c, audit.ActionVerify, x.Tenant, audit.Filter{Position: x.Position}); err != nil {
+			return err
+		}
+	}
+	return answer(c)(rs.Compare(c.Request().Context(), r.ReplayA, r.ReplayB))
+}

@@ -1,0 +1,103 @@
+package sqliteread
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// Shelf keeps replays in a directory of their own, apart from the live
+// store: replay id folds into <id>.db and is described by <id>.json.
+type Shelf struct{ dir string }
+
+var _ projections.ReplayShelf = (*Shelf)(nil)
+
+// NewShelf returns the shelf in dir, creating it.
+func NewShelf(dir string) (*Shelf, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sqliteread: replays: %w", err)
+	}
+	return &Shelf{dir: dir}, nil
+}
+
+func (s *Shelf) path(id, ext string) string { return filepath.Join(s.dir, id+ext) }
+
+// Create opens a new, empty store for replay id, removing any left.
+func (s *Shelf) Create(id string) (projections.ReadStore, error) {
+	if err := removeDB(s.path(id, ".db")); err != nil {
+		return nil, err
+	}
+	return Open(s.path(id, ".db"))
+}
+
+// Open opens the store of replay id.
+func (s *Shelf) Open(id string) (projections.ReadStore, error) {
+	path := s.path(id, ".db")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("sqliteread: replay %s: %w", id, err)
+	}
+	return Open(path)
+}
+
+// Close closes a store of the shelf.
+func (s *Shelf) Close(store projections.ReadStore) error {
+	st, ok := store.(*Store)
+	if !ok {
+		return fmt.Errorf("sqliteread: %T is not a replay store", store)
+	}
+	return st.Close()
+}
+
+// Remove removes replay id's store and record.
+func (s *Shelf) Remove(id string) error {
+	err := os.Remove(s.path(id, ".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		err = nil
+	}
+	return errors.Join(err, removeDB(s.path(id, ".db")))
+}
+
+// Save records r, atomically.
+func (s *Shelf) Save(r projections.Replay) error {
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	tmp := s.path(r.ID, ".json.tmp")
+	if err := os.WriteFile(tmp, raw, 0o600); err != nil {
+		return fmt.Errorf("sqliteread: record replay %s: %w", r.ID, err)
+	}
+	if err := os.Rename(tmp, s.path(r.ID, ".json")); err != nil {
+		return fmt.Errorf("sqliteread: record replay %s: %w", r.ID, err)
+	}
+	return nil
+}
+
+// List returns every recorded replay.
+func (s *Shelf) List() ([]projections.Replay, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: replays: %w", err)
+	}
+	var out []projections.Replay
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(s.dir, e.Name()))
+		if err != nil {
+			return nil, fmt.Errorf("sqliteread: replays: %w", err)
+		}
+		var r projections.Replay
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return nil, fmt.Errorf("sqliteread: replay record %s: %w", e.Name(), err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -1,0 +1,520 @@
+package projections
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/fault"
+)
+
+// Snapshots are read stores whose content can be pinned and compared with
+// another's, one tenant's rows at a time.
+type Snapshots interface {
+	// Snapshot pins what the store holds now, until it is closed.
+	Snapshot(ctx context.Context) (Snapshot, error)
+}
+
+// Snapshot is what a read store held when it was taken.
+type Snapshot interface {
+	// Checkpoints are the projectors' checkpoints in the snapshot.
+	Checkpoints() map[string]uint64
+	// CompareTenant compares tenant's rows of every read model with
+	// other's.
+	CompareTenant(ctx context.Context, other Snapshot, tenant string) ([]ModelComparison, error)
+	Close() error
+}
+
+// ModelComparison tells whether one read model holds the same rows in two
+// stores, and else the key of the first row that differs.
+type ModelComparison struct {
+	Name            string `json:"name"`
+	Equal           bool   `json:"equal"`
+	FirstDifference string `json:"firstDifference,omitempty"`
+}
+
+// ReplayShelf keeps the isolated read stores replays fold into, and what
+// is known of each replay, across restarts.
+type ReplayShelf interface {
+	// Create opens a new, empty store for replay id.
+	Create(id string) (ReadStore, error)
+	// Open opens the store of replay id.
+	Open(id string) (ReadStore, error)
+	// Close closes a store Create or Open returned.
+	Close(store ReadStore) error
+	// Remove removes replay id's store and record.
+	Remove(id string) error
+	// Save records r.
+	Save(r Replay) error
+	// List returns every recorded replay.
+	List() ([]Replay, error)
+}
+
+// Replay states.
+const (
+	ReplayRunning = "running"
+	ReplayDone    = "done"
+	ReplayFailed  = "failed"
+)
+
+// Replay sources.
+const (
+	ReplayOfLog    = "log"
+	ReplayOfImport = "import"
+)
+
+// Replay is the read models of one tenant as they stood at a position of
+// the log, folded into a store of their own.
+type Replay struct {
+	ID     string `json:"id"`
+	Tenant string `json:"tenant"`
+	// Source is where the events came from: the log or an imported export.
+	Source string `json:"source"`
+	// Position is the last position folded; for an import, the head of the
+	// log when the export was made.
+	Position uint64 `json:"position"`
+	// Time is the time asked for, when the replay was asked for a time.
+	Time  time.Time `json:"time,omitzero"`
+	State string    `json:"state"`
+	// Done and Total are log positions: folded, and to fold.
+	Done       uint64    `json:"done"`
+	Total      uint64    `json:"total"`
+	Error      string    `json:"error,omitempty"`
+	StartedAt  time.Time `json:"startedAt"`
+	FinishedAt time.Time `json:"finishedAt,omitzero"`
+}
+
+// Verification compares a tenant's live read models with a fold of its
+// events at the same position.
+type Verification struct {
+	Tenant   string            `json:"tenant"`
+	Position uint64            `json:"position"`
+	Models   []ModelComparison `json:"models"`
+}
+
+// Comparison compares the read models of two replays.
+type Comparison struct {
+	ReplayA string            `json:"replayA"`
+	ReplayB string            `json:"replayB"`
+	Tenant  string            `json:"tenant"`
+	Models  []ModelComparison `json:"models"`
+}
+
+// Texts of replays' refusals, translated at the edges.
+const (
+	MsgReplayPositionAndTime = "give a position or a time, not both"
+	MsgReplayBeyondHead      = "position %d is beyond the head of the log, %d"
+	MsgReplayOtherTenant     = "stream %s is not of tenant %s"
+	MsgReplayOrder           = "event %d is out of position order"
+	MsgReplayBeyondExport    = "event %d is beyond the export's head %d"
+	MsgReplayTenants         = "replay %s is of tenant %s, replay %s of %s"
+	MsgReplayNotFound        = "no such replay"
+	MsgReplayNotDone         = "the replay is not done yet"
+	MsgNoSnapshot            = "this read store cannot be verified while serving: only the embedded SQLite read store can"
+)
+
+// ErrNoSnapshot refuses a verify on a read store that cannot be compared.
+var ErrNoSnapshot = fault.New(fault.Conflict, MsgNoSnapshot)
+
+// msgInterrupted is the error of a replay the server stopped while it ran.
+const msgInterrupted = "interrupted: the server stopped while it ran"
+
+// Replays folds tenants' events into isolated read stores, with the live
+// engine's projectors through the engine's code, and compares read models.
+type Replays struct {
+	live  *Engine
+	shelf ReplayShelf
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu  sync.Mutex
+	all map[string]*replayRun
+}
+
+type replayRun struct {
+	cur    Replay
+	cancel context.CancelFunc
+	done   chan struct{}
+	// store is open while the replay folds, or once it is browsed.
+	store ReadStore
+}
+
+// NewReplays returns the replays of live's log kept on shelf. Replays a
+// stopped server left running are marked failed: their stores stay, but
+// are not resumed.
+func NewReplays(live *Engine, shelf ReplayShelf) (*Replays, error) {
+	kept, err := shelf.List()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Replays{live: live, shelf: shelf, ctx: ctx, cancel: cancel, all: map[string]*replayRun{}}
+	for _, k := range kept {
+		if k.State == ReplayRunning {
+			k.State, k.Error = ReplayFailed, msgInterrupted
+			if err := shelf.Save(k); err != nil {
+				cancel()
+				return nil, err
+			}
+		}
+		done := make(chan struct{})
+		close(done)
+		r.all[k.ID] = &replayRun{cur: k, done: done}
+	}
+	return r, nil
+}
+
+// Close stops the running replays and closes the stores.
+func (r *Replays) Close() error {
+	r.cancel()
+	r.wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var errs []error
+	for _, run := range r.all {
+		if run.store != nil {
+			errs = append(errs, r.shelf.Close(run.store))
+			run.store = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func inputErr(key string, args ...any) error { return fault.New(fault.Invalid, key, args...) }
+
+// Start replays tenant's events up to position, or up to the last event at
+// or before at, or (both zero) up to the head, in the background.
+func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at time.Time) (Replay, error) {
+	if position > 0 && !at.IsZero() {
+		return Replay{}, inputErr(MsgReplayPositionAndTime)
+	}
+	head, err := r.live.log.Head(ctx)
+	if err != nil {
+		return Replay{}, fmt.Errorf("projections: head: %w", err)
+	}
+	switch {
+	case position > head:
+		return Replay{}, inputErr(MsgReplayBeyondHead, position, head)
+	case !at.IsZero():
+		if position, err = r.positionAt(ctx, at, head); err != nil {
+			return Replay{}, err
+		}
+	case position == 0:
+		position = head
+	}
+	prefix := es.TenantPrefix(tenant)
+	keep := func(e *es.RecordedEvent) bool { return strings.HasPrefix(e.Stream, prefix) }
+	return r.start(Replay{Tenant: tenant, Source: ReplayOfLog, Position: position, Time: at, Total: position},
+		r.live.log, keep, position)
+}
+
+// Import replays events, an export of tenant's made when the log's head
+// was head, in position order, in the background.
+func (r *Replays) Import(tenant string, head uint64, events []es.RecordedEvent) (Replay, error) {
+	prefix := es.TenantPrefix(tenant)
+	var last uint64
+	for _, e := range events {
+		switch {
+		case !strings.HasPrefix(e.Stream, prefix):
+			return Replay{}, inputErr(MsgReplayOtherTenant, e.Stream, tenant)
+		case e.Position <= last:
+			return Replay{}, inputErr(MsgReplayOrder, e.Position)
+		}
+		last = e.Position
+	}
+	if last > head {
+		return Replay{}, inputErr(MsgReplayBeyondExport, last, head)
+	}
+	return r.start(Replay{Tenant: tenant, Source: ReplayOfImport, Position: head, Total: last},
+		sliceLog(events), nil, last)
+}
+
+// positionAt is the position up to which the log holds the events of at
+// or before at: the events' times grow with their positions (the server
+// stamps them as it appends), so it is searched by halves.
+func (r *Replays) positionAt(ctx context.Context, at time.Time, head uint64) (uint64, error) {
+	var err error
+	after := func(pos uint64) bool {
+		if err != nil {
+			return true
+		}
+		var recs []es.RecordedEvent
+		recs, err = r.live.log.ReadAll(ctx, pos, 1)
+		return len(recs) == 0 || recs[0].Metadata.Time.After(at)
+	}
+	// The first position whose next event is after at.
+	lo, hi := uint64(0), head
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if after(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("projections: read the log: %w", err)
+	}
+	return lo, nil
+}
+
+func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bool, to uint64) (Replay, error) {
+	rp.ID, rp.State, rp.StartedAt = newReplayID(), ReplayRunning, time.Now().UTC()
+	store, err := r.shelf.Create(rp.ID)
+	if err != nil {
+		return Replay{}, err
+	}
+	if err := r.shelf.Save(rp); err != nil {
+		return Replay{}, errors.Join(err, r.shelf.Close(store), r.shelf.Remove(rp.ID))
+	}
+	ctx, cancel := context.WithCancel(r.ctx)
+	run := &replayRun{cur: rp, cancel: cancel, done: make(chan struct{}), store: store}
+	r.mu.Lock()
+	r.all[rp.ID] = run
+	r.mu.Unlock()
+	e := NewEngine(log, store, nil, r.live.registry, r.live.projectors...)
+	e.keep = keep
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer close(run.done)
+		err := e.FoldTo(ctx, to, func(pos uint64) {
+			r.mu.Lock()
+			run.cur.Done = pos
+			r.mu.Unlock()
+		})
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		run.cur.FinishedAt = time.Now().UTC()
+		switch {
+		case err != nil && r.ctx.Err() != nil:
+			run.cur.State, run.cur.Error = ReplayFailed, msgInterrupted
+		case err != nil:
+			run.cur.State, run.cur.Error = ReplayFailed, err.Error()
+		default:
+			run.cur.State, run.cur.Done = ReplayDone, to
+		}
+		if err := r.shelf.Save(run.cur); err != nil && run.cur.Error == "" {
+			run.cur.State, run.cur.Error = ReplayFailed, err.Error()
+		}
+	}()
+	return rp, nil
+}
+
+func newReplayID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // never fails
+	return hex.EncodeToString(b[:])
+}
+
+// Get returns replay id.
+func (r *Replays) Get(id string) (Replay, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run, ok := r.all[id]
+	if !ok {
+		return Replay{}, fault.New(fault.NotFound, MsgReplayNotFound)
+	}
+	return run.cur, nil
+}
+
+// List returns every replay, oldest first.
+func (r *Replays) List() []Replay {
+	r.mu.Lock()
+	out := make([]Replay, 0, len(r.all))
+	for _, run := range r.all {
+		out = append(out, run.cur)
+	}
+	r.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].StartedAt.Equal(out[j].StartedAt) {
+			return out[i].StartedAt.Before(out[j].StartedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Delete stops replay id if it runs and removes it.
+func (r *Replays) Delete(id string) error {
+	r.mu.Lock()
+	run, ok := r.all[id]
+	r.mu.Unlock()
+	if !ok {
+		return fault.New(fault.NotFound, MsgReplayNotFound)
+	}
+	if run.cancel != nil {
+		run.cancel()
+	}
+	<-run.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.all[id]; !ok {
+		return fault.New(fault.NotFound, MsgReplayNotFound)
+	}
+	var err error
+	if run.store != nil {
+		err = r.shelf.Close(run.store)
+	}
+	delete(r.all, id)
+	return errors.Join(err, r.shelf.Remove(id))
+}
+
+// Queries returns the read models of replay id, once it is done.
+func (r *Replays) Queries(id string) (Replay, ReadStore, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	run, ok := r.all[id]
+	switch {
+	case !ok:
+		return Replay{}, nil, fault.New(fault.NotFound, MsgReplayNotFound)
+	case run.cur.State != ReplayDone:
+		return run.cur, nil, fault.New(fault.Conflict, MsgReplayNotDone)
+	case run.store == nil:
+		s, err := r.shelf.Open(id)
+		if err != nil {
+			return run.cur, nil, err
+		}
+		run.store = s
+	}
+	return run.cur, run.store, nil
+}
+
+// Compare compares the read models of two replays of one tenant.
+func (r *Replays) Compare(ctx context.Context, a, b string) (Comparison, error) {
+	ra, sa, err := r.Queries(a)
+	if err != nil {
+		return Comparison{}, err
+	}
+	rb, sb, err := r.Queries(b)
+	if err != nil {
+		return Comparison{}, err
+	}
+	if ra.Tenant != rb.Tenant {
+		return Comparison{}, inputErr(MsgReplayTenants, a, ra.Tenant, b, rb.Tenant)
+	}
+	models, err := compareStores(ctx, sa, sb, ra.Tenant)
+	if err != nil {
+		return Comparison{}, err
+	}
+	return Comparison{ReplayA: a, ReplayB: b, Tenant: ra.Tenant, Models: models}, nil
+}
+
+func compareStores(ctx context.Context, a, b ReadStore, tenant string) ([]ModelComparison, error) {
+	sa, sb, err := snapshots(ctx, a, b)
+	if err != nil {
+		return nil, err
+	}
+	out, err := sa.CompareTenant(ctx, sb, tenant)
+	return out, errors.Join(err, sa.Close(), sb.Close())
+}
+
+func snapshots(ctx context.Context, a, b ReadStore) (Snapshot, Snapshot, error) {
+	pa, okA := a.(Snapshots)
+	pb, okB := b.(Snapshots)
+	if !okA || !okB {
+		return nil, nil, ErrNoSnapshot
+	}
+	sa, err := pa.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	sb, err := pb.Snapshot(ctx)
+	if err != nil {
+		return nil, nil, errors.Join(err, sa.Close())
+	}
+	return sa, sb, nil
+}
+
+// Verify folds tenant's events into a temporary store up to the position
+// of a snapshot of the live store, and compares the tenant's rows of both.
+// The snapshot is a read of the live store as its last batch committed,
+// checkpoints included: the live engine folds on meanwhile.
+func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, error) {
+	live, ok := r.live.store.(Snapshots)
+	if !ok {
+		return Verification{}, ErrNoSnapshot
+	}
+	id := "verify-" + newReplayID()
+	tmp, err := r.shelf.Create(id)
+	if err != nil {
+		return Verification{}, err
+	}
+	defer func() { _ = errors.Join(r.shelf.Close(tmp), r.shelf.Remove(id)) }()
+	prefix := es.TenantPrefix(tenant)
+	e := NewEngine(r.live.log, tmp, nil, r.live.registry, r.live.projectors...)
+	e.keep = func(ev *es.RecordedEvent) bool { return strings.HasPrefix(ev.Stream, prefix) }
+	// Most of the fold happens before the snapshot, so that it is held
+	// open only for the tail.
+	if err := e.FoldTo(ctx, r.live.Position(), nil); err != nil {
+		return Verification{}, err
+	}
+	snap, err := live.Snapshot(ctx)
+	if err != nil {
+		return Verification{}, err
+	}
+	defer snap.Close()
+	pos := r.live.folded(snap.Checkpoints())
+	if err := e.FoldTo(ctx, pos, nil); err != nil {
+		return Verification{}, err
+	}
+	own, err := tmp.(Snapshots).Snapshot(ctx)
+	if err != nil {
+		return Verification{}, err
+	}
+	defer own.Close()
+	models, err := snap.CompareTenant(ctx, own, tenant)
+	if err != nil {
+		return Verification{}, err
+	}
+	return Verification{Tenant: tenant, Position: pos, Models: models}, nil
+}
+
+// sliceLog is an event log held in memory: an imported export's events.
+type sliceLog []es.RecordedEvent
+
+func (l sliceLog) after(pos uint64) []es.RecordedEvent {
+	i := sort.Search(len(l), func(i int) bool { return l[i].Position > pos })
+	return l[i:]
+}
+
+func (l sliceLog) ReadAll(_ context.Context, after uint64, max int) ([]es.RecordedEvent, error) {
+	rest := l.after(after)
+	return rest[:min(max, len(rest))], nil
+}
+
+func (l sliceLog) SubscribeAll(_ context.Context, after uint64) (es.Subscription, error) {
+	return &sliceSub{rest: l.after(after)}, nil
+}
+
+func (l sliceLog) Head(context.Context) (uint64, error) {
+	if len(l) == 0 {
+		return 0, nil
+	}
+	return l[len(l)-1].Position, nil
+}
+
+// sliceSub delivers a sliceLog's events, then waits for more as a live
+// subscription does.
+type sliceSub struct{ rest []es.RecordedEvent }
+
+func (s *sliceSub) Next(ctx context.Context) ([]es.RecordedEvent, error) {
+	if len(s.rest) == 0 {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	page := s.rest[:min(maxBatch, len(s.rest))]
+	s.rest = s.rest[len(page):]
+	return page, nil
+}
+
+func (s *sliceSub) Close() error { return nil }
