@@ -15,7 +15,7 @@ type Login struct {
 	Account    string `json:"account"` // account name or phone
 	Password   string `json:"password"`
 	TenantCode string `json:"tenantCode"`
-	Device     string `json:"device"`
+	Device     string `json:"-"` // the client's User-Agent, set by the edge
 	IP         string `json:"-"` // the client's address, set by the edge
 }
 
@@ -74,9 +74,17 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 			return LoggedIn{}, err
 		}
 		p := Principal{Tenant: l.TenantCode, MemberID: id, SessionID: a.NewUUID()}
-		events, err := m.Login(p.SessionID, l.Device, cfg.SingleDevice, a.Now())
+		now := a.Now()
+		events, err := m.Login(p.SessionID, l.Device, cfg.SingleDevice, now)
 		if err != nil {
 			return LoggedIn{}, err
+		}
+		if m.NewDevice(l.Device) {
+			code, err := sixDigits()
+			if err != nil {
+				return LoggedIn{}, err
+			}
+			events = append(events, m.VerifyDevice(p.SessionID, l.Device, code, now)...)
 		}
 		member.StampIP(events, l.IP)
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)

@@ -49,6 +49,23 @@ var _ = Describe("Profile and credentials", func() {
 		Expect(login("alice001", "newPass99")).To(Succeed())
 	})
 
+	It("refuses the reset of a banned member with the ban text, changing nothing, also with a code sent before the ban", func() {
+		alice := w.member("alice001")
+		phone := phoneOf(alice)
+		w.advance(time.Minute)
+		Expect(w.app.SendSMSCode(ctx, "x0001", phone, "reset")).To(Succeed())
+		_, err := w.app.BanMember(ctx, commands.Operator{Name: "spec"}, "x0001", "alice001")
+		Expect(err).NotTo(HaveOccurred())
+		By("with a code sent before the ban")
+		_, err = w.app.ForgetPassword(ctx, commands.ForgetPassword{Phone: phone, SMSCode: w.lastCode(phone), Password: "reset123", ConfirmPassword: "reset123", TenantCode: "x0001"})
+		Expect(fault.Is(err, fault.Forbidden)).To(BeTrue())
+		Expect(err.Error()).To(Equal(fault.MsgBanned))
+		_, err = w.app.UnbanMember(ctx, commands.Operator{Name: "spec"}, "x0001", "alice001")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(login("alice001", "pass1234")).To(Succeed())
+		Expect(login("alice001", "reset123")).To(HaveOccurred())
+	})
+
 	It("refuses a reset for a phone nobody uses", func() {
 		_, err := w.app.ForgetPassword(ctx, commands.ForgetPassword{Phone: "13312345678", SMSCode: "123456", Password: "reset123", ConfirmPassword: "reset123", TenantCode: "x0001"})
 		Expect(err).To(HaveOccurred())

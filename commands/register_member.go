@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"strings"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -16,6 +17,9 @@ type Register struct {
 	Account    string `json:"account"`
 	Password   string `json:"password"`
 	TenantCode string `json:"tenantCode"`
+	// InviteCode is the invitation code of the member who invited this one
+	// (getRefereeLink); optional.
+	InviteCode string `json:"inviteCode,omitempty"`
 }
 
 // Registered answers a registration.
@@ -37,6 +41,10 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 		return Registered{}, err
 	}
 	if err := a.checkSMSCode(ctx, r.TenantCode, reg.Phone, member.PurposeRegister, reg.SMSCode); err != nil {
+		return Registered{}, err
+	}
+	referrer, err := a.referrer(ctx, r.TenantCode, r.InviteCode)
+	if err != nil {
 		return Registered{}, err
 	}
 	accountStream := es.Stream(r.TenantCode, es.CategoryAccount, reg.Account)
@@ -69,9 +77,34 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 	if !ok {
 		return Registered{}, fault.New(fault.Conflict, fault.MsgAccountInUse)
 	}
-	res, err := a.appendEvents(ctx, p, es.Stream(r.TenantCode, es.CategoryMember, id), es.NoStream, member.Register(id, reg, hash, a.Now()))
+	now := a.Now()
+	events := member.Register(id, reg, hash, now)
+	if referrer != "" {
+		events = append(events, member.Refer(referrer, r.InviteCode, now)...)
+	}
+	res, err := a.appendEvents(ctx, p, es.Stream(r.TenantCode, es.CategoryMember, id), es.NoStream, events)
 	if err != nil {
 		return Registered{}, err
 	}
 	return Registered{MemberID: id, Position: res.Position}, nil
+}
+
+// referrer is the id of the member of tenantCode whose invitation code code
+// is, "" without a code; a code of nobody in the tenant is refused.
+func (a *App) referrer(ctx context.Context, tenantCode, code string) (string, error) {
+	if strings.TrimSpace(code) == "" {
+		return "", nil
+	}
+	id, err := member.ParseInvitationCode(code)
+	if err != nil {
+		return "", err
+	}
+	ok, err := a.memberExists(ctx, tenantCode, id)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fault.New(fault.Invalid, fault.MsgInvitationCodeInvalid)
+	}
+	return id, nil
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // Members keeps the member directory: registrations, then each member's
-// profile, account ID, phone and the address of its last login. A change
+// profile, account ID, phone, who invited it and the address of its last
+// login. A change
 // of the profile, account or phone pushes 46 (refresh user info) to the
 // member's connections.
 type Members struct{}
@@ -51,7 +52,8 @@ func (Members) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			continue
 		}
 		switch env.Event.(type) {
-		case *member.ProfileModified, *member.AccountChanged, *member.PhoneChanged, *member.SessionStarted, *member.LevelChanged:
+		case *member.ProfileModified, *member.AccountChanged, *member.PhoneChanged, *member.SessionStarted, *member.LevelChanged,
+			*member.Referred:
 		default:
 			continue
 		}
@@ -72,6 +74,8 @@ func (Members) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 			m.Phone = e.Phone
 		case *member.LevelChanged:
 			m.Level = e.Level
+		case *member.Referred:
+			m.Referrer = e.Referrer
 		case *member.SessionStarted:
 			if e.IP == "" || e.IP == m.LastIP {
 				continue

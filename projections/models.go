@@ -17,6 +17,7 @@ type Member struct {
 	RegisteredAt int64  `json:"registeredAt"`
 	Gender       string `json:"gender"` // "" until set: prefer not to say
 	LastIP       string `json:"-"`      // the client address of the last login
+	Referrer     string `json:"-"`      // the member whose invitation code it registered with
 }
 
 // Message is a history item.
@@ -252,6 +253,19 @@ type Notice struct {
 	Read      bool   `json:"-"`
 	CreatedAt int64  `json:"createTime"`
 	Position  uint64 `json:"position"`
+	// Detail is what notices of some kinds carry besides their text.
+	Detail NoticeDetail `json:"-"`
+}
+
+// NoticeDetail is what a verification or a group join request notice
+// carries; the other kinds leave it empty.
+type NoticeDetail struct {
+	Code         string `json:"code,omitempty"`         // Verification: the one-time code
+	ValidMinutes int    `json:"validMinutes,omitempty"` // Verification: how long the code lasts
+	System       string `json:"system,omitempty"`       // Verification: the new device's operating system
+	RequestID    string `json:"requestId,omitempty"`    // GroupJoinRequest: the request
+	Member       string `json:"memberId,omitempty"`     // GroupJoinRequest: who would join
+	Status       string `json:"status,omitempty"`       // GroupJoinRequest: pending | accepted | rejected
 }
 
 // NoticeCounts are a member's unread notices, in all and by tab.

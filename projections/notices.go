@@ -7,13 +7,16 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
+	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/notice"
 )
 
 // Notices keeps each member's system notices, derived from other members'
 // acts: a friend request (to its addressee), its acceptance or refusal (to
-// the requester), being brought into a group (to the invited) and being
-// made a group's owner (to the new owner). The member's reading and
+// the requester), being brought into a group (to the invited), being
+// made a group's owner (to the new owner), a join request (to the group's
+// managers, marked with its answer), a login from a new device (with its
+// verification code) and a back-end administrator's reply to feedback. The member's reading and
 // deleting change them. Each member whose notices changed gets its unread
 // counts (44).
 type Notices struct{}
@@ -49,12 +52,37 @@ func (Notices) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 }
 
 func (b *noticeBatch) fold(ctx context.Context, env Envelope) error {
-	give := func(member string, kind notice.Kind, actor, contentID, content string, at int64) {
-		n := &Notice{Tenant: env.Tenant, Member: member, ID: notice.ID(env.ID, member), Kind: string(kind),
-			Tab: string(notice.TabOf(kind)), Actor: actor, ContentID: contentID, Content: content, CreatedAt: at, Position: env.Position}
+	giveDetailed := func(id, member string, kind notice.Kind, actor, contentID, content string, detail NoticeDetail, at int64) {
+		n := &Notice{Tenant: env.Tenant, Member: member, ID: id, Kind: string(kind), Tab: string(notice.TabOf(kind)), Actor: actor,
+			ContentID: contentID, Content: content, CreatedAt: at, Position: env.Position, Detail: detail}
 		b.of(env, member)[n.ID] = n
 	}
+	give := func(member string, kind notice.Kind, actor, contentID, content string, at int64) {
+		giveDetailed(notice.ID(env.ID, member), member, kind, actor, contentID, content, NoticeDetail{}, at)
+	}
 	switch e := env.Event.(type) {
+	case *member.DeviceVerificationIssued:
+		if env.Stream.Category == es.CategoryMember {
+			giveDetailed(notice.ID(env.ID, env.Stream.ID), env.Stream.ID, notice.Verification, "", "", "",
+				NoticeDetail{Code: e.Code, ValidMinutes: e.ValidMinutes, System: e.System}, e.At)
+		}
+	case *member.FeedbackReplied:
+		if env.Stream.Category == es.CategoryMember {
+			give(env.Stream.ID, notice.FeedbackReply, "", e.ID, e.Reply, e.At)
+		}
+	case *group.JoinRequested:
+		if env.Stream.Category == es.CategoryGroup {
+			for _, r := range e.Requests {
+				for _, m := range r.Managers {
+					giveDetailed(notice.ID(r.ID, m), m, notice.GroupJoinRequest, e.By, env.Stream.ID, "",
+						NoticeDetail{RequestID: r.ID, Member: r.Member, Status: friend.StatusPending}, e.At)
+				}
+			}
+		}
+	case *group.JoinAnswered:
+		if env.Stream.Category == es.CategoryGroup {
+			return b.answerJoin(ctx, env, e)
+		}
 	case *friend.Requested:
 		give(e.To, notice.FriendRequest, e.From, e.ApplyID, e.Content, e.At)
 	case *friend.RequestAccepted:
@@ -87,6 +115,35 @@ func (b *noticeBatch) fold(ctx context.Context, env Envelope) error {
 		ns := b.of(env, e.Member)
 		for _, id := range e.IDs {
 			ns[id] = nil
+		}
+	}
+	return nil
+}
+
+// answerJoin shows the answer to a join request on the notices of the
+// managers it was put to, and marks them Read: it needs nobody else's
+// answer. A notice its manager deleted stays deleted.
+func (b *noticeBatch) answerJoin(ctx context.Context, env Envelope, e *group.JoinAnswered) error {
+	status := friend.StatusRejected
+	if e.Accepted {
+		status = friend.StatusAccepted
+	}
+	for _, m := range e.Asked {
+		id := notice.ID(e.RequestID, m)
+		ns := b.of(env, m)
+		n, inBatch := ns[id]
+		if !inBatch {
+			stored, err := b.tx.GetNotices(ctx, m, []string{id})
+			if err != nil {
+				return err
+			}
+			if s, ok := stored[id]; ok {
+				n = &s
+				ns[id] = n
+			}
+		}
+		if n != nil {
+			n.Detail.Status, n.Read = status, true
 		}
 	}
 	return nil

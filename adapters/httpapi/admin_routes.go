@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -38,6 +40,27 @@ type (
 		Tenant  string `json:"tenant"`
 		Account string `json:"account"`
 		Level   string `json:"level,omitempty"` // for /admin/member/level
+	}
+	// AdminFeedbackReply is an operator's reply to a member's feedback.
+	AdminFeedbackReply struct {
+		Tenant string `json:"tenant"`
+		ID     string `json:"id"`
+		Reply  string `json:"reply"`
+	}
+	// AdminFeedback is a member's feedback with who sent it and the latest
+	// reply (reply "" and replyTime 0 before one).
+	AdminFeedback struct {
+		projections.FeedbackDoc
+		Account string `json:"account"`
+		Name    string `json:"name"`
+		projections.FeedbackReplyDoc
+	}
+	// AdminFeedbackPage is a page of a tenant's feedback, newest first.
+	AdminFeedbackPage struct {
+		Records  []AdminFeedback `json:"records"`
+		Total    int             `json:"total"`
+		CurPage  int             `json:"curPage"`
+		PageSize int             `json:"pageSize"`
 	}
 )
 
@@ -87,6 +110,19 @@ func (a *API) adminRoutes() []route {
 			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
 				return c.SignOutMember(ctx, op, m.Tenant, m.Account)
 			}),
+		{method: http.MethodGet, path: "/admin/feedback/list", admin: true,
+			summary: "The feedback a tenant's members sent, newest first, with who sent it and the latest reply (operators).",
+			query:   []param{{"tenant", true, "tenant code"}, {"curPage", false, "page, from 1"}, {"pageSize", false, "1 to 100, default 20"}},
+			result:  AdminFeedbackPage{}, handle: a.adminFeedback},
+		{method: http.MethodPut, path: "/admin/feedback/reply", admin: true,
+			summary: "Reply to a member's feedback (operators): reply 1 to 1000 characters; the member gets a notice of kind FeedbackReply.",
+			body:    AdminFeedbackReply{}, result: commands.FeedbackReplied{}, handle: func(c echo.Context, _ commands.Principal) error {
+				var r AdminFeedbackReply
+				if err := bind(c, &r); err != nil {
+					return err
+				}
+				return answer(c)(a.deps.Commands.ReplyFeedback(c.Request().Context(), operator(c), r.Tenant, r.ID, r.Reply))
+			}},
 		member("/admin/member/level", "Set a member's level code: Normal, Admin or System (operators).",
 			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
 				return c.SetMemberLevel(ctx, op, m.Tenant, m.Account, m.Level)
@@ -137,6 +173,57 @@ func (a *API) adminSettings(c echo.Context, _ commands.Principal) error {
 
 func (a *API) adminShowMember(c echo.Context, _ commands.Principal) error {
 	return answer(c)(a.deps.Commands.ShowMember(c.Request().Context(), operator(c), c.QueryParam("tenant"), c.QueryParam("account")))
+}
+
+func (a *API) adminFeedback(c echo.Context, _ commands.Principal) error {
+	code := c.QueryParam("tenant")
+	if err := a.deps.Commands.MayListFeedback(operator(c), code); err != nil {
+		return err
+	}
+	page, err := intParam(c, "curPage", 1, 1, 1<<20)
+	if err != nil {
+		return err
+	}
+	size, err := intParam(c, "pageSize", defaultNoticePage, 1, maxNoticePage)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	owner := personal.FeedbackOwner(code)
+	items, total, err := a.deps.Queries.PersonalItems(ctx, owner, personal.KindFeedback, page, size)
+	if err != nil {
+		return err
+	}
+	out := AdminFeedbackPage{Records: make([]AdminFeedback, len(items)), Total: total, CurPage: page, PageSize: size}
+	ids, senders := make([]string, len(items)), make([]string, len(items))
+	for i, it := range items {
+		if err := json.Unmarshal(it.Doc, &out.Records[i].FeedbackDoc); err != nil {
+			return err
+		}
+		ids[i], senders[i] = it.ID, out.Records[i].MemberID
+	}
+	replies, err := a.deps.Queries.PersonalItemsByID(ctx, owner, personal.KindFeedbackReply, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[string]json.RawMessage, len(replies))
+	for _, r := range replies {
+		byID[r.ID] = r.Doc
+	}
+	members, err := a.deps.Queries.MembersByID(ctx, senders)
+	if err != nil {
+		return err
+	}
+	for i := range out.Records {
+		f := &out.Records[i]
+		f.Account, f.Name = members[f.MemberID].Account, members[f.MemberID].Name
+		if doc, ok := byID[f.ID]; ok {
+			if err := json.Unmarshal(doc, &f.FeedbackReplyDoc); err != nil {
+				return err
+			}
+		}
+	}
+	return ok(c, out)
 }
 
 func (a *API) projectionAdmin() (ProjectionAdmin, error) {

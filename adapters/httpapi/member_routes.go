@@ -27,6 +27,12 @@ type UserInfo struct {
 	DisplayHead      string `json:"displayHead"`
 	SendBatchMessage string `json:"sendBatchMessage"`
 	TenantCode       string `json:"tenantCode"`
+	// InvitationCode is the member's own, permanent (getRefereeLink);
+	// ReferralCode the one it registered with, of ReferrerID ("" for both
+	// when it registered without one).
+	InvitationCode string `json:"invitationCode"`
+	ReferralCode   string `json:"referralCode"`
+	ReferrerID     string `json:"referrerId"`
 }
 
 // PublicInfo is what other members see of a member.
@@ -50,8 +56,15 @@ func userInfo(m projections.Member) UserInfo {
 	return UserInfo{
 		ID: m.ID, Name: m.Name, Code: m.Account, Username: m.Account, Phone: m.Phone, HeadURL: m.HeadURL,
 		Gender: genderOf(m.Gender), MemberLevelCode: m.Level, DisplayHead: "N", SendBatchMessage: personal.Enable,
-		TenantCode: m.Tenant,
+		TenantCode: m.Tenant, InvitationCode: member.InvitationCode(m.ID), ReferralCode: referralCode(m.Referrer), ReferrerID: m.Referrer,
 	}
+}
+
+func referralCode(referrer string) string {
+	if referrer == "" {
+		return ""
+	}
+	return member.InvitationCode(referrer)
 }
 
 func publicInfo(m projections.Member) PublicInfo {

@@ -24,6 +24,10 @@ type NoticeItem struct {
 	FromHead  string `json:"fromHead"`
 	GroupID   string `json:"groupId,omitempty"`
 	GroupName string `json:"groupName,omitempty"`
+	// Verification: code, validMinutes, system; GroupJoinRequest:
+	// requestId, memberId (who would join), status.
+	projections.NoticeDetail
+	MemberName string `json:"memberName,omitempty"` // GroupJoinRequest: who would join
 }
 
 // NoticePage is a page of a member's notices, newest first, with its
@@ -101,6 +105,9 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 	ids := make([]string, 0, len(ns))
 	for _, n := range ns {
 		ids = append(ids, n.Actor)
+		if n.Detail.Member != "" {
+			ids = append(ids, n.Detail.Member)
+		}
 	}
 	members, err := a.deps.Queries.MembersByID(ctx, ids)
 	if err != nil {
@@ -111,7 +118,8 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 	out := make([]NoticeItem, 0, len(ns))
 	for _, n := range ns {
 		from := members[n.Actor]
-		item := NoticeItem{Notice: n, Message: n.Content, ReadFlag: projections.StatusUnread, FromName: from.Name, FromHead: from.HeadURL}
+		item := NoticeItem{Notice: n, Message: n.Content, ReadFlag: projections.StatusUnread, FromName: from.Name, FromHead: from.HeadURL,
+			NoticeDetail: n.Detail}
 		if n.Read {
 			item.ReadFlag = projections.StatusRead
 		}
@@ -122,7 +130,11 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 			item.Content = envelope.Translatef(lang, fault.NoticeFriendAccepted, from.Name)
 		case notice.FriendRefused:
 			item.Content = envelope.Translatef(lang, fault.NoticeFriendRefused, from.Name)
-		case notice.GroupInvite, notice.GroupOwner:
+		case notice.Verification:
+			item.Content = envelope.Translatef(lang, fault.NoticeVerification, n.Detail.System, n.Detail.Code, n.Detail.ValidMinutes)
+		case notice.FeedbackReply:
+			item.Content = envelope.Translatef(lang, fault.NoticeFeedbackReply)
+		case notice.GroupInvite, notice.GroupOwner, notice.GroupJoinRequest:
 			g, seen := groups[n.ContentID]
 			if !seen {
 				if g, _, err = a.deps.Queries.Group(ctx, n.ContentID); err != nil {
@@ -131,11 +143,15 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 				groups[n.ContentID] = g
 			}
 			item.GroupID, item.GroupName = n.ContentID, g.Name
-			key := fault.NoticeGroupInvite
-			if n.Kind == string(notice.GroupOwner) {
-				key = fault.NoticeGroupOwner
+			switch notice.Kind(n.Kind) {
+			case notice.GroupOwner:
+				item.Content = envelope.Translatef(lang, fault.NoticeGroupOwner, from.Name, g.Name)
+			case notice.GroupJoinRequest:
+				item.MemberName = members[n.Detail.Member].Name
+				item.Content = envelope.Translatef(lang, fault.NoticeGroupJoinRequest, from.Name, item.MemberName, g.Name)
+			default:
+				item.Content = envelope.Translatef(lang, fault.NoticeGroupInvite, from.Name, g.Name)
 			}
-			item.Content = envelope.Translatef(lang, key, from.Name, g.Name)
 		default:
 			item.Content = n.Content
 		}

@@ -93,6 +93,8 @@ type TenantCommands interface {
 	UnbanMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
 	SignOutMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
 	SetMemberLevel(ctx context.Context, op commands.Operator, tenant, who, level string) (commands.MemberState, error)
+	MayListFeedback(op commands.Operator, tenant string) error
+	ReplyFeedback(ctx context.Context, op commands.Operator, tenant, id, reply string) (commands.FeedbackReplied, error)
 }
 
 // Presence tells which members have a websocket open.

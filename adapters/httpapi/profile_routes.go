@@ -2,9 +2,7 @@ package httpapi
 
 import (
 	"context"
-	"math/big"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -122,18 +120,8 @@ func (a *API) friendIP(c echo.Context, p commands.Principal) error {
 	return ok(c, FriendIP{FriendMemberID: id, IP: m.LastIP})
 }
 
-// RefereeCode is a member's invitation code: its id in base 36, upper
-// case. It needs no storage and never changes.
-func RefereeCode(memberID string) string {
-	n, ok := new(big.Int).SetString(memberID, 10)
-	if !ok {
-		return strings.ToUpper(memberID)
-	}
-	return strings.ToUpper(n.Text(36))
-}
-
 func (a *API) refereeLink(c echo.Context, p commands.Principal) error {
-	code := RefereeCode(p.MemberID)
+	code := member.InvitationCode(p.MemberID)
 	base := c.Scheme() + "://" + c.Request().Host
 	return ok(c, RefereeLink{Code: code, Link: base + "/#/register?inviteCode=" + code + "&tenantCode=" + p.Tenant, Permanent: true})
 }

@@ -126,6 +126,38 @@ var _ = Describe("imctl against a running server's data directory", func() {
 		Entry("--name without a value", []string{"tenant", "create", "x0009", "--name"}, 2, "--name needs a value"),
 	)
 
+	It("lists a tenant's feedback and replies to one, in human and JSON output", func() {
+		alice := s.register("alice001")
+		var built struct{ ID string }
+		s.ok("POST", "/v1/member/feedback/build", alice.Token, map[string]any{"type": "bug", "content": "the send\nbutton hides"}, &built)
+		Eventually(func() string {
+			_, out, _ := ctl("feedback", "list", "x0001")
+			return out
+		}).Should(MatchRegexp(`(?m)^` + built.ID + `\s+alice001\s+bug\s+\S+\s+0\s+the send button hides$`))
+
+		code, out, errOut := ctl("feedback", "reply", "x0001", built.ID, "fixed", "in", "1.2")
+		Expect(code).To(Equal(0), errOut)
+		Expect(out).To(MatchRegexp(`memberId:\s+` + alice.ID))
+		code, out, errOut = ctl("feedback", "list", "x0001", "--json")
+		Expect(code).To(Equal(0), errOut)
+		var page struct {
+			Records []struct{ ID, Reply, RepliedBy string }
+			Total   int
+		}
+		Expect(json.Unmarshal([]byte(out), &page)).To(Succeed())
+		Expect(page.Total).To(Equal(1))
+		Expect(page.Records[0].Reply).To(Equal("fixed in 1.2"))
+		Expect(page.Records[0].RepliedBy).NotTo(BeEmpty())
+		_, out, _ = ctl("feedback", "list", "x0001")
+		Expect(out).To(MatchRegexp(`(?m)^\s+reply\s+\S+\s+fixed in 1.2$`))
+
+		code, _, errOut = ctl("feedback", "reply", "x0001", "42", "hello")
+		Expect(code).To(Equal(1))
+		Expect(errOut).To(ContainSubstring("feedback not found (404)"))
+		code, _, _ = ctl("feedback", "reply", "x0001", built.ID)
+		Expect(code).To(Equal(2))
+	})
+
 	It("says when the data directory has no secret or no server answers", func() {
 		var out, errOut bytes.Buffer
 		env := map[string]string{"IM_DATA_DIR": GinkgoT().TempDir(), "IM_SERVER_URL": s.base}

@@ -21,4 +21,8 @@ const (
 	NoticeFriendRefused  = "%s refused your friend request"
 	NoticeGroupInvite    = "%s invited you to the group %s"
 	NoticeGroupOwner     = "%s made you the owner of the group %s"
+	// The new device's system, the code and its validity in minutes.
+	NoticeVerification     = "A new device (%s) logged in to your account. Verification code: %s, valid for %d minutes"
+	NoticeFeedbackReply    = "The back-end administrator replied to your feedback"
+	NoticeGroupJoinRequest = "%s invited %s to join the group %s"
 )

@@ -129,6 +129,9 @@ type JoinRequested struct {
 type JoinRequest struct {
 	ID     string `json:"id"`
 	Member string `json:"member"`
+	// Managers are the owner and the admins when it was made: those asked
+	// to answer it.
+	Managers []string `json:"managers,omitempty"`
 }
 
 // JoinAnswered closes a join request; an accepted one comes with the
@@ -138,7 +141,9 @@ type JoinAnswered struct {
 	Member    string `json:"member"`
 	Accepted  bool   `json:"accepted"`
 	By        string `json:"by"`
-	At        int64  `json:"at"`
+	// Asked are the managers the request was put to.
+	Asked []string `json:"asked,omitempty"`
+	At    int64    `json:"at"`
 }
 
 func (*Created) EventType() string              { return TypeCreated }

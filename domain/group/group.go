@@ -119,6 +119,18 @@ func (g *Group) RoleOf(member string) Role {
 	return ""
 }
 
+// Managers are the owner and the admins, sorted by id.
+func (g *Group) Managers() []string {
+	var out []string
+	for id, m := range g.Members {
+		if m.Role == Owner || m.Role == Admin {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Apply folds one event of the group's stream.
 func (g *Group) Apply(e es.Event) {
 	switch e := e.(type) {
@@ -272,9 +284,10 @@ func (g *Group) RequestJoin(actor string, members []string, newID func() string,
 		waiting[r.Member] = true
 	}
 	var rs []JoinRequest
+	managers := g.Managers()
 	for _, m := range members {
 		if g.Members[m] == nil && !waiting[m] {
-			rs = append(rs, JoinRequest{ID: newID(), Member: m})
+			rs = append(rs, JoinRequest{ID: newID(), Member: m, Managers: managers})
 		}
 	}
 	if len(rs) == 0 {
@@ -293,7 +306,7 @@ func (g *Group) AnswerJoin(actor, requestID string, accept bool, now time.Time) 
 	if !ok {
 		return nil, fault.New(fault.Conflict, fault.MsgAlreadyProcessed)
 	}
-	events := []es.Event{&JoinAnswered{RequestID: requestID, Member: r.Member, Accepted: accept, By: actor, At: now.UnixMilli()}}
+	events := []es.Event{&JoinAnswered{RequestID: requestID, Member: r.Member, Accepted: accept, By: actor, Asked: r.Managers, At: now.UnixMilli()}}
 	if accept && g.Members[r.Member] == nil {
 		events = append(events, &MembersAdded{Members: []string{r.Member}, By: actor, At: now.UnixMilli()})
 	}

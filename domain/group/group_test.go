@@ -302,24 +302,25 @@ var _ = Describe("Join requests", func() {
 		return func() string { n++; return fmt.Sprintf("r%d", n) }
 	}
 
-	It("are one per invited member neither in the group nor already waiting", func() {
+	It("are one per invited member neither in the group nor already waiting, each put to the owner and the admins", func() {
 		g := sample()
 		e, err := g.RequestJoin("n1", []string{"x", "n2", "y", "x"}, ids(), now)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(e).To(Equal(&group.JoinRequested{Requests: []group.JoinRequest{{ID: "r1", Member: "x"}, {ID: "r2", Member: "y"}}, By: "n1", At: now.UnixMilli()}))
+		Expect(e).To(Equal(&group.JoinRequested{Requests: []group.JoinRequest{
+			{ID: "r1", Member: "x", Managers: []string{"a", "o"}}, {ID: "r2", Member: "y", Managers: []string{"a", "o"}}}, By: "n1", At: now.UnixMilli()}))
 		g.Apply(e)
 		Expect(g.RequestJoin("n2", []string{"x"}, ids(), now)).To(BeNil())
 		_, err = g.RequestJoin("stranger", []string{"z"}, ids(), now)
 		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
 	})
 
-	It("are answered once: an acceptance lets the member in, a refusal does not", func() {
+	It("are answered once, naming the managers asked: an acceptance lets the member in, a refusal does not", func() {
 		g := sample()
 		on(g)(g.RequestJoin("n1", []string{"x", "y"}, ids(), now))
 		events, err := g.AnswerJoin("a", "r1", true, now)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(events).To(Equal([]es.Event{
-			&group.JoinAnswered{RequestID: "r1", Member: "x", Accepted: true, By: "a", At: now.UnixMilli()},
+			&group.JoinAnswered{RequestID: "r1", Member: "x", Accepted: true, By: "a", Asked: []string{"a", "o"}, At: now.UnixMilli()},
 			&group.MembersAdded{Members: []string{"x"}, By: "a", At: now.UnixMilli()},
 		}))
 		for _, e := range events {

@@ -109,5 +109,7 @@ func Events() []func() es.Event {
 		func() es.Event { return &Banned{} },
 		func() es.Event { return &Unbanned{} },
 		func() es.Event { return &LevelChanged{} },
+		func() es.Event { return &DeviceVerificationIssued{} },
+		func() es.Event { return &Referred{} },
 	}
 }

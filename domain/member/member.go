@@ -122,6 +122,8 @@ type Member struct {
 	passwordHash string
 	banned       bool
 	sessions     map[string]bool
+	devices      map[string]bool // every device it ever logged in from
+	referrer     string
 	profile
 }
 
@@ -158,6 +160,10 @@ func (m *Member) PasswordHash() string { return m.passwordHash }
 // Exists reports whether the member was registered.
 func (m *Member) Exists() bool { return m.id != "" }
 
+// Referrer returns the id of the member whose invitation code it registered
+// with, "" when none.
+func (m *Member) Referrer() string { return m.referrer }
+
 // Banned reports whether a back-end administrator banned the member.
 func (m *Member) Banned() bool { return m.banned }
 
@@ -183,6 +189,12 @@ func (m *Member) Apply(e es.Event) {
 		m.sessions = map[string]bool{}
 	case *SessionStarted:
 		m.sessions[e.SessionID] = true
+		if m.devices == nil {
+			m.devices = map[string]bool{}
+		}
+		m.devices[e.Device] = true
+	case *Referred:
+		m.referrer = e.Referrer
 	case *SessionEnded:
 		delete(m.sessions, e.SessionID)
 	case *Banned:

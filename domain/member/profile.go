@@ -22,6 +22,7 @@ const (
 	TypeAccountReleased       = "AccountReleased"
 	TypePhoneReleased         = "PhoneReleased"
 	TypeFeedbackSubmitted     = "FeedbackSubmitted"
+	TypeFeedbackReplied       = "FeedbackReplied"
 )
 
 // Genders of the spec.
@@ -116,6 +117,15 @@ type FeedbackSubmitted struct {
 	At      int64    `json:"at"`
 }
 
+// FeedbackReplied keeps a back-end administrator's reply to a member's
+// feedback; the actor of its metadata is the operator.
+type FeedbackReplied struct {
+	ID    string `json:"id"` // the feedback's
+	Reply string `json:"reply"`
+	At    int64  `json:"at"`
+}
+
+func (*FeedbackReplied) EventType() string       { return TypeFeedbackReplied }
 func (*ProfileModified) EventType() string       { return TypeProfileModified }
 func (*PasswordChanged) EventType() string       { return TypePasswordChanged }
 func (*PasswordAttemptFailed) EventType() string { return TypePasswordAttemptFailed }
@@ -138,6 +148,7 @@ func ProfileEvents() []func() es.Event {
 		func() es.Event { return &AccountReleased{} },
 		func() es.Event { return &PhoneReleased{} },
 		func() es.Event { return &FeedbackSubmitted{} },
+		func() es.Event { return &FeedbackReplied{} },
 	}
 }
 
@@ -149,6 +160,7 @@ type profile struct {
 	accountChanged bool
 	failedAttempts int
 	lockedUntil    int64
+	feedback       map[string]bool // the ids of its feedback
 }
 
 // HeadURL returns the avatar's upload path, "" when none.
@@ -181,6 +193,11 @@ func (m *Member) applyProfile(e es.Event) {
 		m.account, m.accountChanged = e.Account, true
 	case *PhoneChanged:
 		m.phone = e.Phone
+	case *FeedbackSubmitted:
+		if m.feedback == nil {
+			m.feedback = map[string]bool{}
+		}
+		m.feedback[e.ID] = true
 	}
 }
 
@@ -296,6 +313,9 @@ func (m *Member) ResetPassword(newHash string, now time.Time) ([]es.Event, error
 	if !m.Exists() {
 		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
+	if m.banned {
+		return nil, fault.New(fault.Forbidden, fault.MsgBanned)
+	}
 	return []es.Event{&PasswordChanged{PasswordHash: newHash, Reset: true, At: now.UnixMilli()}}, nil
 }
 
@@ -378,6 +398,22 @@ func (m *Member) SubmitFeedback(id string, f Feedback, now time.Time) ([]es.Even
 	}
 	return []es.Event{&FeedbackSubmitted{ID: id, Type: strings.TrimSpace(f.Type), Content: strings.TrimSpace(f.Content),
 		Images: f.Images, At: now.UnixMilli()}}, nil
+}
+
+// ReplyFeedback decides a back-end administrator's reply to the member's
+// feedback id: not empty, at most MaxFeedbackLen characters.
+func (m *Member) ReplyFeedback(id, reply string, now time.Time) ([]es.Event, error) {
+	if !m.feedback[id] {
+		return nil, fault.New(fault.NotFound, fault.MsgFeedbackNotFound)
+	}
+	reply = strings.TrimSpace(reply)
+	switch {
+	case reply == "":
+		return nil, fault.New(fault.Invalid, fault.MsgFeedbackReplyEmpty)
+	case utf8.RuneCountInString(reply) > MaxFeedbackLen || !utf8.ValidString(reply):
+		return nil, fault.New(fault.Invalid, fault.MsgFeedbackReplyTooLong)
+	}
+	return []es.Event{&FeedbackReplied{ID: id, Reply: reply, At: now.UnixMilli()}}, nil
 }
 
 // Validate checks a feedback's fields, in the order the form shows them.

@@ -17,13 +17,20 @@ import (
 // Kind says what a notice is about.
 type Kind string
 
-// The kinds of notices whose source events exist.
+// The kinds of notices.
 const (
 	FriendRequest  Kind = "FriendRequest"  // a member asked to be the reader's friend
 	FriendAccepted Kind = "FriendAccepted" // the reader's request was accepted
 	FriendRefused  Kind = "FriendRefused"  // the reader's request was refused
 	GroupInvite    Kind = "GroupInvite"    // the reader was brought into a group
 	GroupOwner     Kind = "GroupOwner"     // the reader was made a group's owner
+	// The reader's account was logged in from a device it never used, with
+	// a code.
+	Verification  Kind = "Verification"
+	FeedbackReply Kind = "FeedbackReply" // a back-end administrator answered the reader's feedback
+	// A Normal member invited someone into a group the reader manages: the
+	// request waits for an answer.
+	GroupJoinRequest Kind = "GroupJoinRequest"
 )
 
 // Tab is the tab of the notices view a notice is listed under, besides
@@ -43,7 +50,7 @@ func TabOf(k Kind) Tab {
 	switch k {
 	case FriendRequest, FriendAccepted, FriendRefused:
 		return TabFriends
-	case GroupInvite, GroupOwner:
+	case GroupInvite, GroupOwner, GroupJoinRequest:
 		return TabGroups
 	}
 	return TabSystem

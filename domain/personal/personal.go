@@ -20,6 +20,10 @@ const (
 	KindBatch     = "batch"
 	KindSetting   = "setting"
 	KindDelivery  = "delivery" // a device's delivered position, by login session id
+	// A tenant's feedback list (FeedbackOwner's items): each feedback, and
+	// the latest reply to it under the feedback's id.
+	KindFeedback      = "feedback"
+	KindFeedbackReply = "feedback-reply"
 )
 
 // Limits of the personal spaces.
@@ -215,3 +219,7 @@ func SetBatchSend(member, setting string, now time.Time) (es.Event, error) {
 	}
 	return &BatchSendSet{Member: member, Setting: setting, At: now.UnixMilli()}, nil
 }
+
+// FeedbackOwner owns tenant's feedback list among the personal items; no
+// member id equals it.
+func FeedbackOwner(tenant string) string { return "tenant:" + tenant }

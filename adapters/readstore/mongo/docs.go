@@ -36,6 +36,7 @@ type memberDoc struct {
 	RegisteredAt int64  `bson:"registeredAt"`
 	Gender       string `bson:"gender"`
 	LastIP       string `bson:"lastIp"`
+	Referrer     string `bson:"referrer"`
 }
 
 func toMemberDoc(m projections.Member) memberDoc { return memberDoc(m) }

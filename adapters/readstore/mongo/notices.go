@@ -13,28 +13,40 @@ import (
 const noticesColl = "notices"
 
 type noticeDoc struct {
-	ID        string `bson:"_id"` // pairID(member, notice id)
-	Tenant    string `bson:"tenant"`
-	Member    string `bson:"member"`
-	NoticeID  string `bson:"noticeId"`
-	Kind      string `bson:"kind"`
-	Tab       string `bson:"tab"`
-	Actor     string `bson:"actor"`
-	ContentID string `bson:"contentId"`
-	Content   string `bson:"content"`
-	Read      bool   `bson:"read"`
-	CreatedAt int64  `bson:"createdAt"`
-	Position  int64  `bson:"position"`
+	ID        string          `bson:"_id"` // pairID(member, notice id)
+	Tenant    string          `bson:"tenant"`
+	Member    string          `bson:"member"`
+	NoticeID  string          `bson:"noticeId"`
+	Kind      string          `bson:"kind"`
+	Tab       string          `bson:"tab"`
+	Actor     string          `bson:"actor"`
+	ContentID string          `bson:"contentId"`
+	Content   string          `bson:"content"`
+	Read      bool            `bson:"read"`
+	CreatedAt int64           `bson:"createdAt"`
+	Position  int64           `bson:"position"`
+	Detail    noticeDetailDoc `bson:"detail"`
+}
+
+type noticeDetailDoc struct {
+	Code         string `bson:"code,omitempty"`
+	ValidMinutes int    `bson:"validMinutes,omitempty"`
+	System       string `bson:"system,omitempty"`
+	RequestID    string `bson:"requestId,omitempty"`
+	Member       string `bson:"member,omitempty"`
+	Status       string `bson:"status,omitempty"`
 }
 
 func toNoticeDoc(n projections.Notice) noticeDoc {
 	return noticeDoc{ID: pairID(n.Member, n.ID), Tenant: n.Tenant, Member: n.Member, NoticeID: n.ID, Kind: n.Kind, Tab: n.Tab,
-		Actor: n.Actor, ContentID: n.ContentID, Content: n.Content, Read: n.Read, CreatedAt: n.CreatedAt, Position: int64(n.Position)}
+		Actor: n.Actor, ContentID: n.ContentID, Content: n.Content, Read: n.Read, CreatedAt: n.CreatedAt, Position: int64(n.Position),
+		Detail: noticeDetailDoc(n.Detail)}
 }
 
 func (d noticeDoc) notice() projections.Notice {
 	return projections.Notice{Tenant: d.Tenant, Member: d.Member, ID: d.NoticeID, Kind: d.Kind, Tab: d.Tab, Actor: d.Actor,
-		ContentID: d.ContentID, Content: d.Content, Read: d.Read, CreatedAt: d.CreatedAt, Position: uint64(d.Position)}
+		ContentID: d.ContentID, Content: d.Content, Read: d.Read, CreatedAt: d.CreatedAt, Position: uint64(d.Position),
+		Detail: projections.NoticeDetail(d.Detail)}
 }
 
 // GetNotices returns the stored notices among ids as the batch has left

@@ -98,9 +98,9 @@ func describeMembers(store func() projections.ReadStore) {
 			Expect(got.ID).To(Equal("m4"))
 		})
 
-		It("keeps a member's gender and last login address", func() {
+		It("keeps a member's gender, last login address and referrer", func() {
 			changed := alice
-			changed.Gender, changed.LastIP = "female", "203.0.113.7"
+			changed.Gender, changed.LastIP, changed.Referrer = "female", "203.0.113.7", "m2"
 			update(store(), func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{changed}) })
 			Expect(store().MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": changed}))
 		})

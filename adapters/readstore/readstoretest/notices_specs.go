@@ -58,6 +58,27 @@ func describeNotices(store func() projections.ReadStore) {
 			Expect(ns).To(BeEmpty())
 		})
 
+		It("keeps the detail of a verification and of a join request, in every read", func() {
+			verification := notice("alice", "7", "system", 7, false)
+			verification.Detail = projections.NoticeDetail{Code: "123456", ValidMinutes: 10, System: "Windows"}
+			join := notice("alice", "8", "groups", 8, true)
+			join.Detail = projections.NoticeDetail{RequestID: "r1", Member: "carol", Status: "accepted"}
+			put(verification, join)
+			Expect(store().NoticesByID(ctx, "alice", []string{"7", "8"})).To(Equal([]projections.Notice{verification, join}))
+			ns, _, err := store().Notices(ctx, "alice", "", 1, 2)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ns).To(Equal([]projections.Notice{join, verification}))
+			update(store(), func(tx projections.Tx) error {
+				got, err := tx.GetNotices(ctx, "alice", []string{"8"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(got).To(Equal(map[string]projections.Notice{"8": join}))
+				unread, err := tx.UnreadNotices(ctx, "alice")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(unread).To(ContainElement(verification))
+				return nil
+			})
+		})
+
 		It("counts a member's unread notices in all and by tab", func() {
 			Expect(store().NoticeCounts(ctx, "alice")).To(Equal(projections.NoticeCounts{Total: 3, Friend: 2, System: 1}))
 			Expect(store().NoticeCounts(ctx, "carol")).To(Equal(projections.NoticeCounts{}))

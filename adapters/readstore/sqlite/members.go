@@ -12,7 +12,7 @@ import (
 
 var membersTable = table{
 	name: "members",
-	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at", "gender", "last_ip"},
+	cols: []string{"id", "tenant", "account", "phone", "name", "head_url", "level", "registered_at", "gender", "last_ip", "referrer"},
 	key:  []string{"id"},
 }
 
@@ -34,6 +34,7 @@ func memberAt(st *sqlitec.Stmt) projections.Member {
 	return projections.Member{
 		ID: st.Text(0), Tenant: st.Text(1), Account: st.Text(2), Phone: st.Text(3), Name: st.Text(4),
 		HeadURL: st.Text(5), Level: st.Text(6), RegisteredAt: st.Int(7), Gender: st.Text(8), LastIP: st.Text(9),
+		Referrer: st.Text(10),
 	}
 }
 
@@ -53,6 +54,7 @@ func (t *tx) PutMembers(ctx context.Context, ms []projections.Member) error {
 				st.BindInt(m.RegisteredAt)
 				st.BindText(m.Gender)
 				st.BindText(m.LastIP)
+				st.BindText(m.Referrer)
 			}
 			return st.Exec()
 		})

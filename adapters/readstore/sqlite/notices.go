@@ -2,6 +2,7 @@ package sqliteread
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -11,7 +12,7 @@ import (
 
 var noticeRows = table{
 	name: "notices",
-	cols: []string{"member", "id", "tenant", "kind", "tab", "actor", "content_id", "content", "read", "created_at", "position"},
+	cols: []string{"member", "id", "tenant", "kind", "tab", "actor", "content_id", "content", "read", "created_at", "position", "detail"},
 	key:  []string{"member", "id"},
 }
 
@@ -24,7 +25,7 @@ const (
 	) WITHOUT ROWID`
 	noticesIndex = `CREATE INDEX notices_by_position ON notices (member, position, id)`
 
-	noticeCols = `member, id, tenant, kind, tab, actor, content_id, content, read, created_at, position`
+	noticeCols = `member, id, tenant, kind, tab, actor, content_id, content, read, created_at, position, detail`
 	// A tab filter of '' (or all) selects every tab.
 	noticesPageSQL = `SELECT ` + noticeCols + ` FROM notices WHERE member = ?1 AND (?2 IN ('', 'all') OR tab = ?2)
 		ORDER BY position DESC, id DESC LIMIT ?3 OFFSET ?4`
@@ -36,10 +37,14 @@ const (
 )
 
 func noticeAt(st *sqlitec.Stmt) projections.Notice {
-	return projections.Notice{
+	n := projections.Notice{
 		Member: st.Text(0), ID: st.Text(1), Tenant: st.Text(2), Kind: st.Text(3), Tab: st.Text(4), Actor: st.Text(5),
 		ContentID: st.Text(6), Content: st.Text(7), Read: st.Int(8) != 0, CreatedAt: st.Int(9), Position: uint64(st.Int(10)),
 	}
+	// The column holds what PutNotices encoded; an unreadable one is as
+	// good as none.
+	_ = json.Unmarshal([]byte(st.Text(11)), &n.Detail)
+	return n
 }
 
 func (t *tx) GetNotices(ctx context.Context, member string, ids []string) (map[string]projections.Notice, error) {
@@ -97,6 +102,11 @@ func (t *tx) PutNotices(ctx context.Context, ns []projections.Notice) error {
 				st.BindBool(n.Read)
 				st.BindInt(n.CreatedAt)
 				st.BindInt(int64(n.Position))
+				detail, err := json.Marshal(n.Detail)
+				if err != nil {
+					return err
+				}
+				st.BindText(string(detail))
 			}
 			return st.Exec()
 		})

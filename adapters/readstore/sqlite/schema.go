@@ -22,8 +22,9 @@ const applicationID = 0x45435253
 // and the sessions' dnd, marked_unread and hidden columns; version 4 finds
 // the sessions of a group chat by their peer, and adds the friends' blocked
 // the applies' hidden_from and hidden_to columns, group_applies and the
-// notices; version 5 the members' gender and last_ip columns.
-const schemaVersion = 5
+// notices; version 5 the members' gender and last_ip columns; version 6 the
+// members' referrer and the notices' detail.
+const schemaVersion = 6
 
 // migrations bring a store of an older version to this one when all the
 // change adds is a read model no event before it could have filled: each
@@ -35,6 +36,7 @@ var migrations = map[int64][]string{
 		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
 	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo, groupAppliesTable, groupAppliesIndex, noticesTable, noticesIndex},
 	4: {membersGender, membersLastIP},
+	5: {membersReferrer, noticesDetail},
 }
 
 const (
@@ -43,13 +45,15 @@ const (
 	appliesHiddenTo   = `ALTER TABLE applies ADD COLUMN hidden_to INTEGER NOT NULL DEFAULT 0`
 	membersGender     = `ALTER TABLE members ADD COLUMN gender TEXT NOT NULL DEFAULT ''`
 	membersLastIP     = `ALTER TABLE members ADD COLUMN last_ip TEXT NOT NULL DEFAULT ''`
+	membersReferrer   = `ALTER TABLE members ADD COLUMN referrer TEXT NOT NULL DEFAULT ''`
+	noticesDetail     = `ALTER TABLE notices ADD COLUMN detail TEXT NOT NULL DEFAULT '{}'`
 )
 
 var schema = []string{
 	`CREATE TABLE members (
 		id TEXT PRIMARY KEY, tenant TEXT NOT NULL, account TEXT NOT NULL, phone TEXT NOT NULL,
 		name TEXT NOT NULL, head_url TEXT NOT NULL, level TEXT NOT NULL, registered_at INTEGER NOT NULL,
-		gender TEXT NOT NULL DEFAULT '', last_ip TEXT NOT NULL DEFAULT ''
+		gender TEXT NOT NULL DEFAULT '', last_ip TEXT NOT NULL DEFAULT '', referrer TEXT NOT NULL DEFAULT ''
 	) WITHOUT ROWID`,
 	`CREATE INDEX members_by_account ON members (tenant, account)`,
 	`CREATE INDEX members_by_phone ON members (tenant, phone)`,
@@ -88,6 +92,7 @@ var schema = []string{
 	personalTable,
 	personalIndex,
 	noticesTable,
+	noticesDetail, // as the migration from version 5 adds it, after the table version 3 made
 	noticesIndex,
 
 	`CREATE TABLE sessions (

@@ -152,7 +152,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `DROP TABLE notices`, `ALTER TABLE sessions DROP COLUMN dnd`,
 			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
-			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, dropGender, dropLastIP, `PRAGMA user_version = 2`)
+			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, dropGender, dropLastIP, dropReferrer, `PRAGMA user_version = 2`)
 
 		s = open()
 		defer s.Close()
@@ -173,7 +173,7 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
 		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
-			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, dropGender, dropLastIP, `PRAGMA user_version = 3`)
+			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, dropGender, dropLastIP, dropReferrer, `PRAGMA user_version = 3`)
 
 		s = open()
 		defer s.Close()
@@ -203,7 +203,7 @@ var _ = Describe("sqlite read store file", func() {
 		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Name: "Alice"}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
 		Expect(s.Close()).To(Succeed())
-		foreign(dropGender, dropLastIP, `PRAGMA user_version = 4`)
+		foreign(dropGender, dropLastIP, dropReferrer, dropNoticeDetail, `PRAGMA user_version = 4`)
 
 		s = open()
 		defer s.Close()
@@ -211,6 +211,36 @@ var _ = Describe("sqlite read store file", func() {
 		alice.Gender, alice.LastIP = "female", "203.0.113.7"
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
 		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+	})
+
+	It("migrates a store of version 5: the members' referrer and the notices' detail, which no event before filled", func() {
+		s := open()
+		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Name: "Alice"}
+		friendRequest := projections.Notice{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutNotices(ctx, []projections.Notice{friendRequest}); err != nil {
+				return err
+			}
+			return tx.PutMembers(ctx, []projections.Member{alice})
+		})).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+		foreign(dropReferrer, dropNoticeDetail, `PRAGMA user_version = 5`)
+
+		s = open()
+		defer s.Close()
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+		Expect(s.NoticesByID(ctx, "m1", []string{"1"})).To(Equal([]projections.Notice{friendRequest}))
+		alice.Referrer = "m2"
+		verification := projections.Notice{Member: "m1", ID: "2", Kind: "Verification", Tab: "system",
+			Detail: projections.NoticeDetail{Code: "123456", ValidMinutes: 10, System: "Linux"}}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutNotices(ctx, []projections.Notice{verification}); err != nil {
+				return err
+			}
+			return tx.PutMembers(ctx, []projections.Member{alice})
+		})).To(Succeed())
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+		Expect(s.NoticesByID(ctx, "m1", []string{"2"})).To(Equal([]projections.Notice{verification}))
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {
@@ -353,6 +383,8 @@ var _ = Describe("sqlite read store file", func() {
 })
 
 const (
-	dropGender = `ALTER TABLE members DROP COLUMN gender`
-	dropLastIP = `ALTER TABLE members DROP COLUMN last_ip`
+	dropGender       = `ALTER TABLE members DROP COLUMN gender`
+	dropLastIP       = `ALTER TABLE members DROP COLUMN last_ip`
+	dropReferrer     = `ALTER TABLE members DROP COLUMN referrer`
+	dropNoticeDetail = `ALTER TABLE notices DROP COLUMN detail`
 )

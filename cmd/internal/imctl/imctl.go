@@ -62,6 +62,9 @@ commands:
                                           with a progress bar; run again after an interruption to resume
   projections cancel                      stop the running rebuild, keeping its shadow to resume
   member level <tenant> <account> <level> set the level: Normal, Admin or System
+  feedback list <tenant>                  the feedback members sent, newest first (100), with replies
+  feedback reply <tenant> <feedbackId> <text>
+                                          reply to a feedback: the member gets a notice of it
   token [--ttl 8h]                        print an operator token (at most 12h) for the web client's admin page
   audit token <tenant> --name <who> [--ttl 8h]
                                           print an auditor token of the tenant (at most 12h)
@@ -118,7 +121,12 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return 2
 	}
-	req, err := parse(fs.Args())
+	rest := fs.Args()
+	// --json may also follow the command.
+	if n := len(rest); n > 0 && (rest[n-1] == "--json" || rest[n-1] == "-json") {
+		*asJSON, rest = true, rest[:n-1]
+	}
+	req, err := parse(rest)
 	if err != nil {
 		fmt.Fprintln(stderr, "imctl:", err)
 		fs.Usage()
@@ -302,6 +310,18 @@ func parse(args []string) (request, error) {
 			return request{}, err
 		}
 		return request{method: http.MethodPut, path: "/v1/admin/member/level", body: map[string]string{"tenant": args[2], "account": args[3], "level": args[4]}}, nil
+	case "feedback list":
+		if err := need(3); err != nil {
+			return request{}, err
+		}
+		return request{method: http.MethodGet, path: "/v1/admin/feedback/list", query: url.Values{"tenant": {args[2]}, "pageSize": {"100"}},
+			show: showFeedback}, nil
+	case "feedback reply":
+		if len(args) < 5 {
+			return request{}, errors.New("feedback reply takes <tenant> <feedbackId> <text>")
+		}
+		return request{method: http.MethodPut, path: "/v1/admin/feedback/reply",
+			body: map[string]string{"tenant": args[2], "id": args[3], "reply": strings.Join(args[4:], " ")}}, nil
 	}
 	return request{}, fmt.Errorf("unknown command %q", args[0]+" "+args[1])
 }

@@ -20,6 +20,13 @@ export const noticesEn = {
   'notice.unreadCount': '{n} unread notifications',
   'notice.openRequests': 'View requests',
   'notice.openGroup': 'Open group',
+  'notice.openGroupRequests': 'View join requests',
+  'notice.validFor': 'valid for {n} minutes',
+  'notice.newDevice': 'new device: {system}',
+  'notice.reply': 'Reply',
+  'notice.status.pending': 'Waiting for an answer',
+  'notice.status.accepted': 'Accepted',
+  'notice.status.rejected': 'Refused',
 };
 
 type NoticesTable = Record<keyof typeof noticesEn, string>;
@@ -45,6 +52,13 @@ export const noticesZh: NoticesTable = {
   'notice.unreadCount': '{n} 条未读通知',
   'notice.openRequests': '查看申请',
   'notice.openGroup': '打开群组',
+  'notice.openGroupRequests': '查看入群申请',
+  'notice.validFor': '{n} 分钟内有效',
+  'notice.newDevice': '新设备：{system}',
+  'notice.reply': '回复',
+  'notice.status.pending': '等待处理',
+  'notice.status.accepted': '已同意',
+  'notice.status.rejected': '已拒绝',
 };
 
 export const noticesVi: NoticesTable = {
@@ -68,4 +82,11 @@ export const noticesVi: NoticesTable = {
   'notice.unreadCount': '{n} thông báo chưa đọc',
   'notice.openRequests': 'Xem lời mời',
   'notice.openGroup': 'Mở nhóm',
+  'notice.openGroupRequests': 'Xem yêu cầu vào nhóm',
+  'notice.validFor': 'có hiệu lực trong {n} phút',
+  'notice.newDevice': 'thiết bị mới: {system}',
+  'notice.reply': 'Trả lời',
+  'notice.status.pending': 'Đang chờ trả lời',
+  'notice.status.accepted': 'Đã chấp nhận',
+  'notice.status.rejected': 'Đã từ chối',
 };

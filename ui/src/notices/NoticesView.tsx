@@ -187,13 +187,42 @@ function NoticeItem({
         <p className="personal-content" data-testid="notice-content">
           {notice.content}
         </p>
-        {notice.message ? <p className="muted personal-to">{notice.message}</p> : null}
+        {notice.command === 'Verification' && notice.code ? (
+          <p className="notice-verification" data-testid="notice-verification">
+            <strong className="notice-code" data-testid="notice-code">
+              {notice.code}
+            </strong>{' '}
+            <span className="muted">
+              {t('notice.validFor', { n: notice.validMinutes ?? 0 })} · {t('notice.newDevice', { system: notice.system ?? '' })}
+            </span>
+          </p>
+        ) : null}
+        {notice.message ? (
+          <p className="muted personal-to" data-testid="notice-message">
+            {notice.command === 'FeedbackReply' ? `${t('notice.reply')}: ${notice.message}` : notice.message}
+          </p>
+        ) : null}
+        {notice.command === 'GroupJoinRequest' && notice.status ? (
+          <p className="muted" data-testid="notice-status" data-status={notice.status}>
+            {t(`notice.status.${notice.status}`)}
+          </p>
+        ) : null}
       </div>
       {!selecting ? (
         <div className="notice-actions">
           {target === 'requests' ? (
             <button type="button" className="button button-secondary" onClick={() => setPane({ kind: 'requests' })}>
               {t('notice.openRequests')}
+            </button>
+          ) : null}
+          {target === 'groupRequests' && notice.groupId ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => setPane({ kind: 'group', groupId: notice.groupId as string })}
+              data-testid="notice-open-group-requests"
+            >
+              {t('notice.openGroupRequests')}
             </button>
           ) : null}
           {unread ? (

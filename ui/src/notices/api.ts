@@ -7,7 +7,10 @@ import type { NoticeCounts, NoticeTab } from './logic';
 
 export interface Notice {
   id: string;
-  /** the kind: FriendRequest | FriendAccepted | FriendRefused | GroupInvite | GroupOwner */
+  /**
+   * the kind: FriendRequest | FriendAccepted | FriendRefused | GroupInvite | GroupOwner | GroupJoinRequest |
+   * Verification | FeedbackReply
+   */
   command: string;
   tab: Exclude<NoticeTab, 'all'>;
   /** the notice's text, in the request's language */
@@ -23,6 +26,15 @@ export interface Notice {
   groupId?: string;
   groupName?: string;
   position: number;
+  /** Verification: the one-time code, how long it lasts and the new device's system */
+  code?: string;
+  validMinutes?: number;
+  system?: string;
+  /** GroupJoinRequest: the request, who would join, and its state */
+  requestId?: string;
+  memberId?: string;
+  memberName?: string;
+  status?: 'pending' | 'accepted' | 'rejected';
 }
 
 export interface NoticePage extends Page<Notice> {

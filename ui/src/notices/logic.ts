@@ -67,9 +67,10 @@ export function deleteRefusal(selected: string[]): MessageKey | undefined {
   return undefined;
 }
 
-/** Where a notice leads when opened: the friend requests, a group's chat, or nowhere. */
-export function noticeTarget(n: { command: string; groupId?: string }): 'requests' | 'group' | null {
+/** Where a notice leads when opened: the friend requests, a group's chat, a group's join requests, or nowhere. */
+export function noticeTarget(n: { command: string; groupId?: string }): 'requests' | 'group' | 'groupRequests' | null {
   if (n.command === 'FriendRequest') return 'requests';
+  if (n.command === 'GroupJoinRequest' && n.groupId) return 'groupRequests';
   if ((n.command === 'GroupInvite' || n.command === 'GroupOwner') && n.groupId) return 'group';
   return null;
 }
