@@ -21,6 +21,12 @@ import {
 } from './harness';
 import { adminOverApi } from './rest';
 
+/** A 1 x 1 PNG. */
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC',
+  'base64',
+);
+
 const member = (page: Page, id: string) => page.locator(`[data-testid=group-member][data-member-id="${id}"]`);
 
 async function memberAction(page: Page, id: string, label: string): Promise<void> {
@@ -101,11 +107,19 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
     await befriend(a.page, c.page, carol, alice);
   });
 
-  it('creates a group with both friends', async () => {
+  it('creates a group with both friends, its avatar compressed to JPEG before upload', async () => {
     const page = a.page;
     await page.getByTestId('tab-contacts').click();
     await page.getByTestId('open-groups').click();
     await page.getByTestId('group-create-open').click();
+    await page.getByTestId('group-avatar-input').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PIXEL });
+    const picture = page.getByTestId('group-create').locator('img.avatar');
+    await waitUntil('the avatar to upload', async () => ((await picture.getAttribute('src')) ?? '').includes('/v1/sso/im/file/'));
+    const stored = await picture.evaluate(async (img) => {
+      const bytes = new Uint8Array(await (await fetch((img as HTMLImageElement).src)).arrayBuffer());
+      return [bytes[0], bytes[1], bytes[2]];
+    });
+    assert.deepEqual(stored, [0xff, 0xd8, 0xff], 'the picked PNG was stored as a JPEG');
     await page.getByTestId('group-name').fill(groupName);
     await page.getByTestId('group-create-next').click();
     for (const friend of [bob, carol]) {
