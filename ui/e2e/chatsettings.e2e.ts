@@ -83,9 +83,10 @@ describe('settings that change the chat', { skip: missingEnv || false, timeout: 
     await waitUntil('the title to lose its count', async () => (await page.title()) === title);
 
     await setSwitch(page, 'notifications', false);
+    await openChat(page, alice.id!);
     await setHidden(page, true);
     await sendOverApi(alice, bob, 'quietly');
-    await page.locator(`[data-testid=session-item][data-peer-id="${alice.id}"]`).getByText('quietly').waitFor();
+    await page.locator('[data-testid=message]').getByText('quietly').waitFor();
     assert.equal(await page.title(), title);
     assert.equal(await notifications(page), 1);
     await setHidden(page, false);
