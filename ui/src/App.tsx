@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
 import { Home } from './home/Home';
+import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
 import { Register } from './pages/Register';
@@ -31,7 +32,12 @@ export function App() {
         page = <Login prefillAccount={route.query.get('account') ?? undefined} />;
         break;
       case 'register':
-        page = <Register />;
+        page = (
+          <Register
+            inviteCode={route.query.get('inviteCode') ?? undefined}
+            tenantCode={route.query.get('tenantCode') ?? undefined}
+          />
+        );
         break;
       case 'home':
         page = <Home />;
@@ -41,6 +47,10 @@ export function App() {
         break;
       case 'resetPassword':
         page = <ResetPassword />;
+        break;
+      case 'userpolicy':
+      case 'hiddenagreement':
+        page = <Agreement kind={route.name} />;
         break;
       case 'unknown':
         break;

@@ -28,6 +28,8 @@ export interface RegisterBody {
   account: string;
   password: string;
   tenantCode: string;
+  /** the inviter's code from a registration link (getRefereeLink), when there is one */
+  inviteCode?: string;
 }
 
 export function register(body: RegisterBody): Promise<UserInfo> {

@@ -1,5 +1,7 @@
 // Avatar rule of spec accounts.md section 3: the picture when there is one, else a coloured
 // initial (first letter of remark, then name, upper-cased; font 0.6 of the width), else grey blank.
+// The System-level account (the activity administrator) always wears its own default picture.
+import { ShieldIcon } from './icons';
 
 const PALETTE = ['#4f7cff', '#22a06b', '#e2733a', '#8e5be8', '#d6457a', '#1f9bb5', '#c79a16', '#5f6b7a'];
 
@@ -23,10 +25,19 @@ interface AvatarProps {
   size?: number;
   icon?: React.ReactNode;
   tone?: string;
+  /** 'System': the activity administrator's default avatar, whatever picture it has */
+  levelCode?: string;
 }
 
-export function Avatar({ name, remark, headUrl, seed, size = 38, icon, tone }: AvatarProps) {
+export function Avatar({ name, remark, headUrl, seed, size = 38, icon, tone, levelCode }: AvatarProps) {
   const style: React.CSSProperties = { width: size, height: size, fontSize: Math.round(size * 0.6) };
+  if (levelCode === 'System') {
+    return (
+      <span className="avatar avatar-icon avatar-system" style={style} aria-hidden="true" data-avatar="system">
+        <ShieldIcon />
+      </span>
+    );
+  }
   if (headUrl) {
     return <img className="avatar" style={style} src={headUrl} alt="" aria-hidden="true" />;
   }

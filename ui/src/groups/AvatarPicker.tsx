@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react';
 import { useT } from '../i18n';
 import { uploadMedia } from '../personal/uploadMedia';
+import { compressAvatar } from '../settings/avatar';
 import { showToast } from '../state/toast';
 import { GroupAvatar } from './GroupAvatar';
 import { avatarRefusal } from './logic';
 
-/** Picks and uploads a group avatar: an image under 5 MB, no animated gif. */
+/** Picks and uploads a group avatar: an image under 5 MB, no animated gif, cropped square and compressed (quality 80). */
 export function AvatarPicker({
   seed,
   name,
@@ -29,7 +30,9 @@ export function AvatarPicker({
       return;
     }
     setUploading(true);
-    const uploaded = await uploadMedia(file);
+    const compressed = await compressAvatar(file).catch(() => null);
+    if (!compressed) showToast(t('upload.failed'), 'error');
+    const uploaded = compressed ? await uploadMedia(new File([compressed], 'avatar.jpg', { type: 'image/jpeg' })) : null;
     setUploading(false);
     if (uploaded) onChange(uploaded.filePath);
   }

@@ -33,7 +33,7 @@ import { MediaHistory } from './MediaHistory';
 import type { BubbleEnv } from './MessageBubble';
 import { MessageList } from './MessageList';
 import { PaneHeader } from './PaneHeader';
-import { displayName } from './SessionItem';
+import { shownName } from './systemAccount';
 import { TargetPicker } from './TargetPicker';
 import { usePeer } from './usePeer';
 import { useMentionAck, useReadAck } from './useReadAck';
@@ -106,7 +106,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const lastPage = pages?.[pages.length - 1];
   const hasMore = !!lastPage && lastPage.length >= HISTORY_PAGE_SIZE;
   const loadingMore = history.isLoading || (history.size > 0 && pages !== undefined && pages.length < history.size);
-  const title = (isGroup ? group?.name : displayName(peer)) || '\u00a0';
+  const title = (isGroup ? group?.name : shownName(peer, t)) || '\u00a0';
   const searching = searchOpen && query.trim() !== '';
   const shown = useMemo(
     () => (searching ? timeline.filter((message) => matchesQuery(message, query)) : timeline),
@@ -317,7 +317,14 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
               onClick={() => setPane({ kind: 'member', memberId: peerId })}
               data-testid="chat-peer-info"
             >
-              <Avatar name={peer.name} remark={peer.remark} headUrl={peer.headUrl} seed={peerId} size={36} />
+              <Avatar
+                name={peer.name}
+                remark={peer.remark}
+                headUrl={peer.headUrl}
+                seed={peerId}
+                size={36}
+                levelCode={peer.memberLevelCode}
+              />
             </button>
           )
         }

@@ -9,7 +9,7 @@ import { useT } from '../i18n';
 import { isOnline, presenceAtom } from '../state/presence';
 import { paneAtom } from '../state/ui';
 import { CountBadge } from './CountBadge';
-import { displayName } from './SessionItem';
+import { shownName } from './systemAccount';
 
 export function Contacts() {
   const t = useT();
@@ -81,13 +81,19 @@ export function Contacts() {
                 data-online={online ? 'true' : 'false'}
               >
                 <span className="presence">
-                  <Avatar name={friend.name} remark={friend.remark} headUrl={friend.headUrl} seed={friend.id} />
+                  <Avatar
+                    name={friend.name}
+                    remark={friend.remark}
+                    headUrl={friend.headUrl}
+                    seed={friend.id}
+                    levelCode={friend.memberLevelCode}
+                  />
                   {online ? (
                     <span className="presence-dot" role="img" aria-label={t('contacts.online')} data-testid="online-dot" />
                   ) : null}
                 </span>
                 <span className="session-text">
-                  <span className="session-name">{displayName(friend)}</span>
+                  <span className="session-name">{shownName(friend, t)}</span>
                   <span className="session-preview">@{friend.code}</span>
                 </span>
               </button>

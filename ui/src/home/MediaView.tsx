@@ -4,6 +4,7 @@ import { authAtom } from '../auth/authState';
 import { formatSize, mediaUrl, type MediaContent } from '../chat/upload';
 import { FileIcon } from '../components/icons';
 import { useT } from '../i18n';
+import { usePreferences } from '../settings/usePreferences';
 
 const THUMB_MAX_PX = 240;
 
@@ -12,6 +13,7 @@ export function MediaView({ msgType, media }: { msgType: string; media: MediaCon
   const t = useT();
   const token = useAtomValue(authAtom)?.token ?? '';
   const [large, setLarge] = useState(false);
+  const separateWindow = usePreferences().prefs.imagePreviewWindow;
   const url = mediaUrl(media.filePath, token);
   if (!url) return null;
 
@@ -22,7 +24,7 @@ export function MediaView({ msgType, media }: { msgType: string; media: MediaCon
         <button
           type="button"
           className="media-picture"
-          onClick={() => setLarge(true)}
+          onClick={() => (separateWindow ? window.open(url, '_blank', 'noopener') : setLarge(true))}
           aria-label={t('media.openPicture')}
           data-testid="media-picture"
         >

@@ -5,9 +5,11 @@ import { BellOffIcon, MoreIcon, PinIcon } from '../components/icons';
 import { badgeOf, isMuted, isPinned, sessionActions, type SessionAction } from '../chat/conversations';
 import { listTime } from '../chat/format';
 import { previewText } from '../chat/preview';
+import { useFriendGroups } from '../api/hooks';
 import { useT } from '../i18n';
 import { CountBadge } from './CountBadge';
 import { SessionMenu, type MenuPlace } from './SessionMenu';
+import { levelOf, shownName } from './systemAccount';
 
 export function displayName(item: { remark?: string; name?: string; code?: string }): string {
   return item.remark?.trim() || item.name?.trim() || item.code?.trim() || '';
@@ -26,7 +28,9 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
   const t = useT();
   const [menu, setMenu] = useState<MenuPlace | null>(null);
   const closeMenu = useCallback(() => setMenu(null), []);
-  const name = displayName(session);
+  const friends = useFriendGroups();
+  const level = session.chatType === 'Friend' ? levelOf(friends.data, session.id) : '';
+  const name = shownName({ ...session, memberLevelCode: level }, t);
   const preview = session.lastMessageType ? previewText(session.lastMessageType, session.lastMessageContent, t) : '';
   const pinned = isPinned(session);
   const muted = isMuted(session);
@@ -49,7 +53,7 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
         data-pinned={pinned ? 'Y' : 'N'}
         data-dnd={muted ? 'Y' : 'N'}
       >
-        <Avatar name={session.name} remark={session.remark} headUrl={session.headUrl} seed={session.id} />
+        <Avatar name={session.name} remark={session.remark} headUrl={session.headUrl} seed={session.id} levelCode={level} />
         <span className="session-text">
           <span className="session-line">
             <span className="session-name">

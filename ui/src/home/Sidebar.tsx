@@ -1,4 +1,4 @@
-import { useAtom } from 'jotai';
+import { useAtom, useSetAtom } from 'jotai';
 import { useFriendApplies, useSessions } from '../api/hooks';
 import type { UserInfo } from '../api/types';
 import { logout } from '../auth/logout';
@@ -8,7 +8,7 @@ import { Avatar } from '../components/Avatar';
 import { ChatIcon, ContactsIcon, LogoutIcon } from '../components/icons';
 import { useT } from '../i18n';
 import { goTo } from '../routing/useRoute';
-import { leftTabAtom, type LeftTab } from '../state/ui';
+import { leftTabAtom, paneAtom, type LeftTab } from '../state/ui';
 import { Contacts } from './Contacts';
 import { CountBadge } from './CountBadge';
 import { SessionList } from './SessionList';
@@ -16,6 +16,7 @@ import { SessionList } from './SessionList';
 export function Sidebar({ me }: { me: UserInfo }) {
   const t = useT();
   const [tab, setTab] = useAtom(leftTabAtom);
+  const setPane = useSetAtom(paneAtom);
   const sessions = useSessions();
   const applies = useFriendApplies();
   const unread = totalUnread(sessions.data ?? []);
@@ -51,7 +52,11 @@ export function Sidebar({ me }: { me: UserInfo }) {
           className="icon-button"
           aria-label={t('settings.title')}
           title={t('settings.title')}
-          onClick={() => goTo('#/setting')}
+          onClick={() => {
+            // Already on /setting (another pane opened since), the hash does not change: show it here.
+            setPane({ kind: 'settings' });
+            goTo('#/setting');
+          }}
           data-testid="open-settings"
         >
           <span aria-hidden="true">⚙</span>

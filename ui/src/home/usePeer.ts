@@ -5,6 +5,8 @@ export interface PeerInfo {
   remark: string;
   code: string;
   headUrl: string;
+  /** the friend's member level: System is the activity administrator */
+  memberLevelCode: string;
   /** the open chat's unread count in the session list */
   unreadCount: number;
   /** unacknowledged mentions of this member in the chat */
@@ -22,6 +24,7 @@ export function usePeer(peerId: string): PeerInfo {
     remark: session?.remark || friend?.remark || '',
     code: friend?.code ?? '',
     headUrl: session?.headUrl || friend?.headUrl || '',
+    memberLevelCode: friend?.memberLevelCode ?? '',
     unreadCount: session?.unreadCount ?? 0,
     atCount: session?.atCount ?? 0,
   };

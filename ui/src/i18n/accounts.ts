@@ -93,6 +93,16 @@ export const accountsEn = {
   'friend.searchChat': 'Search conversation',
   'friend.clearChat': 'Delete messages',
   'friend.ip': 'Last login IP: {ip}',
+  'tenant.add': "Add",
+  'tenant.added': "Tenant added successfully",
+  'register.inviteCode': "Invitation code (optional)",
+  'agreement.userTitle': "User Agreement",
+  'agreement.userBody': "By using EventChat you agree to use it lawfully and respectfully: no spam, fraud or abuse of other members, and no content that breaks the law. The server operator may suspend accounts that do.\nYou are responsible for keeping your password secret. Messages between members travel encrypted; keep your devices safe.",
+  'agreement.privacyTitle': "Privacy Agreement",
+  'agreement.privacyBody': "We keep what the service needs to work: your mobile number, account, profile, friends, groups and messages, and the address you last logged in from.\nYour data is not sold. Deleting a friend or clearing a chat removes it from your view.",
+  'agreement.back': "Back to login",
+  'alert.newMessage': "New message",
+  'system.activityAdmin': "Activity administrator",
 } as const;
 
 type AccountsTable = Record<keyof typeof accountsEn, string>;
@@ -191,6 +201,16 @@ export const accountsZh: AccountsTable = {
   'friend.searchChat': '搜索聊天记录',
   'friend.clearChat': '删除聊天记录',
   'friend.ip': '最近登录 IP：{ip}',
+  'tenant.add': "添加",
+  'tenant.added': "租户添加成功",
+  'register.inviteCode': "邀请码（选填）",
+  'agreement.userTitle': "用户协议",
+  'agreement.userBody': "使用 EventChat 即表示您同意合法、文明地使用本服务：不得发送垃圾信息、欺诈或骚扰其他成员，不得发布违法内容。服务器运营方可封禁违规账号。\n请妥善保管您的密码。成员之间的消息加密传输，请确保设备安全。",
+  'agreement.privacyTitle': "隐私协议",
+  'agreement.privacyBody': "我们仅保存服务所需的信息：手机号、账号、个人资料、好友、群组、消息以及最近登录的地址。\n我们不会出售您的数据。删除好友或清空聊天会将其从您的视图中移除。",
+  'agreement.back': "返回登录",
+  'alert.newMessage': "新消息",
+  'system.activityAdmin': "活动管理员",
 };
 
 export const accountsVi: AccountsTable = {
@@ -287,4 +307,14 @@ export const accountsVi: AccountsTable = {
   'friend.searchChat': 'Tìm trong cuộc trò chuyện',
   'friend.clearChat': 'Xóa tin nhắn',
   'friend.ip': 'IP đăng nhập gần nhất: {ip}',
+  'tenant.add': "Thêm",
+  'tenant.added': "Thêm máy chủ thành công",
+  'register.inviteCode': "Mã mời (không bắt buộc)",
+  'agreement.userTitle': "Thỏa thuận người dùng",
+  'agreement.userBody': "Khi dùng EventChat, bạn đồng ý sử dụng hợp pháp và tôn trọng người khác: không spam, lừa đảo hay quấy rối thành viên khác, không đăng nội dung vi phạm pháp luật. Nhà vận hành máy chủ có thể khóa tài khoản vi phạm.\nBạn có trách nhiệm giữ bí mật mật khẩu. Tin nhắn giữa các thành viên được mã hóa; hãy giữ an toàn cho thiết bị của bạn.",
+  'agreement.privacyTitle': "Thỏa thuận quyền riêng tư",
+  'agreement.privacyBody': "Chúng tôi chỉ lưu những gì dịch vụ cần: số điện thoại, tài khoản, hồ sơ, bạn bè, nhóm, tin nhắn và địa chỉ đăng nhập gần nhất.\nDữ liệu của bạn không bị bán. Xóa bạn bè hoặc xóa cuộc trò chuyện sẽ gỡ chúng khỏi giao diện của bạn.",
+  'agreement.back': "Quay lại đăng nhập",
+  'alert.newMessage': "Tin nhắn mới",
+  'system.activityAdmin': "Quản trị viên hoạt động",
 };

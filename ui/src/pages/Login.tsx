@@ -11,10 +11,11 @@ import {
   collect,
 } from '../auth/validation';
 import { Field } from '../components/Field';
-import { useT } from '../i18n';
+import { useT, type MessageKey } from '../i18n';
 import { goTo } from '../routing/useRoute';
 import { showToast } from '../state/toast';
 import { AuthLayout } from './AuthLayout';
+import { ServerIdField } from './ServerIdField';
 
 type LoginField = 'account' | 'password' | 'tenantCode' | 'agreement';
 
@@ -26,8 +27,11 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
   const [savePassword, setSavePassword] = useState(saved?.savePassword ?? false);
   const [agreed, setAgreed] = useState(false);
   const [tenantCode, setTenantCode] = useState(saved?.tenantCode || DEFAULT_TENANT);
-  const [errors, setErrors] = useState<Partial<Record<LoginField, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<LoginField, MessageKey>>>({});
   const [busy, setBusy] = useState(false);
+
+  // Keys, not texts: a language switch re-translates the shown errors.
+  const error = (field: LoginField) => (errors[field] ? t(errors[field]!) : undefined);
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -37,7 +41,7 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
       tenantCode: checkServerId(tenantCode),
       agreement: checkAgreement(agreed),
     });
-    setErrors(Object.fromEntries(Object.entries(found).map(([field, key]) => [field, t(key!)])));
+    setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
@@ -58,7 +62,7 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
           label={t('login.account')}
           value={account}
           onChange={setAccount}
-          error={errors.account}
+          error={error('account')}
           autoComplete="username"
           name="account"
         />
@@ -67,17 +71,11 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
           type="password"
           value={password}
           onChange={setPassword}
-          error={errors.password}
+          error={error('password')}
           autoComplete="current-password"
           name="password"
         />
-        <Field
-          label={t('login.serverId')}
-          value={tenantCode}
-          onChange={setTenantCode}
-          error={errors.tenantCode}
-          name="tenantCode"
-        />
+        <ServerIdField label={t('login.serverId')} value={tenantCode} onChange={setTenantCode} error={error('tenantCode')} />
         <label className="check">
           <input type="checkbox" checked={savePassword} onChange={(event) => setSavePassword(event.target.checked)} />
           {t('login.savePassword')}
@@ -92,9 +90,17 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
           />
           {t('login.agreement')}
         </label>
+        <p className="auth-links">
+          <a href="#/userpolicy" onClick={(event) => (event.preventDefault(), goTo('#/userpolicy'))} data-testid="open-userpolicy">
+            {t('agreement.userTitle')}
+          </a>
+          <a href="#/hiddenagreement" onClick={(event) => (event.preventDefault(), goTo('#/hiddenagreement'))}>
+            {t('agreement.privacyTitle')}
+          </a>
+        </p>
         {errors.agreement ? (
           <p className="field-error" role="alert">
-            {errors.agreement}
+            {error('agreement')}
           </p>
         ) : null}
         <button type="submit" className="button button-primary button-block" disabled={busy}>

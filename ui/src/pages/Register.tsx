@@ -15,6 +15,7 @@ import { useT, type MessageKey } from '../i18n';
 import { goTo } from '../routing/useRoute';
 import { showToast } from '../state/toast';
 import { AuthLayout } from './AuthLayout';
+import { ServerIdField } from './ServerIdField';
 
 type RegisterField = 'phone' | 'smsCode' | 'account' | 'password' | 'tenantCode';
 
@@ -29,13 +30,15 @@ function useCountdown(): [number, (seconds: number) => void] {
   return [left, setLeft];
 }
 
-export function Register() {
+/** The registration link of an invitation (getRefereeLink) fills the invitation code and server ID. */
+export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { inviteCode?: string; tenantCode?: string }) {
   const t = useT();
   const [phone, setPhone] = useState('');
   const [smsCode, setSmsCode] = useState('');
   const [account, setAccount] = useState('');
   const [password, setPassword] = useState('');
-  const [tenantCode, setTenantCode] = useState(DEFAULT_TENANT);
+  const [tenantCode, setTenantCode] = useState(linkedTenant || DEFAULT_TENANT);
+  const [inviteCode, setInviteCode] = useState(invited ?? '');
   const [errors, setErrors] = useState<Partial<Record<RegisterField, MessageKey>>>({});
   const [busy, setBusy] = useState(false);
   const [resendIn, startCountdown] = useCountdown();
@@ -72,6 +75,7 @@ export function Register() {
         account,
         password,
         tenantCode: tenantCode.trim(),
+        ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}),
       });
       showToast(t('register.success'), 'success');
       goTo(`#/login?account=${encodeURIComponent(account)}`);
@@ -133,12 +137,13 @@ export function Register() {
           autoComplete="new-password"
           name="password"
         />
+        <ServerIdField label={t('register.serverId')} value={tenantCode} onChange={setTenantCode} error={error('tenantCode')} />
         <Field
-          label={t('register.serverId')}
-          value={tenantCode}
-          onChange={setTenantCode}
-          error={error('tenantCode')}
-          name="tenantCode"
+          label={t('register.inviteCode')}
+          value={inviteCode}
+          onChange={setInviteCode}
+          autoComplete="off"
+          name="inviteCode"
         />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {t('register.submit')}

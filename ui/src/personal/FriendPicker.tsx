@@ -3,6 +3,7 @@ import type { Friend } from '../api/types';
 import { Avatar } from '../components/Avatar';
 import { useT, type MessageKey } from '../i18n';
 import { displayName } from '../home/SessionItem';
+import { isSystemAccount } from '../home/systemAccount';
 import { showToast } from '../state/toast';
 import { filterFriends, selectAll, toggle } from './logic';
 
@@ -24,7 +25,10 @@ export function FriendPicker({
 }) {
   const t = useT();
   const [query, setQuery] = useState('');
-  const shown = filterFriends(friends, query);
+  const shown = filterFriends(
+    friends.filter((friend) => !isSystemAccount(friend)),
+    query,
+  );
   return (
     <div className="friend-picker" data-testid={testId}>
       <div className="friend-picker-bar">

@@ -1,13 +1,22 @@
 // Hash routes and the routing guard of spec accounts.md section 2, as pure functions.
 
-export type RouteName = 'landing' | 'login' | 'register' | 'resetPassword' | 'home' | 'setting' | 'unknown';
+export type RouteName =
+  | 'landing'
+  | 'login'
+  | 'register'
+  | 'resetPassword'
+  | 'userpolicy'
+  | 'hiddenagreement'
+  | 'home'
+  | 'setting'
+  | 'unknown';
 
 export interface Route {
   name: RouteName;
   query: URLSearchParams;
 }
 
-const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword'];
+const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
 export function parseHash(hash: string): Route {
   const raw = hash.replace(/^#/, '') || '/';
@@ -25,6 +34,10 @@ export function parseHash(hash: string): Route {
       return { name: 'register', query };
     case '/resetPassword':
       return { name: 'resetPassword', query };
+    case '/userpolicy':
+      return { name: 'userpolicy', query };
+    case '/hiddenagreement':
+      return { name: 'hiddenagreement', query };
     case '/setting':
       return { name: 'setting', query };
     default:

@@ -32,6 +32,7 @@ import {
   checkName,
   checkPasswordChange,
 } from './logic';
+import { askNotificationPermission } from './alerts';
 import { usePreferences } from './usePreferences';
 import { mutate } from 'swr';
 
@@ -98,6 +99,7 @@ export function SettingsView({ me }: { me: UserInfo }) {
   }
 
   async function toggle(change: Partial<Preferences>) {
+    if (change.notifications) askNotificationPermission();
     const next = { ...prefs, ...change };
     try {
       await mutate(settingsKeys.preferences, setPreferences(change), { optimisticData: next, rollbackOnError: true });

@@ -3,7 +3,9 @@ import { useEffect } from 'react';
 import useSWR from 'swr';
 import { authAtom } from '../auth/authState';
 import { DEFAULT_PREFERENCES, settingsKeys, type Preferences } from './api';
+import { preferencesAtom } from './alerts';
 import { fontPx } from './logic';
+import { appStore } from '../state/store';
 
 export function usePreferences() {
   const signedIn = useAtomValue(authAtom) !== null;
@@ -14,6 +16,9 @@ export function usePreferences() {
 /** Applies font size, background and message-time display to the document, for the chat's CSS. */
 export function useApplyPreferences(): void {
   const { prefs } = usePreferences();
+  useEffect(() => {
+    appStore.set(preferencesAtom, prefs);
+  }, [prefs.notifications, prefs.readSync, prefs.showMessageTime, prefs.imagePreviewWindow, prefs.fontSize, prefs.background]);
   useEffect(() => {
     const root = document.documentElement;
     root.style.setProperty('--chat-font-size', `${fontPx(prefs.fontSize) + 3}px`);

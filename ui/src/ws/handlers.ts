@@ -29,6 +29,7 @@ import { openPeerIdAtom } from '../state/ui';
 import { ProcessedIds } from './processedIds';
 import { onFriendDeleted } from '../settings/friendPushes';
 import { onFriendsPush, onUserInfoPush } from '../settings/api';
+import { alertIncoming, ignoresReadFromElsewhere, sessionPushHere } from '../settings/alerts';
 
 export interface Frame {
   cmd: number;
@@ -92,7 +93,7 @@ export function handlePush(frame: Frame, me: string): void {
       onPinPush(frame.cmd, frame.data as PinPushData | undefined);
       return;
     case CMD.session:
-      queueSessionUpdate((list) => applySessionPush(list, frame.data as Session));
+      queueSessionUpdate((list) => applySessionPush(list, sessionPushHere(list, frame.data as Session)));
       return;
     case GROUP_CMD.gone:
     case GROUP_CMD.joined:
@@ -143,6 +144,7 @@ function onMessage(message: Message, me: string): void {
   if (processed.check(message.id)) return;
   const peerId = conversationOf(message, me);
   upsertLive(peerId, message);
+  alertIncoming(message, me);
   if (message.chatType === 'Group') {
     // The server names the sender in the preview and counts unread and mentions: read it again.
     refetchSessions(message.position);
@@ -195,13 +197,14 @@ function onRead(ack: ReadAck, me: string): void {
   if (ack?.chatType === 'Group') {
     // This member read the group on another connection (or here): its badge and mentions clear.
     const groupId = ack.groupId || ack.to;
-    if (groupId && ack.from === me) queueSessionUpdate((list) => markSessionRead(list, groupId));
+    if (groupId && ack.from === me && !ignoresReadFromElsewhere(ack, me, groupId)) queueSessionUpdate((list) => markSessionRead(list, groupId));
     return;
   }
   if (!ack || ack.chatType !== 'Friend' || !ack.messageId) return;
   if (ack.to === me) {
     patchMarks(ack.from, (marks) => ({ ...marks, peerReadUpTo: maxId(marks.peerReadUpTo, ack.messageId) }));
   } else if (ack.from === me) {
+    if (ignoresReadFromElsewhere(ack, me, ack.to)) return;
     patchMarks(ack.to, (marks) => ({ ...marks, myReadUpTo: maxId(marks.myReadUpTo, ack.messageId) }));
     queueSessionUpdate((list) => markSessionRead(list, ack.to));
   }
