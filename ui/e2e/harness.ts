@@ -35,6 +35,13 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * The one device the tests sign in from, browser pages and REST set-ups alike: a login from a
+ * User-Agent a member has not used before gets a new-device verification notice.
+ */
+export const USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
 export interface Member {
   phone: string;
   account: string;
@@ -65,7 +72,7 @@ export interface Session {
 }
 
 export async function openSession(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Session> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
+  const context = await browser.newContext({ viewport, locale: 'en-US', userAgent: USER_AGENT });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));

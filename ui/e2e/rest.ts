@@ -1,5 +1,5 @@
 // Sets up members, friendships and messages over the REST API, for specs that start past them.
-import { BASE_URL, DATA_DIR, smsCodeFor, type Member } from './harness';
+import { BASE_URL, DATA_DIR, USER_AGENT, smsCodeFor, type Member } from './harness';
 
 interface Envelope<T> {
   code: string;
@@ -8,7 +8,7 @@ interface Envelope<T> {
 }
 
 async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${BASE_URL}${path}`, {
     method,
@@ -74,6 +74,28 @@ export async function operatorToken(): Promise<string> {
   const payload = Buffer.from(`e2e|${Date.now() + 60_000}`).toString('base64url');
   const mac = createHmac('sha256', secret).update('operator\0').update(payload).digest('base64url');
   return `op.${payload}.${mac}`;
+}
+
+/** An auditor token of tenant, signed as imctl audit token signs it: "au." + base64url(name|tenant|expiry ms) + "." + MAC. */
+export async function auditorToken(name: string, tenant: string): Promise<string> {
+  const { createHmac } = await import('node:crypto');
+  const { readFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const secret = await readFile(path.join(DATA_DIR, 'secret.key'));
+  const payload = Buffer.from(`${name}|${tenant}|${Date.now() + 600_000}`).toString('base64url');
+  const mac = createHmac('sha256', secret).update('auditor\0').update(payload).digest('base64url');
+  return `au.${payload}.${mac}`;
+}
+
+/** Calls an API route with a token and answers its status and envelope, refusals included. */
+export async function rawCall(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; code: string; info: string }> {
+  const response = await fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, Authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as Envelope<unknown>;
+  return { status: response.status, code: envelope.code, info: envelope.info };
 }
 
 /** Calls the admin API as an operator. */

@@ -89,7 +89,7 @@ export function HistoryPanel({ credential, tenant, onExpired }: { credential: Ad
               {events.map((e) => (
                 <tr key={e.position} data-type={e.type}>
                   <td>{e.position}</td>
-                  <td>{e.time}</td>
+                  <td>{new Date(e.time).toISOString()}</td>
                   <td>
                     {e.stream}#{e.revision}
                   </td>

@@ -40,7 +40,8 @@ export interface AuditEvent {
   revision: number;
   position: number;
   type: string;
-  time: string;
+  /** metadata time, Unix ms */
+  time: number;
   actor: string;
   data: unknown;
 }
