@@ -20,7 +20,6 @@ import (
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/sqlitec"
-	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/projections"
@@ -35,13 +34,6 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		groupID            string
 		promoted, beforeUp uint64
 	)
-	ctl := func(args ...string) (int, string, string) {
-		GinkgoHelper()
-		var out, errOut bytes.Buffer
-		env := map[string]string{"IM_DATA_DIR": dir, "IM_SERVER_URL": s.base}
-		code := imctl.Run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String(), errOut.String()
-	}
 	// audit calls an audit route that must succeed.
 	call := func(method, path string, body, out any) {
 		GinkgoHelper()
@@ -221,7 +213,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		Expect(v.Tenant).To(Equal("x0001"))
 		Expect(v.Position).To(BeNumerically(">", promoted))
 		equal(v.Models)
-		code, out, errOut := ctl("audit", "verify", "x0001")
+		code, out, errOut := s.imctl("audit", "verify", "x0001")
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(MatchRegexp(`groupMembers\s+equal`))
 
@@ -235,10 +227,10 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		for _, m := range v.Models {
 			Expect(m.Equal).To(Equal(m.Name != "groupMembers"), m.Name)
 		}
-		code, out, _ = ctl("audit", "verify", "x0001")
+		code, out, _ = s.imctl("audit", "verify", "x0001")
 		Expect(code).To(Equal(1))
 		Expect(out).To(MatchRegexp(`groupMembers\s+differs at group_id=` + groupID + `, member=` + carol.ID))
-		code, out, errOut = ctl("audit", "verify", "x0002", "--json")
+		code, out, errOut = s.imctl("audit", "verify", "x0002", "--json")
 		Expect(code).To(Equal(0), errOut)
 		Expect(json.Unmarshal([]byte(out), &v)).To(Succeed())
 		equal(v.Models)
@@ -308,33 +300,33 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		// imctl: replay from the file and at a position, list, browse, compare.
 		file := filepath.Join(GinkgoT().TempDir(), "x0001.ndjson")
 		Expect(os.WriteFile(file, export.Bytes(), 0o600)).To(Succeed())
-		code, out, errOut := ctl("--json", "audit", "replay", "x0001", "--file", file)
+		code, out, errOut := s.imctl("--json", "audit", "replay", "x0001", "--file", file)
 		Expect(code).To(Equal(0), errOut)
 		var fromFile projections.Replay
 		Expect(json.Unmarshal([]byte(out), &fromFile)).To(Succeed())
 		Expect(fromFile.State).To(Equal(projections.ReplayDone))
-		code, out, errOut = ctl("audit", "replay", "x0001", "--position", itoa(head))
+		code, out, errOut = s.imctl("audit", "replay", "x0001", "--position", itoa(head))
 		Expect(code).To(Equal(0), errOut)
 		Expect(errOut).To(ContainSubstring("100%"))
 		Expect(out).To(MatchRegexp(`x0001\s+log\s+%d\s+-\s+done`, head))
-		code, out, errOut = ctl("audit", "replays")
+		code, out, errOut = s.imctl("audit", "replays")
 		Expect(code).To(Equal(0), errOut)
 		Expect(strings.Count(out, "\n")).To(Equal(1 + 6))
-		code, out, errOut = ctl("audit", "compare", fromFile.ID, fromLog.ID)
+		code, out, errOut = s.imctl("audit", "compare", fromFile.ID, fromLog.ID)
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(MatchRegexp(`messages\s+equal`))
-		code, out, _ = ctl("audit", "compare", early.ID, fromLog.ID)
+		code, out, _ = s.imctl("audit", "compare", early.ID, fromLog.ID)
 		Expect(code).To(Equal(1))
 		Expect(out).To(MatchRegexp(`groupMembers\s+differs at group_id=`))
-		code, out, errOut = ctl("audit", "browse", early.ID, "groupMembers", groupID)
+		code, out, errOut = s.imctl("audit", "browse", early.ID, "groupMembers", groupID)
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(ContainSubstring(`"role": "Normal"`))
-		code, out, errOut = ctl("audit", "browse", early.ID, "history", alice.ID, "--friend", bob.ID, "--size", "1")
+		code, out, errOut = s.imctl("audit", "browse", early.ID, "history", alice.ID, "--friend", bob.ID, "--size", "1")
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(ContainSubstring("before the promotion"))
-		code, _, errOut = ctl("audit", "browse", early.ID, "history", alice.ID)
+		code, _, errOut = s.imctl("audit", "browse", early.ID, "history", alice.ID)
 		Expect(code).To(Equal(2), errOut)
-		code, _, errOut = ctl("audit", "replay", "x0001", "--position", "1", "--time", "0")
+		code, _, errOut = s.imctl("audit", "replay", "x0001", "--position", "1", "--time", "0")
 		Expect(code).To(Equal(2), errOut)
 	})
 })

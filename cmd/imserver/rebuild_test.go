@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +17,6 @@ import (
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
-	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -31,16 +29,9 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		events string
 		reads  string
 	)
-	ctl := func(args ...string) (int, string, string) {
-		GinkgoHelper()
-		var out, errOut bytes.Buffer
-		env := map[string]string{"IM_DATA_DIR": dir, "IM_SERVER_URL": s.base}
-		code := imctl.Run(context.Background(), args, func(k string) string { return env[k] }, &out, &errOut)
-		return code, out.String(), errOut.String()
-	}
 	status := func() projections.Report {
 		GinkgoHelper()
-		code, out, errOut := ctl("--json", "projections", "status")
+		code, out, errOut := s.imctl("--json", "projections", "status")
 		Expect(code).To(Equal(0), errOut)
 		var r projections.Report
 		Expect(json.Unmarshal([]byte(out), &r)).To(Succeed())
@@ -68,7 +59,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 			Expect(p.LagSeconds).To(BeZero(), p.Name)
 			Expect(p.LastError).To(BeEmpty(), p.Name)
 		}
-		code, out, errOut := ctl("projections", "status")
+		code, out, errOut := s.imctl("projections", "status")
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(MatchRegexp(`chats\.v1\s+%d\s+%d\s+0\s+0\.0\s+-`, r.Head, r.Head))
 
@@ -166,7 +157,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 
 		time.Sleep(200 * time.Millisecond)
 		started := time.Now()
-		code, out, errOut := ctl("--json", "projections", "rebuild", "all")
+		code, out, errOut := s.imctl("--json", "projections", "rebuild", "all")
 		took := time.Since(started)
 		Expect(code).To(Equal(0), errOut)
 		var p projections.Rebuild
@@ -269,7 +260,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 
 	It("starts afresh from a shadow it cannot open", func() {
 		Expect(os.WriteFile(reads+".rebuild", []byte("not a database at all, not even close to one"), 0o600)).To(Succeed())
-		code, out, errOut := ctl("projections", "rebuild", "all")
+		code, out, errOut := s.imctl("projections", "rebuild", "all")
 		Expect(code).To(Equal(0), errOut)
 		Expect(errOut).To(ContainSubstring("100%"))
 		_ = out
@@ -277,7 +268,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 	})
 
 	It("cancels only a running rebuild", func() {
-		code, _, errOut := ctl("projections", "cancel")
+		code, _, errOut := s.imctl("projections", "cancel")
 		Expect(code).To(Equal(1))
 		Expect(errOut).To(ContainSubstring("no rebuild is running"))
 		status, _ := s.call("DELETE", "/v1/admin/projections/rebuild", a.Token, nil)
@@ -285,7 +276,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 	})
 
 	It("refuses an unknown projector", func() {
-		code, _, errOut := ctl("projections", "rebuild", "nosuch.v1")
+		code, _, errOut := s.imctl("projections", "rebuild", "nosuch.v1")
 		Expect(code).To(Equal(1))
 		Expect(errOut).To(ContainSubstring("no projector nosuch.v1"))
 	})

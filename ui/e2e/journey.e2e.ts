@@ -19,7 +19,7 @@ import {
   type Member,
   type Session,
 } from './harness';
-import { adminOverApi } from './rest';
+import { adminOverApi, inviteCodeOverApi, registerOverApi } from './rest';
 
 /** A 1 x 1 PNG. */
 const PIXEL = Buffer.from(
@@ -64,8 +64,9 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
 
   it('registers through an invitation link, checking server IDs with the tenant checker', async () => {
     const page = a.page;
-    await page.goto(`${BASE_URL}/#/register?inviteCode=INV42&tenantCode=x0001`);
-    assert.equal(await page.locator('input[name=inviteCode]').inputValue(), 'INV42');
+    const inviteCode = await inviteCodeOverApi(await registerOverApi(newMember('invitej')));
+    await page.goto(`${BASE_URL}/#/register?inviteCode=${inviteCode}&tenantCode=x0001`);
+    assert.equal(await page.locator('input[name=inviteCode]').inputValue(), inviteCode);
     assert.equal(await page.locator('input[name=tenantCode]').inputValue(), 'x0001');
 
     assert.equal(await addServerId(page, 'zz9999', 'invalid'), 'tenant number invalid');
@@ -89,7 +90,7 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
     const sent = page.waitForRequest((request) => request.url().endsWith('/v1/member/memberInfo/register'));
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     const body = (await sent).postDataJSON() as Record<string, string>;
-    assert.equal(body.inviteCode, 'INV42');
+    assert.equal(body.inviteCode, inviteCode);
     assert.equal(body.tenantCode, 'x0001');
     await page.waitForURL(/#\/login\?account=/);
     assert.equal(await page.locator('input[name=account]').inputValue(), alice.account);

@@ -98,6 +98,11 @@ export async function rawCall(method: string, path: string, token: string, body?
   return { status: response.status, code: envelope.code, info: envelope.info };
 }
 
+/** The invitation code of a member, as its referral link carries it. */
+export async function inviteCodeOverApi(member: Account): Promise<string> {
+  return (await call<{ code: string }>('GET', '/v1/chat/friendInfo/getRefereeLink', member.token)).code;
+}
+
 /** Calls the admin API as an operator. */
 export async function adminOverApi<T>(method: string, path: string, body?: unknown): Promise<T> {
   return call<T>(method, path, await operatorToken(), body);
