@@ -92,6 +92,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	defer closeReads()
+	if r, ok := reads.(interface{ Replaced() int64 }); ok && r.Replaced() != 0 {
+		log.Info("read store of an older schema replaced; the projections fold the log from the start",
+			zap.String("path", cfg.ReadStore), zap.Int64("oldSchemaVersion", r.Replaced()))
+	}
 	if err := readsWithinLog(ctx, events, reads, cfg); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +14,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+	_ "modernc.org/sqlite" // to set the read store's version as an older build left it
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
@@ -273,6 +277,28 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(errOut).To(ContainSubstring("no rebuild is running"))
 		status, _ := s.call("DELETE", "/v1/admin/projections/rebuild", a.Token, nil)
 		Expect(status).To(Equal(http.StatusUnauthorized))
+	})
+
+	It("folds the whole log again into the read store it makes in place of one of an older schema", func() {
+		last := s.send(a, b, "old-1", "kept by the log").Position
+		Eventually(func() uint64 { return status().Position }).Should(BeNumerically(">=", last))
+		Expect(s.stop()).To(Succeed())
+		db, err := sql.Open("sqlite", reads)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.Exec(`PRAGMA user_version = 5`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(db.Close()).To(Succeed())
+
+		core, logs := observer.New(zap.InfoLevel)
+		s = startLogged(dir, zap.New(core))
+		Eventually(func() uint64 { return status().Position }).Should(BeNumerically(">=", last))
+		replaced := logs.FilterMessage("read store of an older schema replaced; the projections fold the log from the start").All()
+		Expect(replaced).To(HaveLen(1))
+		Expect(replaced[0].ContextMap()).To(HaveKeyWithValue("oldSchemaVersion", int64(5)))
+		var history []struct{ Content string }
+		s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+b.ID, a.Token, nil, &history)
+		Expect(history).To(ContainElement(HaveField("Content", "kept by the log")))
+		Expect(hashOfFile(reads)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 
 	It("refuses an unknown projector", func() {

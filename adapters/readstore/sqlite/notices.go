@@ -20,7 +20,7 @@ const (
 	noticesTable = `CREATE TABLE notices (
 		member TEXT NOT NULL, id TEXT NOT NULL, tenant TEXT NOT NULL, kind TEXT NOT NULL, tab TEXT NOT NULL,
 		actor TEXT NOT NULL, content_id TEXT NOT NULL, content TEXT NOT NULL, read INTEGER NOT NULL,
-		created_at INTEGER NOT NULL, position INTEGER NOT NULL,
+		created_at INTEGER NOT NULL, position INTEGER NOT NULL, detail TEXT NOT NULL DEFAULT '{}',
 		PRIMARY KEY (member, id)
 	) WITHOUT ROWID`
 	noticesIndex = `CREATE INDEX notices_by_position ON notices (member, position, id)`

@@ -16,38 +16,12 @@ import (
 // applicationID marks a SQLite file as an eventchat read store ("ECRS").
 const applicationID = 0x45435253
 
-// schemaVersion changes whenever a table or index below changes; a store of
-// another version is refused and must be rebuilt from the event log, but
-// for the versions migrations lists. Version 3 added clear floors, mentions
-// and the sessions' dnd, marked_unread and hidden columns; version 4 finds
-// the sessions of a group chat by their peer, and adds the friends' blocked
-// the applies' hidden_from and hidden_to columns, group_applies and the
-// notices; version 5 the members' gender and last_ip columns; version 6 the
-// members' referrer and the notices' detail.
+// schemaVersion changes whenever a table or index below changes. A read
+// store of an older version is never migrated in place: Open replaces it
+// with an empty one of this version, which the projectors fold from the
+// start of the log (a read model's new shape is a rebuild, docs/admin.md).
+// A store of a newer version is refused: it belongs to a newer build.
 const schemaVersion = 6
-
-// migrations bring a store of an older version to this one when all the
-// change adds is a read model no event before it could have filled: each
-// is keyed by the version it starts from and brings it to the next.
-var migrations = map[int64][]string{
-	2: {clearFloorsTable, mentionsTable, mentionsIndex, groupsTable, groupMembersTable, groupMembersIndex, personalTable, personalIndex,
-		`ALTER TABLE sessions ADD COLUMN dnd INTEGER NOT NULL DEFAULT 0`,
-		`ALTER TABLE sessions ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0`,
-		`ALTER TABLE sessions ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0`},
-	3: {sessionsByPeerIndex, friendsBlocked, appliesHiddenFrom, appliesHiddenTo, groupAppliesTable, groupAppliesIndex, noticesTable, noticesIndex},
-	4: {membersGender, membersLastIP},
-	5: {membersReferrer, noticesDetail},
-}
-
-const (
-	friendsBlocked    = `ALTER TABLE friends ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0`
-	appliesHiddenFrom = `ALTER TABLE applies ADD COLUMN hidden_from INTEGER NOT NULL DEFAULT 0`
-	appliesHiddenTo   = `ALTER TABLE applies ADD COLUMN hidden_to INTEGER NOT NULL DEFAULT 0`
-	membersGender     = `ALTER TABLE members ADD COLUMN gender TEXT NOT NULL DEFAULT ''`
-	membersLastIP     = `ALTER TABLE members ADD COLUMN last_ip TEXT NOT NULL DEFAULT ''`
-	membersReferrer   = `ALTER TABLE members ADD COLUMN referrer TEXT NOT NULL DEFAULT ''`
-	noticesDetail     = `ALTER TABLE notices ADD COLUMN detail TEXT NOT NULL DEFAULT '{}'`
-)
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -92,7 +66,6 @@ var schema = []string{
 	personalTable,
 	personalIndex,
 	noticesTable,
-	noticesDetail, // as the migration from version 5 adds it, after the table version 3 made
 	noticesIndex,
 
 	`CREATE TABLE sessions (
@@ -213,6 +186,7 @@ func checkFile(path string) error {
 
 // ensureSchema creates the schema in an empty database, or checks that the
 // database is a read store of this version.
+// A read store of an older version is answered with olderSchema.
 func ensureSchema(c *sqlitec.Conn, path string) (err error) {
 	if err := c.Exec(`BEGIN IMMEDIATE`); err != nil {
 		return fmt.Errorf("sqliteread: begin schema check of %s: %w", path, err)
@@ -235,21 +209,11 @@ func ensureSchema(c *sqlitec.Conn, path string) (err error) {
 	switch {
 	case appID == applicationID && version == schemaVersion:
 		return c.Exec(`COMMIT`)
-	case appID == applicationID && migrations[version] != nil:
-		for v := version; v < schemaVersion; v++ {
-			for _, stmt := range migrations[v] {
-				if err := c.Exec(stmt); err != nil {
-					return fmt.Errorf("sqliteread: migrate %s from version %d: %w", path, v, err)
-				}
-			}
-		}
-		if err := c.Exec(`PRAGMA user_version = ` + strconv.Itoa(schemaVersion)); err != nil {
-			return fmt.Errorf("sqliteread: migrate %s: %w", path, err)
-		}
-		return c.Exec(`COMMIT`)
+	case appID == applicationID && version < schemaVersion:
+		return olderSchema{version: version}
 	case appID == applicationID:
-		return fmt.Errorf("sqliteread: %s has read-store schema version %d, this build needs %d: "+
-			"rebuild the projections (delete the file and let them replay the event log)", path, version, schemaVersion)
+		return fmt.Errorf("sqliteread: %s has read-store schema version %d, newer than this build's %d: "+
+			"run the newer build, or delete the file to fold the event log again", path, version, schemaVersion)
 	case appID != 0 || objects != 0:
 		return fmt.Errorf("sqliteread: %s is a SQLite database but not an eventchat read store", path)
 	}
@@ -262,4 +226,12 @@ func ensureSchema(c *sqlitec.Conn, path string) (err error) {
 		return fmt.Errorf("sqliteread: commit schema of %s: %w", path, err)
 	}
 	return nil
+}
+
+// olderSchema is the schema check's answer for a read store an older build
+// made: Open replaces it.
+type olderSchema struct{ version int64 }
+
+func (e olderSchema) Error() string {
+	return fmt.Sprintf("sqliteread: read-store schema version %d is older than %d", e.version, schemaVersion)
 }

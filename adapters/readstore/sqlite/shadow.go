@@ -149,8 +149,10 @@ func (s *Store) closeCheckpointed() error {
 	return s.Close()
 }
 
+// removeDB removes a store's files, its WAL first: a WAL left beside a new
+// file of the same name would be read as the new file's.
 func removeDB(path string) error {
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+	for _, p := range []string{path + "-wal", path + "-shm", path} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("sqliteread: remove %s: %w", p, err)
 		}

@@ -33,6 +33,9 @@ type Store struct {
 	// ("" when it holds none): Update commits only while the lease's
 	// holder is the same.
 	leaseOwner string
+	// replaced is the schema version of the older store Open replaced, 0
+	// when it opened a store of this version or created one.
+	replaced int64
 }
 
 var _ projections.ReadStore = (*Store)(nil)
@@ -54,7 +57,9 @@ var writerPragmas = []string{
 }
 
 // Open opens the read store in the file at path, creating it when absent.
-// A file that is not a read store of this schema version is refused.
+// A read store of an older schema version is replaced by an empty one,
+// for the projectors to fold the log into from the start (Replaced tells);
+// any other file is refused.
 func Open(path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -63,15 +68,36 @@ func Open(path string) (*Store, error) {
 	if err := checkFile(abs); err != nil {
 		return nil, err
 	}
-	s := &Store{path: abs}
-	if s.writer, err = sqlitec.Open(abs); err != nil {
-		return nil, fmt.Errorf("sqliteread: open %s: %w", abs, err)
+	s, err := open(abs)
+	var older olderSchema
+	if !errors.As(err, &older) {
+		return s, err
+	}
+	if err := removeDB(abs); err != nil {
+		return nil, fmt.Errorf("sqliteread: replace %s of schema version %d: %w", abs, older.version, err)
+	}
+	if s, err = open(abs); err != nil {
+		return nil, err
+	}
+	s.replaced = older.version
+	return s, nil
+}
+
+func open(path string) (*Store, error) {
+	s := &Store{path: path}
+	var err error
+	if s.writer, err = sqlitec.Open(path); err != nil {
+		return nil, fmt.Errorf("sqliteread: open %s: %w", path, err)
 	}
 	if err := s.init(); err != nil {
 		return nil, errors.Join(err, s.Close())
 	}
 	return s, nil
 }
+
+// Replaced is the schema version of the older read store Open replaced
+// with an empty one, 0 when it did not.
+func (s *Store) Replaced() int64 { return s.replaced }
 
 func (s *Store) init() error {
 	if err := ensureSchema(s.writer, s.path); err != nil {

@@ -130,117 +130,36 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(err).To(MatchError(ContainSubstring("not an eventchat read store")))
 	})
 
-	It("refuses a read store of another schema version and says to rebuild", func() {
+	It("replaces a read store of an older schema version with an empty one, for the projectors to fold the log again", func() {
+		s := open()
+		Expect(s.Replaced()).To(BeZero())
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutMembers(ctx, []projections.Member{{ID: "m1", Tenant: "x0001", Account: "alice"}}); err != nil {
+				return err
+			}
+			return tx.SetCheckpoint(ctx, "members.v1", 42)
+		})).To(Succeed())
+		Expect(s.Close()).To(Succeed())
+		foreign(`ALTER TABLE members DROP COLUMN referrer`, `PRAGMA user_version = 5`)
+
+		s = open()
+		defer s.Close()
+		Expect(s.Replaced()).To(Equal(int64(5)))
+		Expect(s.Checkpoints(ctx)).To(BeEmpty(), "the projectors start again from the start of the log")
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(BeEmpty())
+		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Referrer: "m2"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
+		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+	})
+
+	It("refuses a read store of a newer schema version: it belongs to a newer build", func() {
 		Expect(open().Close()).To(Succeed())
 		foreign(`PRAGMA user_version = 99`)
 
 		_, err := sqliteread.Open(path)
-		Expect(err).To(MatchError(ContainSubstring("schema version 99")))
-		Expect(err).To(MatchError(ContainSubstring("rebuild the projections")))
-	})
-
-	It("migrates a store of version 2: no clear floors, mentions, groups, personal items or conversation settings, which no event before filled", func() {
-		s := open()
-		member := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice"}
-		session := projections.Session{Tenant: "x0001", Member: "m1", Peer: "m2", ChatType: "Friend", ChatID: "m1_m2", UnreadCount: 2}
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			if err := tx.PutMembers(ctx, []projections.Member{member}); err != nil {
-				return err
-			}
-			return tx.PutSessions(ctx, []projections.Session{session})
-		})).To(Succeed())
-		Expect(s.Close()).To(Succeed())
-		foreign(`DROP TABLE clear_floors`, `DROP TABLE mentions`, `DROP TABLE groups`, `DROP TABLE group_members`, `DROP TABLE personal_items`, `DROP TABLE notices`, `ALTER TABLE sessions DROP COLUMN dnd`,
-			`ALTER TABLE sessions DROP COLUMN marked_unread`, `ALTER TABLE sessions DROP COLUMN hidden`, `ALTER TABLE friends DROP COLUMN blocked`,
-			`ALTER TABLE applies DROP COLUMN hidden_from`, `ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, dropGender, dropLastIP, dropReferrer, `PRAGMA user_version = 2`)
-
-		s = open()
-		defer s.Close()
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
-		ss, err := s.Sessions(ctx, "m1")
-		Expect(err).NotTo(HaveOccurred())
-		Expect(ss).To(HaveLen(1))
-		Expect(ss[0].UnreadCount).To(Equal(2))
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "m1", "c1", 3) })).To(Succeed())
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			return tx.PutPersonalItems(ctx, []projections.PersonalItem{{Member: "m1", Kind: "favourite", ID: "f1", Doc: []byte("{}")}})
-		})).To(Succeed())
-	})
-
-	It("migrates a store of version 3: group chat sessions by peer, friends' blocks, deleted requests, group join requests and notices, which no event before filled", func() {
-		s := open()
-		friend := projections.Friend{Tenant: "x0001", Member: "m1", FriendID: "m2", ChatID: "m1_m2", Since: 5}
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutFriends(ctx, []projections.Friend{friend}) })).To(Succeed())
-		Expect(s.Close()).To(Succeed())
-		foreign(`DROP INDEX sessions_by_peer`, `ALTER TABLE friends DROP COLUMN blocked`, `ALTER TABLE applies DROP COLUMN hidden_from`,
-			`ALTER TABLE applies DROP COLUMN hidden_to`, `DROP TABLE group_applies`, `DROP TABLE notices`, dropGender, dropLastIP, dropReferrer, `PRAGMA user_version = 3`)
-
-		s = open()
-		defer s.Close()
-		Expect(s.Friends(ctx, "m1")).To(Equal([]projections.Friend{friend}))
-		friend.Blocked = true
-		group := projections.Session{Tenant: "x0001", Member: "m1", Peer: "g1", ChatType: "Group", ChatID: "g1"}
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			if err := tx.PutFriends(ctx, []projections.Friend{friend}); err != nil {
-				return err
-			}
-			if err := tx.PutSessions(ctx, []projections.Session{group}); err != nil {
-				return err
-			}
-			got, err := tx.GroupSessions(ctx, "g1")
-			Expect(got).To(Equal([]projections.Session{group}))
-			return err
-		})).To(Succeed())
-		Expect(s.Friends(ctx, "m1")).To(Equal([]projections.Friend{friend}))
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			return tx.PutNotices(ctx, []projections.Notice{{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}})
-		})).To(Succeed())
-		Expect(s.NoticeCounts(ctx, "m1")).To(Equal(projections.NoticeCounts{Total: 1, Friend: 1}))
-	})
-
-	It("migrates a store of version 4: the members' gender and last login address, which no event before filled", func() {
-		s := open()
-		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Name: "Alice"}
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
-		Expect(s.Close()).To(Succeed())
-		foreign(dropGender, dropLastIP, dropReferrer, dropNoticeDetail, `PRAGMA user_version = 4`)
-
-		s = open()
-		defer s.Close()
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
-		alice.Gender, alice.LastIP = "female", "203.0.113.7"
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
-	})
-
-	It("migrates a store of version 5: the members' referrer and the notices' detail, which no event before filled", func() {
-		s := open()
-		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Name: "Alice"}
-		friendRequest := projections.Notice{Member: "m1", ID: "1", Kind: "FriendRequest", Tab: "friends"}
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			if err := tx.PutNotices(ctx, []projections.Notice{friendRequest}); err != nil {
-				return err
-			}
-			return tx.PutMembers(ctx, []projections.Member{alice})
-		})).To(Succeed())
-		Expect(s.Close()).To(Succeed())
-		foreign(dropReferrer, dropNoticeDetail, `PRAGMA user_version = 5`)
-
-		s = open()
-		defer s.Close()
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
-		Expect(s.NoticesByID(ctx, "m1", []string{"1"})).To(Equal([]projections.Notice{friendRequest}))
-		alice.Referrer = "m2"
-		verification := projections.Notice{Member: "m1", ID: "2", Kind: "Verification", Tab: "system",
-			Detail: projections.NoticeDetail{Code: "123456", ValidMinutes: 10, System: "Linux"}}
-		Expect(s.Update(ctx, func(tx projections.Tx) error {
-			if err := tx.PutNotices(ctx, []projections.Notice{verification}); err != nil {
-				return err
-			}
-			return tx.PutMembers(ctx, []projections.Member{alice})
-		})).To(Succeed())
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
-		Expect(s.NoticesByID(ctx, "m1", []string{"2"})).To(Equal([]projections.Notice{verification}))
+		Expect(err).To(MatchError(ContainSubstring("schema version 99, newer than this build's")))
+		foreign(`PRAGMA user_version = 6`)
+		Expect(open().Close()).To(Succeed())
 	})
 
 	It("serves queries while an update is open, from the last commit", func() {
@@ -381,10 +300,3 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 	})
 })
-
-const (
-	dropGender       = `ALTER TABLE members DROP COLUMN gender`
-	dropLastIP       = `ALTER TABLE members DROP COLUMN last_ip`
-	dropReferrer     = `ALTER TABLE members DROP COLUMN referrer`
-	dropNoticeDetail = `ALTER TABLE notices DROP COLUMN detail`
-)
