@@ -141,6 +141,7 @@ var _ = Describe("Accounts: profile, credentials, feedback, settings and limits"
 				refusedUnchanged("PUT", "/v1/member/memberInfo/modifyPassword", alice, body, http.StatusBadRequest, info)
 			},
 			Entry("no old password", change("", "newPass99"), "please enter the old password"),
+			Entry("no new password", change("pass1234", ""), "please enter the new password"),
 			Entry("a new password of 7", change("pass1234", "short12"), "password must be 8-16 letters and digits"),
 			Entry("a new password of 17", change("pass1234", "abcdefgh123456789"), "password must be 8-16 letters and digits"),
 			Entry("a symbol", change("pass1234", "newPass99!"), "password must be 8-16 letters and digits"),

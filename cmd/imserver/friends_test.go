@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -103,6 +104,28 @@ var _ = Describe("Managing friends", func() {
 		time.Sleep(250 * time.Millisecond) // past the 200 ms double-submit lock of friend requests
 		s.befriend(alice, bob)
 		s.send(alice, bob, "u3", "friends again")
+	})
+
+	It("refuses the repeat of a friend request sent at the same moment", func() {
+		const n = 4
+		answers := make(chan string, n)
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				status, env := s.call("POST", "/v1/chat/applyInfo/build", alice.Token, map[string]string{"friendMemberId": carol.ID})
+				answers <- fmt.Sprint(status, " ", env.Info)
+			}()
+		}
+		wg.Wait()
+		close(answers)
+		var all []string
+		for a := range answers {
+			all = append(all, a)
+		}
+		Expect(all).To(ContainElement("429 please do not submit repeatedly"))
 	})
 
 	It("refuses bad input with a clear 4xx and appends nothing", func() {

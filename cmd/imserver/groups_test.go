@@ -106,6 +106,10 @@ var _ = Describe("Groups", func() {
 		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID}}, &created)
 		before := created.Position
 		g := created.GroupID
+		hundredAndOne := make([]string, 101)
+		for i := range hundredAndOne {
+			hundredAndOne[i] = fmt.Sprintf("%019d", i+1)
+		}
 		cases := []struct {
 			who          member
 			method, path string
@@ -115,6 +119,7 @@ var _ = Describe("Groups", func() {
 		}{
 			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": " ", "memberIds": []string{bob.ID}}, 400, "group name cannot be empty"},
 			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": []string{}}, 400, "group members cannot be empty"},
+			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": hundredAndOne}, 400, "only 100 friends per invite"},
 			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},
 			{alice, "POST", "/v1/chat/groupInfo/build", `{"name":`, 400, "invalid request"},
 			{alice, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},

@@ -73,6 +73,7 @@ describe(suite, { skip: missingEnv || false, timeout: 180_000 }, () => {
     await a.page.locator('input[name=username]').fill(next);
     await a.page.getByTestId('account-submit').click();
     await a.page.getByTestId('account-prompt').waitFor();
+    assert.equal(await a.page.getByTestId('account-prompt').textContent(), `Change the account ID to ${next}? It cannot be changed again.`);
     await a.page.getByTestId('account-confirm').click();
     await waitUntil('the new account ID', async () => (await a.page.getByTestId('settings-account').textContent()) === next);
     alice.account = next;
@@ -94,8 +95,10 @@ describe(suite, { skip: missingEnv || false, timeout: 180_000 }, () => {
     await a.page.getByTestId('password-submit').click();
     await a.page.getByTestId('password-error').filter({ hasText: 'wrong old password, 4 attempts left' }).waitFor();
     await a.page.locator('input[name=oldPassword]').fill(alice.password);
+    const changed = a.page.locator('.toast').filter({ hasText: 'Password changed' }).waitFor();
     await a.page.getByTestId('password-submit').click();
     await a.page.getByTestId('password-dialog').waitFor({ state: 'detached' });
+    await changed;
 
     await a.page.getByTestId('settings-logout').click();
     await a.page.waitForURL(/#\/login/);

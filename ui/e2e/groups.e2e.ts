@@ -102,6 +102,13 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     assert.equal(await b.page.getByTestId('group-member-open').count(), 0, 'nor opens member cards');
     await a.page.locator(`[data-testid=group-member][data-member-id="${carol.id}"] [data-testid=group-member-open]`).waitFor();
     await shot(a.page, 'groups-owner-details');
+
+    await a.page.getByTestId('group-edit').click();
+    await a.page.getByTestId('group-edit-notice').fill('Welcome, whole team');
+    const saved = a.page.locator('.toast').filter({ hasText: 'Update successful' }).waitFor();
+    await a.page.getByTestId('group-edit-save').click();
+    await saved;
+    await a.page.getByTestId('group-notice-text').getByText('Welcome, whole team').waitFor();
   });
 
   it('mutes the whole group: the member sees the mute state in the details and in the group chat', async () => {

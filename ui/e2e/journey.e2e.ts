@@ -88,7 +88,9 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
     await page.locator('input[name=password]').fill(alice.password);
     await shot(page, 'journey-register');
     const sent = page.waitForRequest((request) => request.url().endsWith('/v1/member/memberInfo/register'));
+    const welcomed = page.locator('.toast').filter({ hasText: 'Registration success, redirecting' }).waitFor();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await welcomed;
     const body = (await sent).postDataJSON() as Record<string, string>;
     assert.equal(body.inviteCode, inviteCode);
     assert.equal(body.tenantCode, 'x0001');

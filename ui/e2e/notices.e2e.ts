@@ -73,7 +73,14 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await b.page.getByTestId('notice-select').click();
     await notices().first().getByTestId('notice-check').check();
     await b.page.getByTestId('notice-delete-selected').click();
+    const cancelled = b.page.locator('.toast').filter({ hasText: 'Deletion cancelled' }).waitFor();
+    await b.page.getByTestId('notice-confirm').getByTestId('confirm-cancel').click();
+    await cancelled;
+    assert.equal(await notices().count(), 2);
+    await b.page.getByTestId('notice-delete-selected').click();
+    const deleted = b.page.locator('.toast').filter({ hasText: 'Delete success' }).waitFor();
     await b.page.getByTestId('notice-confirm').getByTestId('confirm-ok').click();
+    await deleted;
     await waitUntil('one notice left', async () => (await notices().count()) === 1);
   });
 

@@ -29,6 +29,7 @@ describe('settings rules', () => {
     assert.equal(checkPasswordChange({ oldPassword: 'x', newPassword: 'abcd1234', confirmPassword: '' }), 'settings.confirmEmpty');
     assert.equal(checkPasswordChange({ oldPassword: 'x', newPassword: 'abcd1234', confirmPassword: 'abcd1235' }), 'settings.passwordsDiffer');
     assert.equal(checkPasswordChange({ oldPassword: 'x', newPassword: 'abcd1234abcd1234', confirmPassword: 'abcd1234abcd1234' }), null);
+    assert.equal(checkNewPassword('', ''), 'settings.newPasswordEmpty');
     assert.equal(checkNewPassword('abcd1234abcd12345', 'abcd1234abcd12345'), 'settings.passwordRule');
   });
 

@@ -17,6 +17,7 @@ import {
   type UploadOptions,
   type UploadXhr,
 } from '../src/chat/upload';
+import { en } from '../src/i18n/en';
 
 const STORED = `${FILE_PATH_PREFIX}x0001/0123456789abcdef0123456789abcdef.png`;
 const uploaded = { filePath: STORED, fileName: 'cat.png', size: 1234, contentType: 'image/png' };
@@ -65,10 +66,10 @@ function start(extra: Partial<UploadOptions> = {}) {
     token: 'tok',
     language: 'en',
     texts: {
-      timeout: 'Upload timed out',
-      cancelled: 'Upload canceled',
-      network: 'Poor network',
-      failed: 'cannot upload',
+      timeout: en['upload.timeout'],
+      cancelled: en['upload.cancelled'],
+      network: en['upload.network'],
+      failed: en['upload.failed'],
     },
     onProgress: (loaded, total) => progress.push([loaded, total]),
     createXhr: () => xhr,
@@ -126,7 +127,9 @@ describe('uploading a file', () => {
 
     const offline = start();
     offline.xhr.onerror?.();
-    assert.equal((await failure(offline.result)).reason, 'network');
+    const o = await failure(offline.result);
+    assert.equal(o.reason, 'network');
+    assert.equal(o.message, 'Poor network, try a better one');
 
     const refused = start();
     refused.xhr.answer(413, { code: '413', info: 'A picture must be under 5MB', data: null });
@@ -137,7 +140,7 @@ describe('uploading a file', () => {
 
     const garbled = start();
     garbled.xhr.answer(502, '<html>bad gateway</html>');
-    assert.equal((await failure(garbled.result)).message, 'cannot upload');
+    assert.equal((await failure(garbled.result)).message, 'The file cannot be uploaded');
 
     const expired = start();
     expired.xhr.answer(401, { code: '401', info: 'login expired, please log in again', data: null });

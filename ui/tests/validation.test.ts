@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   checkAgreement,
+  checkLoginAccount,
+  checkLoginPassword,
   checkNewAccount,
   checkNewPassword,
   checkPhone,
@@ -18,6 +20,7 @@ describe('form validation', () => {
   });
 
   it('wants an account of at least 6 letters or digits', () => {
+    assert.equal(checkNewAccount(''), 'valid.accountEmpty');
     assert.equal(checkNewAccount('abc12'), 'valid.accountShort');
     assert.equal(checkNewAccount('abc_123'), 'valid.accountChars');
     assert.equal(checkNewAccount('Abc123'), null);
@@ -35,6 +38,13 @@ describe('form validation', () => {
     assert.equal(checkServerId('x 1'), 'valid.serverIdInvalid');
     assert.equal(checkServerId('x0001'), null);
     assert.equal(checkAgreement(false), 'valid.agreement');
+  });
+
+  it('wants a login account or phone and a password', () => {
+    assert.equal(checkLoginAccount(' '), 'valid.loginAccountEmpty');
+    assert.equal(checkLoginAccount('alice001'), null);
+    assert.equal(checkLoginPassword(''), 'valid.passwordEmpty');
+    assert.equal(checkLoginPassword('pass1234'), null);
   });
 
   it('collects the failing fields only', () => {
