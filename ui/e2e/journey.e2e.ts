@@ -101,7 +101,9 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
   });
 
   it('logs the three members in', async () => {
-    await Promise.all([login(a.page, alice), login(b.page, bob), login(c.page, carol)]);
+    // The app path is another page: the login's toast is shown on it.
+    const toast = a.page.getByRole('status').filter({ hasText: 'Login success' }).waitFor();
+    await Promise.all([login(a.page, alice), login(b.page, bob), login(c.page, carol), toast]);
     for (const m of [alice, bob, carol]) assert.match(m.id ?? '', /^\d+$/);
   });
 

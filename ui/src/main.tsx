@@ -9,8 +9,10 @@ import { getFetcher, setUnauthorizedHandler } from './api/http';
 import { logout } from './auth/logout';
 import { currentLanguage, languages, t } from './i18n';
 import { appStore } from './state/store';
+import { showCarriedToast } from './state/toast';
 
 setUnauthorizedHandler(() => logout({ notice: t('auth.expired'), callServer: false }));
+showCarriedToast();
 document.documentElement.lang = languages.find((l) => l.code === currentLanguage())?.htmlLang ?? 'en';
 
 /** The admin page lives at /admin/, outside the members' app and its routing guard. */

@@ -13,7 +13,6 @@ import {
 import { Field } from '../components/Field';
 import { useT, type MessageKey } from '../i18n';
 import { goTo } from '../routing/useRoute';
-import { showToast } from '../state/toast';
 import { AuthLayout } from './AuthLayout';
 import { ServerIdField } from './ServerIdField';
 
@@ -48,8 +47,7 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
       const result = await login({ account: account.trim(), password, tenantCode: tenantCode.trim() });
       writeSavedLogin({ account: account.trim(), password, tenantCode: tenantCode.trim(), savePassword });
       const session = storeLogin(result);
-      showToast(t('login.success'), 'success');
-      enterApp(session);
+      enterApp(session, t('login.success'));
     } catch {
       setBusy(false);
     }
