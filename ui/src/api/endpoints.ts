@@ -19,7 +19,8 @@ export type SmsType = 'register' | 'reset' | 'login';
 
 export function sendSmsCode(phone: string, type: SmsType): Promise<null> {
   const query = new URLSearchParams({ phone, type });
-  return request<null>('GET', `/v1/member/sms/send?${query}`);
+  // The caller says what failed: the server's text alone does not.
+  return request<null>('GET', `/v1/member/sms/send?${query}`, { quiet: true });
 }
 
 export interface RegisterBody {
@@ -33,7 +34,7 @@ export interface RegisterBody {
 }
 
 export function register(body: RegisterBody): Promise<UserInfo> {
-  return request<UserInfo>('POST', '/v1/member/memberInfo/register', { body });
+  return request<UserInfo>('POST', '/v1/member/memberInfo/register', { body, quiet: true });
 }
 
 export interface LoginBody {

@@ -40,6 +40,8 @@ export const en = {
   'register.serverId': 'Server ID',
   'register.submit': 'Sign up',
   'register.haveAccount': 'Already have an account?',
+  'register.failed': 'Registration failed: {reason}',
+  'register.codeFailed': 'Verification code send failed: {reason}',
   'register.success': 'Registration success, redirecting',
   'valid.phoneEmpty': 'Please enter your mobile number',
   'valid.phoneInvalid': 'Only mainland China mobile numbers are supported',

@@ -39,6 +39,8 @@ export const vi_VN: Table = {
   'register.serverId': 'ID máy chủ',
   'register.submit': 'Đăng ký',
   'register.haveAccount': 'Đã có tài khoản?',
+  'register.failed': 'Đăng ký thất bại: {reason}',
+  'register.codeFailed': 'Gửi mã xác minh thất bại: {reason}',
   'register.success': 'Đăng ký thành công, đang chuyển hướng',
   'valid.phoneEmpty': 'Vui lòng nhập số điện thoại',
   'valid.phoneInvalid': 'Chỉ hỗ trợ số điện thoại Trung Quốc đại lục',

@@ -51,8 +51,9 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
     try {
       await sendSmsCode(phone.trim(), 'register');
       showToast(t('register.codeSent'), 'success');
-    } catch {
+    } catch (error) {
       startCountdown(0);
+      showToast(t('register.codeFailed', { reason: reasonOf(error) }), 'error');
     }
   }
 
@@ -79,8 +80,9 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
       });
       showToast(t('register.success'), 'success');
       goTo(`#/login?account=${encodeURIComponent(account)}`);
-    } catch {
+    } catch (error) {
       setBusy(false);
+      showToast(t('register.failed', { reason: reasonOf(error) }), 'error');
     }
   }
 
@@ -157,4 +159,9 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
       </p>
     </AuthLayout>
   );
+}
+
+/** The server's refusal, or the request's failure, as the toast's reason. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
