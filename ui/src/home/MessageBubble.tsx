@@ -3,7 +3,7 @@ import { CallRecord } from '../calls/CallRecord';
 import { isCallRecord } from '../calls/record';
 import { parseCard } from '../chat/contactCard';
 import { clockTime } from '../chat/format';
-import { previewText } from '../chat/preview';
+import { isKnownType, previewText } from '../chat/preview';
 import { highlightParts } from '../chat/search';
 import { resend } from '../chat/send';
 import { Avatar } from '../components/Avatar';
@@ -137,6 +137,7 @@ function Body({ message, env, plain }: { message: Message; env: BubbleEnv; plain
   const t = useT();
   const type = message.msgType === 'Forward' ? (message.forwardType ?? 'Text') : message.msgType;
   if (type === 'ShareContact') return <ContactCardView content={message.content} env={env} />;
+  if (!isKnownType(type)) return <span data-testid="unsupported">{t('message.unsupported')}</span>;
   const media = !plain && MEDIA_TYPES.includes(type) ? parseMediaContent(message.content) : null;
   if (media) return <MediaView msgType={type} media={media} />;
   const text = previewText(type, message.content, t);

@@ -140,6 +140,7 @@ export const en = {
   'preview.VideoMsg': '[video]',
   'preview.VoiceMsg': '[voice]',
   'preview.Forward': '[forward]',
+  'message.unsupported': 'Unsupported message received: view it on your phone',
   'preview.unsupported': '[message]',
   'time.yesterday': 'Yesterday',
   'unread.label': '{n} unread',

@@ -139,6 +139,7 @@ export const vi_VN: Table = {
   'preview.VideoMsg': '[video]',
   'preview.VoiceMsg': '[thoại]',
   'preview.Forward': '[chuyển tiếp]',
+  'message.unsupported': 'Đã nhận tin nhắn chưa được hỗ trợ: hãy xem trên điện thoại',
   'preview.unsupported': '[tin nhắn]',
   'time.yesterday': 'Hôm qua',
   'unread.label': '{n} chưa đọc',
