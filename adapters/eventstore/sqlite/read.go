@@ -2,7 +2,6 @@ package sqlitestore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -260,7 +259,7 @@ func (p *readers) scanEvent(st *sqlitec.Stmt) (es.RecordedEvent, error) {
 	if e.Data = st.Blob(5); e.Data == nil {
 		e.Data = []byte{}
 	}
-	if err := json.Unmarshal(st.Bytes(6), &e.Metadata); err != nil {
+	if err := decodeMetadata(st.Bytes(6), &e.Metadata); err != nil {
 		return es.RecordedEvent{}, fmt.Errorf("event at %d: decode metadata: %w", position, err)
 	}
 	return e, nil
