@@ -21,8 +21,11 @@ func (Chats) Name() string { return "chats.v1" }
 // Project folds messages and read acknowledgements. The batch's messages are
 // inserted together at its end; acknowledgements mark pending ones in memory.
 func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
+	// Most events of a batch are messages: room for all of them saves
+	// growing large slices of large structs step by step.
 	b := chatBatch{
-		tx: tx, sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{},
+		tx: tx, pending: make([]Message, 0, len(events)), deltas: make([]Delta, 0, len(events)),
+		sessions: map[SessionKey]*Session{}, isDirty: map[SessionKey]bool{},
 		pendingIndex: map[string]int{}, unreadPending: map[SessionKey][]int{},
 		rosters: map[string]map[string]bool{}, gone: map[SessionKey]bool{},
 	}

@@ -151,6 +151,18 @@ func (s *Stmt) Blob(i int) []byte {
 	return append([]byte(nil), libc.GoBytes(p, int(n))...)
 }
 
+// Bytes returns column i of the current row as SQLite holds it, without
+// a copy, nil when the value is NULL or empty: it is valid only until the
+// next call on the statement.
+func (s *Stmt) Bytes(i int) []byte {
+	p := sqlite3.Xsqlite3_column_blob(s.c.tls, s.p, int32(i))
+	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
+	if p == 0 || n == 0 {
+		return nil
+	}
+	return libc.GoBytes(p, int(n))
+}
+
 // Int returns column i of the current row as an integer.
 func (s *Stmt) Int(i int) int64 {
 	return sqlite3.Xsqlite3_column_int64(s.c.tls, s.p, int32(i))

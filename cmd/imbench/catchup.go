@@ -64,13 +64,15 @@ func runCatchup(ctx context.Context, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	cpu := startCPU("self")
 	elapsed, err := catchUp(ctx, log, reads, head)
 	if err != nil {
 		return err
 	}
+	used := cpu.use()
 	result("catchup_per_s", float64(head)/elapsed.Seconds(), "events/s")
-	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s; filled in %.1f s",
-		head, mix.sent, mix.acks, t.pairs, elapsed.Seconds(), fillTime.Seconds())
+	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s%s; filled in %.1f s",
+		head, mix.sent, mix.acks, t.pairs, elapsed.Seconds(), used.perEvent(head), fillTime.Seconds())
 	return nil
 }
 

@@ -77,7 +77,18 @@ func startCPU(pid string) cpuMeter {
 // when it could not be read.
 type cpuUse struct {
 	cores float64
+	total time.Duration
 	known bool
+}
+
+// perEvent tells the CPU used in all and per event, for a detail line
+// ("" when unknown): on a shared machine it varies less than wall time.
+func (u cpuUse) perEvent(events uint64) string {
+	if !u.known || events == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" using %.2f s of CPU (%.1f µs/event)", u.total.Seconds(),
+		float64(u.total.Microseconds())/float64(events))
 }
 
 // use is the CPU used since start.
@@ -89,5 +100,6 @@ func (m cpuMeter) use() cpuUse {
 	if err != nil {
 		return cpuUse{}
 	}
-	return cpuUse{cores: (cpu - m.cpu).Seconds() / time.Since(m.start).Seconds(), known: true}
+	used := cpu - m.cpu
+	return cpuUse{cores: used.Seconds() / time.Since(m.start).Seconds(), total: used, known: true}
 }

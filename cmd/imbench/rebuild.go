@@ -59,7 +59,7 @@ func runRebuild(ctx context.Context, args []string) error {
 
 	r := projections.NewRebuilder(live, reads)
 	defer r.Close()
-	start := time.Now()
+	start, cpu := time.Now(), startCPU("self")
 	if _, err := r.Start("all"); err != nil {
 		return err
 	}
@@ -71,7 +71,8 @@ func runRebuild(ctx context.Context, args []string) error {
 		if p.State == projections.RebuildDone {
 			elapsed := time.Since(start)
 			result("rebuild_per_s", float64(p.Done)/elapsed.Seconds(), "events/s")
-			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s", p.Done, p.SwappedAt, elapsed.Seconds())
+			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s%s",
+				p.Done, p.SwappedAt, elapsed.Seconds(), cpu.use().perEvent(p.Done))
 			return nil
 		}
 		select {

@@ -22,21 +22,6 @@ func bindEventID(st *sqlitec.Stmt, id string) {
 	st.BindText(id)
 }
 
-// eventIDFrom reads back an id stored by bindEventID: []byte for a blob,
-// string for a text.
-func eventIDFrom(stored any) (string, bool) {
-	switch v := stored.(type) {
-	case string:
-		return v, true
-	case []byte:
-		if len(v) != 16 {
-			return "", false
-		}
-		return uuidString(v), true
-	}
-	return "", false
-}
-
 // uuidBytes parses a UUID in canonical form.
 func uuidBytes(s string) ([16]byte, bool) {
 	var out [16]byte

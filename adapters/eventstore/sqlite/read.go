@@ -2,12 +2,12 @@ package sqlitestore
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
@@ -16,45 +16,116 @@ const DefaultReadMax = 4096
 
 const eventColumns = "position, id, stream, revision, type, data, metadata"
 
-type readStatements struct {
-	forwards, backwards, all, head *sql.Stmt
+// readers is the pool of read-only connections, each with the read
+// statements compiled, opened as they are first needed. WAL readers block
+// neither each other nor the writer.
+type readers struct {
+	path   string
+	free   chan *reader
+	slots  chan struct{} // one per connection open or opening
+	closed chan struct{}
+	// types interns the event types read, so that a page does not hold
+	// thousands of copies of the same few strings.
+	typesMu sync.Mutex
+	types   map[string]string
 }
 
-func prepareReads(ctx context.Context, db *sql.DB) (*readStatements, error) {
-	var err error
-	p := func(query string) *sql.Stmt {
-		if err != nil {
-			return nil
-		}
-		var st *sql.Stmt
-		st, err = db.PrepareContext(ctx, query)
-		return st
+type reader struct {
+	c                              *sqlitec.Conn
+	forwards, backwards, all, head *sqlitec.Stmt
+}
+
+func newReaders(path string) *readers {
+	return &readers{
+		path: path, free: make(chan *reader, readConns), slots: make(chan struct{}, readConns),
+		closed: make(chan struct{}), types: make(map[string]string),
+	}
+}
+
+func openReader(path string) (*reader, error) {
+	c, err := sqlitec.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Exec("PRAGMA query_only = 1; PRAGMA busy_timeout = 5000"); err != nil {
+		return nil, errors.Join(err, c.Close())
 	}
 	// Every read stops at the durable head, a bound parameter: past it are
 	// commits whose fsync is under way.
-	r := &readStatements{
-		forwards: p("SELECT " + eventColumns + " FROM events " +
-			"WHERE stream = ? AND revision >= ? AND position <= ? ORDER BY revision LIMIT ?"),
-		backwards: p("SELECT " + eventColumns + " FROM events " +
-			"WHERE stream = ? AND revision <= ? AND position <= ? ORDER BY revision DESC LIMIT ?"),
-		all:  p("SELECT " + eventColumns + " FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?"),
-		head: p("SELECT COALESCE(MAX(position), 0) FROM events WHERE position <= ?"),
-	}
+	r := &reader{c: c}
+	err = c.PrepareAll(map[**sqlitec.Stmt]string{
+		&r.forwards: "SELECT " + eventColumns + " FROM events " +
+			"WHERE stream = ? AND revision >= ? AND position <= ? ORDER BY revision LIMIT ?",
+		&r.backwards: "SELECT " + eventColumns + " FROM events " +
+			"WHERE stream = ? AND revision <= ? AND position <= ? ORDER BY revision DESC LIMIT ?",
+		&r.all:  "SELECT " + eventColumns + " FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?",
+		&r.head: "SELECT COALESCE(MAX(position), 0) FROM events WHERE position <= ?",
+	})
 	if err != nil {
-		_ = r.close()
-		return nil, fmt.Errorf("prepare reads: %w", err)
+		return nil, errors.Join(fmt.Errorf("prepare reads: %w", err), c.Close())
 	}
 	return r, nil
 }
 
-func (r *readStatements) close() error {
+// run lends fn a reader, waiting for a free one or opening another while
+// fewer than readConns are open.
+func (p *readers) run(ctx context.Context, fn func(r *reader) error) error {
+	var r *reader
+	select {
+	case r = <-p.free:
+	default:
+		select {
+		case <-p.closed:
+			return ErrClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		case r = <-p.free:
+		case p.slots <- struct{}{}:
+			var err error
+			if r, err = openReader(p.path); err != nil {
+				<-p.slots
+				return err
+			}
+		}
+	}
+	defer func() {
+		r.c.ResetAll()
+		p.free <- r
+	}()
+	select {
+	case <-p.closed:
+		return ErrClosed
+	default:
+	}
+	return fn(r)
+}
+
+// close closes every connection, waiting for those lent out: each of
+// the readConns slots is either taken here, never used, or is a connection
+// that comes back to free.
+func (p *readers) close() error {
+	close(p.closed)
 	var errs []error
-	for _, st := range []*sql.Stmt{r.forwards, r.backwards, r.all, r.head} {
-		if st != nil {
-			errs = append(errs, st.Close())
+	for range cap(p.slots) {
+		select {
+		case p.slots <- struct{}{}:
+		case r := <-p.free:
+			errs = append(errs, r.c.Close())
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// internType returns the interned copy of the type t.
+func (p *readers) internType(t []byte) string {
+	p.typesMu.Lock()
+	defer p.typesMu.Unlock()
+	if s, ok := p.types[string(t)]; ok {
+		return s
+	}
+	s := string(t)
+	p.types[s] = s
+	return s
 }
 
 // ReadStream returns up to max events of stream (DefaultReadMax when
@@ -65,18 +136,28 @@ func (s *Store) ReadStream(ctx context.Context, stream string, dir es.Direction,
 	if s.isClosed() {
 		return nil, ErrClosed
 	}
-	st := s.reads.forwards
 	switch dir {
-	case es.Forwards:
-	case es.Backwards:
-		st = s.reads.backwards
+	case es.Forwards, es.Backwards:
 	default:
 		return nil, fmt.Errorf("sqlitestore: read %s: unknown direction %d", stream, dir)
 	}
 	if dir == es.Forwards && from > math.MaxInt64 {
 		return []es.RecordedEvent{}, nil
 	}
-	evs, err := query(ctx, st, stream, clampInt64(from), s.durableBound(), readMax(max))
+	var evs []es.RecordedEvent
+	err := s.readers.run(ctx, func(r *reader) error {
+		st := r.forwards
+		if dir == es.Backwards {
+			st = r.backwards
+		}
+		st.BindText(stream)
+		st.BindInt(clampInt64(from))
+		st.BindInt(s.durableBound())
+		st.BindInt(int64(readMax(max)))
+		var err error
+		evs, err = s.readers.query(ctx, st)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: read %s: %w", stream, err)
 	}
@@ -92,7 +173,15 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 	if after >= math.MaxInt64 {
 		return []es.RecordedEvent{}, nil
 	}
-	evs, err := query(ctx, s.reads.all, int64(after), s.durableBound(), readMax(max))
+	var evs []es.RecordedEvent
+	err := s.readers.run(ctx, func(r *reader) error {
+		r.all.BindInt(int64(after))
+		r.all.BindInt(s.durableBound())
+		r.all.BindInt(int64(readMax(max)))
+		var err error
+		evs, err = s.readers.query(ctx, r.all)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: read all after %d: %w", after, err)
 	}
@@ -105,7 +194,14 @@ func (s *Store) Head(ctx context.Context) (uint64, error) {
 		return 0, ErrClosed
 	}
 	var head int64
-	if err := s.reads.head.QueryRowContext(ctx, s.durableBound()).Scan(&head); err != nil {
+	err := s.readers.run(ctx, func(r *reader) error {
+		r.head.BindInt(s.durableBound())
+		if r.head.Next() {
+			head = r.head.Int(0)
+		}
+		return r.head.Done()
+	})
+	if err != nil {
 		return 0, fmt.Errorf("sqlitestore: read head: %w", err)
 	}
 	return uint64(head), nil
@@ -128,46 +224,43 @@ func clampInt64(v uint64) int64 {
 	return int64(v)
 }
 
-func query(ctx context.Context, st *sql.Stmt, args ...any) ([]es.RecordedEvent, error) {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+// query runs st, whose parameters are bound, and returns its events.
+func (p *readers) query(ctx context.Context, st *sqlitec.Stmt) ([]es.RecordedEvent, error) {
 	evs := []es.RecordedEvent{}
-	for rows.Next() {
-		e, err := scanEvent(rows)
+	for st.Next() {
+		if len(evs)%256 == 255 && ctx.Err() != nil {
+			return nil, errors.Join(st.Done(), ctx.Err())
+		}
+		e, err := p.scanEvent(st)
 		if err != nil {
-			return nil, err
+			return nil, errors.Join(err, st.Done())
 		}
 		evs = append(evs, e)
 	}
-	if err := rows.Err(); err != nil {
+	if err := st.Done(); err != nil {
 		return nil, err
 	}
 	return evs, nil
 }
 
-func scanEvent(rows *sql.Rows) (es.RecordedEvent, error) {
-	var (
-		e             es.RecordedEvent
-		position, rev int64
-		id            any
-		meta          sql.RawBytes
-	)
-	if err := rows.Scan(&position, &id, &e.Stream, &rev, &e.Type, &e.Data, &meta); err != nil {
-		return es.RecordedEvent{}, err
+func (p *readers) scanEvent(st *sqlitec.Stmt) (es.RecordedEvent, error) {
+	position := st.Int(0)
+	e := es.RecordedEvent{Position: uint64(position), Revision: uint64(st.Int(3))}
+	switch t := st.ColumnType(1); {
+	case t == sqlitec.Text:
+		e.ID = st.Text(1)
+	case t == sqlitec.Blob && len(st.Bytes(1)) == 16:
+		e.ID = uuidString(st.Bytes(1))
+	default:
+		return es.RecordedEvent{}, fmt.Errorf("event at %d: id stored with storage class %d", position, t)
 	}
-	var ok bool
-	if e.ID, ok = eventIDFrom(id); !ok {
-		return es.RecordedEvent{}, fmt.Errorf("event at %d: id stored as %T", position, id)
-	}
-	if err := json.Unmarshal(meta, &e.Metadata); err != nil {
-		return es.RecordedEvent{}, fmt.Errorf("event at %d: decode metadata: %w", position, err)
-	}
-	if e.Data == nil {
+	e.Stream = st.Text(2)
+	e.Type = p.internType(st.Bytes(4))
+	if e.Data = st.Blob(5); e.Data == nil {
 		e.Data = []byte{}
 	}
-	e.Position, e.Revision = uint64(position), uint64(rev)
+	if err := decodeMetadata(st.Bytes(6), &e.Metadata); err != nil {
+		return es.RecordedEvent{}, fmt.Errorf("event at %d: decode metadata: %w", position, err)
+	}
 	return e, nil
 }

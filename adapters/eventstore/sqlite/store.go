@@ -10,16 +10,11 @@
 package sqlitestore
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // ErrClosed is returned by calls on a closed store or subscription.
@@ -31,11 +26,10 @@ const readConns = 4
 
 // Store is the SQLite event store. It is safe for concurrent use.
 type Store struct {
-	w      *writer
-	ckpt   *checkpointer
-	readDB *sql.DB
-	reads  *readStatements
-	hub    *hub
+	w       *writer
+	ckpt    *checkpointer
+	readers *readers
+	hub     *hub
 
 	requests    chan *appendRequest
 	inflight    atomic.Int64 // appends between queueing and returning
@@ -58,43 +52,24 @@ func Open(path string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("sqlitestore: open: empty path")
 	}
-	ctx := context.Background()
 	w, err := openWriter(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
-	readDB, err := sql.Open("sqlite", dsn(path, "busy_timeout(5000)", "query_only(1)"))
-	if err != nil {
-		_ = w.close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
-	}
-	readDB.SetMaxOpenConns(readConns)
-	readDB.SetMaxIdleConns(readConns)
-	reads, err := prepareReads(ctx, readDB)
-	if err != nil {
-		_ = readDB.Close()
-		_ = w.close()
-		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
-	}
 	head, err := w.durableHead()
 	if err != nil {
-		_ = reads.close()
-		_ = readDB.Close()
 		_ = w.close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	ckpt, err := startCheckpointer(path)
 	if err != nil {
-		_ = reads.close()
-		_ = readDB.Close()
 		_ = w.close()
 		return nil, fmt.Errorf("sqlitestore: open %s: %w", path, err)
 	}
 	s := &Store{
 		w:           w,
 		ckpt:        ckpt,
-		readDB:      readDB,
-		reads:       reads,
+		readers:     newReaders(path),
 		hub:         newHub(),
 		requests:    make(chan *appendRequest, maxBatchRequests),
 		gatherTimer: time.NewTimer(time.Hour),
@@ -117,7 +92,7 @@ func (s *Store) Close() error {
 		close(s.closing)
 		<-s.stopped
 		s.hub.closeAll()
-		s.closeErr = errors.Join(s.ckpt.close(), s.reads.close(), s.readDB.Close(), s.w.close())
+		s.closeErr = errors.Join(s.ckpt.close(), s.readers.close(), s.w.close())
 	})
 	return s.closeErr
 }
@@ -129,23 +104,4 @@ func (s *Store) isClosed() bool {
 	default:
 		return false
 	}
-}
-
-// dsn builds a SQLite URI for path with the given pragmas applied to every
-// connection; characters meaningful in a URI are escaped.
-func dsn(path string, pragmas ...string) string {
-	escaped := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-	var b strings.Builder
-	b.WriteString("file:")
-	b.WriteString(escaped)
-	for i, p := range pragmas {
-		if i == 0 {
-			b.WriteByte('?')
-		} else {
-			b.WriteByte('&')
-		}
-		b.WriteString("_pragma=")
-		b.WriteString(p)
-	}
-	return b.String()
 }
