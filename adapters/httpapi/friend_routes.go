@@ -107,12 +107,18 @@ func (a *API) requestFriend(c echo.Context, p commands.Principal) error {
 	return ok(c, res)
 }
 
-// applyPage reads the curPage and pageSize of a list of requests.
-func applyPage(c echo.Context) (page, size int, err error) {
+// pageParams reads a list's curPage (1 by default) and pageSize (def by
+// default, minSize to maxSize).
+func pageParams(c echo.Context, def, minSize, maxSize int) (page, size int, err error) {
 	if page, err = intParam(c, "curPage", 1, 1, 1<<20); err == nil {
-		size, err = intParam(c, "pageSize", maxApplyPage, 1, maxApplyPage)
+		size, err = intParam(c, "pageSize", def, minSize, maxSize)
 	}
 	return page, size, err
+}
+
+// applyPage reads the curPage and pageSize of a list of requests.
+func applyPage(c echo.Context) (page, size int, err error) {
+	return pageParams(c, maxApplyPage, 1, maxApplyPage)
 }
 
 func (a *API) applies(c echo.Context, p commands.Principal) error {

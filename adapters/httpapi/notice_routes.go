@@ -74,11 +74,7 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	page, err := intParam(c, "curPage", 1, 1, 1<<20)
-	if err != nil {
-		return err
-	}
-	size, err := intParam(c, "pageSize", defaultNoticePage, 1, maxNoticePage)
+	page, size, err := pageParams(c, defaultNoticePage, 1, maxNoticePage)
 	if err != nil {
 		return err
 	}

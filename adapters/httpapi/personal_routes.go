@@ -68,11 +68,7 @@ func (a *API) personalRoutes() []route {
 // personalList serves a page of the member's items of kind.
 func personalList[T any](a *API, kind string, defaultSize int) func(echo.Context, commands.Principal) error {
 	return func(c echo.Context, p commands.Principal) error {
-		page, err := intParam(c, "curPage", 1, 1, 1<<20)
-		if err != nil {
-			return err
-		}
-		size, err := intParam(c, "pageSize", defaultSize, -1, maxPersonalPage)
+		page, size, err := pageParams(c, defaultSize, -1, maxPersonalPage)
 		if err != nil {
 			return err
 		}
