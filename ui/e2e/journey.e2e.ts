@@ -159,6 +159,18 @@ describe('journey: register, log in, friends, a group’s life', { skip: missing
     await shot(b.page, 'journey-admin');
   });
 
+  it('opens a conversation by /historyPage/{id}, titled with its label, and favourites by /favorite', async () => {
+    const page = c.page;
+    await page.goto(`${BASE_URL}/1/${carol.id}/#/historyPage/${alice.id}`);
+    await page.locator(`[data-testid=chat-view][data-peer-id="${alice.id}"][data-chat-type=Friend]`).waitFor();
+    await waitUntil('the friend title', async () => (await page.title()) === `[Friend] ${alice.account}`);
+    await page.goto(`${BASE_URL}/1/${carol.id}/#/historyPage/${groupId}`);
+    await page.locator(`[data-testid=chat-view][data-peer-id="${groupId}"][data-chat-type=Group]`).waitFor();
+    await waitUntil('the group title', async () => (await page.title()) === `[Group] ${groupName}`);
+    await page.goto(`${BASE_URL}/1/${carol.id}/#/favorite`);
+    await page.getByTestId('favourites-view').waitFor();
+  });
+
   it('lets bob leave; the owner sees two members', async () => {
     await b.page.getByTestId('group-leave').click();
     await b.page.getByTestId('group-confirm').getByTestId('confirm-ok').click();

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
 import { Home } from './home/Home';
+import { FavoriteRoute, HistoryPageRoute } from './home/PaneRoutes';
 import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
@@ -44,6 +45,12 @@ export function App() {
         break;
       case 'setting':
         page = <SettingsRoute />;
+        break;
+      case 'favorite':
+        page = <FavoriteRoute />;
+        break;
+      case 'historyPage':
+        page = <HistoryPageRoute id={route.id ?? ''} />;
         break;
       case 'resetPassword':
         page = <ResetPassword />;

@@ -55,3 +55,16 @@ describe('routing guard', () => {
     assert.deepEqual(decide('#/landing', '/', ME), { kind: 'render' });
   });
 });
+
+describe('routes of the app path', () => {
+  it('reads /favorite and /historyPage/{id}, which render only on the member’s app path', () => {
+    assert.deepEqual(parseHash('#/historyPage/1866000000000000002').id, '1866000000000000002');
+    assert.equal(parseHash('#/historyPage/1866000000000000002').name, 'historyPage');
+    assert.equal(parseHash('#/favorite').name, 'favorite');
+    assert.equal(parseHash('#/historyPage/').name, 'unknown');
+    assert.deepEqual(decide('#/favorite', APP, ME), { kind: 'render' });
+    assert.deepEqual(decide('#/historyPage/g1', APP, ME), { kind: 'render' });
+    assert.deepEqual(decide('#/historyPage/g1', '/', ME), { kind: 'redirect', hash: '#/landing' });
+    assert.deepEqual(decide('#/favorite', '/', null), { kind: 'redirect', hash: '#/landing' });
+  });
+});

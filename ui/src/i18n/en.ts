@@ -141,6 +141,8 @@ export const en = {
   'preview.VoiceMsg': '[voice]',
   'preview.Forward': '[forward]',
   'message.unsupported': 'Unsupported message received: view it on your phone',
+  'historyPage.friend': 'Friend',
+  'historyPage.group': 'Group',
   'preview.unsupported': '[message]',
   'time.yesterday': 'Yesterday',
   'unread.label': '{n} unread',

@@ -140,6 +140,8 @@ export const vi_VN: Table = {
   'preview.VoiceMsg': '[thoại]',
   'preview.Forward': '[chuyển tiếp]',
   'message.unsupported': 'Đã nhận tin nhắn chưa được hỗ trợ: hãy xem trên điện thoại',
+  'historyPage.friend': 'Bạn bè',
+  'historyPage.group': 'Nhóm',
   'preview.unsupported': '[tin nhắn]',
   'time.yesterday': 'Hôm qua',
   'unread.label': '{n} chưa đọc',

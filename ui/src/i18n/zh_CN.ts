@@ -140,6 +140,8 @@ export const zh_CN: Table = {
   'preview.VoiceMsg': '[语音]',
   'preview.Forward': '[转发]',
   'message.unsupported': '收到不支持的消息：请在手机上查看',
+  'historyPage.friend': '好友',
+  'historyPage.group': '群组',
   'preview.unsupported': '[消息]',
   'time.yesterday': '昨天',
   'unread.label': '{n} 条未读',

@@ -9,12 +9,19 @@ export type RouteName =
   | 'hiddenagreement'
   | 'home'
   | 'setting'
+  | 'favorite'
+  | 'historyPage'
   | 'unknown';
 
 export interface Route {
   name: RouteName;
   query: URLSearchParams;
+  /** historyPage: the friend member id or group id of /historyPage/{id} */
+  id?: string;
 }
+
+/** The routes of the app path (/1/{memberId}/) the guard lets render. */
+const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'historyPage'];
 
 const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
@@ -40,8 +47,12 @@ export function parseHash(hash: string): Route {
       return { name: 'hiddenagreement', query };
     case '/setting':
       return { name: 'setting', query };
-    default:
-      return { name: 'unknown', query };
+    case '/favorite':
+      return { name: 'favorite', query };
+    default: {
+      const id = path.match(/^\/historyPage\/([^/]+)$/)?.[1];
+      return id ? { name: 'historyPage', query, id: decodeURIComponent(id) } : { name: 'unknown', query };
+    }
   }
 }
 
@@ -85,5 +96,5 @@ export function guard({ route, pathname, memberId }: GuardInput): GuardResult {
     return inApp ? { kind: 'redirect', hash: '#/' } : { kind: 'render' };
   }
   if (!inApp) return { kind: 'redirect', hash: '#/landing' };
-  return route.name === 'home' || route.name === 'setting' ? { kind: 'render' } : { kind: 'redirect', hash: '#/' };
+  return APP_ROUTES.includes(route.name) ? { kind: 'render' } : { kind: 'redirect', hash: '#/' };
 }
