@@ -17,12 +17,30 @@ type Shelf struct{ dir string }
 
 var _ projections.ReplayShelf = (*Shelf)(nil)
 
-// NewShelf returns the shelf in dir, creating it.
+// NewShelf returns the shelf in dir, creating it. A store with no record
+// beside it is what a stop left of a verify's temporary store or of a
+// replay that never got its record: it is removed.
 func NewShelf(dir string) (*Shelf, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sqliteread: replays: %w", err)
 	}
-	return &Shelf{dir: dir}, nil
+	s := &Shelf{dir: dir}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: replays: %w", err)
+	}
+	for _, e := range entries {
+		id, isStore := strings.CutSuffix(e.Name(), ".db")
+		if !isStore {
+			continue
+		}
+		if _, err := os.Stat(s.path(id, ".json")); errors.Is(err, os.ErrNotExist) {
+			if err := removeDB(s.path(id, ".db")); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
 }
 
 func (s *Shelf) path(id, ext string) string { return filepath.Join(s.dir, id+ext) }
