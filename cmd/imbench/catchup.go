@@ -6,11 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"time"
 
-	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -20,39 +18,12 @@ import (
 // second until the engine reaches the head.
 func runCatchup(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("catchup", flag.ContinueOnError)
-	parsed := trafficFlags(fs, 3*time.Minute)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the catch-up to this file")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	t, limit, dirFlag, err := parsed()
+	ctx, f, release, err := setUp(ctx, fs, 3*time.Minute, args)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	dir, cleanup, err := workDir(dirFlag)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	fillStart := time.Now()
-	log, mix, err := filledLog(ctx, dir, t)
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	fillTime := time.Since(fillStart)
-	head, err := log.Head(ctx)
-	if err != nil {
-		return err
-	}
-
-	reads, err := sqliteread.Open(filepath.Join(dir, "read.db"))
-	if err != nil {
-		return err
-	}
-	defer reads.Close()
+	defer release()
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -65,14 +36,14 @@ func runCatchup(ctx context.Context, args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	cpu := startCPU("self")
-	elapsed, err := catchUp(ctx, log, reads, head)
+	elapsed, err := catchUp(ctx, f.log, f.reads, f.head)
 	if err != nil {
 		return err
 	}
 	used := cpu.use()
-	result("catchup_per_s", float64(head)/elapsed.Seconds(), "events/s")
+	result("catchup_per_s", float64(f.head)/elapsed.Seconds(), "events/s")
 	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s%s; filled in %.1f s",
-		head, mix.sent, mix.acks, t.pairs, elapsed.Seconds(), used.perEvent(head), fillTime.Seconds())
+		f.head, f.mix.sent, f.mix.acks, f.t.pairs, elapsed.Seconds(), used.perEvent(f.head), f.fill.Seconds())
 	return nil
 }
 

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"time"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
-	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -25,35 +23,12 @@ import (
 // the live engine has folded it (when its delta goes out).
 func runRebuild(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
-	parsed := trafficFlags(fs, 10*time.Minute)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	t, limit, dirFlag, err := parsed()
+	ctx, f, release, err := setUp(ctx, fs, 10*time.Minute, args)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	dir, cleanup, err := workDir(dirFlag)
-	if err != nil {
-		return err
-	}
-	defer cleanup()
-	log, _, err := filledLog(ctx, dir, t)
-	if err != nil {
-		return err
-	}
-	defer log.Close()
-	head, err := log.Head(ctx)
-	if err != nil {
-		return err
-	}
-	reads, err := sqliteread.Open(filepath.Join(dir, "read.db"))
-	if err != nil {
-		return err
-	}
-	defer reads.Close()
+	defer release()
+	log, reads, head := f.log, f.reads, f.head
 
 	live := projections.NewEngine(log, reads, nil, catalog.Registry(), projections.All()...)
 	runCtx, stop := context.WithCancel(ctx)
@@ -72,7 +47,7 @@ func runRebuild(ctx context.Context, args []string) error {
 	}
 	chatting, stopChat := context.WithCancel(ctx)
 	lags := make(chan []time.Duration, 1)
-	go func() { lags <- liveLag(chatting, log, live, t.pairs) }()
+	go func() { lags <- liveLag(chatting, log, live, f.t.pairs) }()
 	memberLag := func() string {
 		stopChat()
 		return lagLine(<-lags)

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
@@ -43,6 +44,65 @@ func trafficFlags(fs *flag.FlagSet, limit time.Duration) func() (traffic, time.D
 		}
 		return traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery}, *timeout, *dir, nil
 	}
+}
+
+// filled is a benchmark's start over a filled log: the log, what it holds,
+// how long filling took, its head and an empty read store beside it.
+type filled struct {
+	t     traffic
+	log   *sqlitestore.Store
+	mix   trafficMix
+	fill  time.Duration
+	head  uint64
+	reads *sqliteread.Store
+}
+
+// setUp parses args with fs (the caller's own flags declared on it, the
+// traffic's added here), bounds ctx by the time limit, fills a log in the
+// work directory and opens an empty read store beside it. done releases
+// all of it.
+func setUp(ctx context.Context, fs *flag.FlagSet, limit time.Duration, args []string) (_ context.Context, f filled, done func(), err error) {
+	parsed := trafficFlags(fs, limit)
+	if err := fs.Parse(args); err != nil {
+		return nil, f, nil, err
+	}
+	t, limit, dirFlag, err := parsed()
+	if err != nil {
+		return nil, f, nil, err
+	}
+	f.t = t
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	var undo []func()
+	done = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+		cancel()
+	}
+	defer func() {
+		if err != nil {
+			done()
+		}
+	}()
+	dir, cleanup, err := workDir(dirFlag)
+	if err != nil {
+		return nil, f, nil, err
+	}
+	undo = append(undo, cleanup)
+	start := time.Now()
+	if f.log, f.mix, err = filledLog(ctx, dir, t); err != nil {
+		return nil, f, nil, err
+	}
+	undo = append(undo, func() { f.log.Close() })
+	f.fill = time.Since(start)
+	if f.head, err = f.log.Head(ctx); err != nil {
+		return nil, f, nil, err
+	}
+	if f.reads, err = sqliteread.Open(filepath.Join(dir, "read.db")); err != nil {
+		return nil, f, nil, err
+	}
+	undo = append(undo, func() { f.reads.Close() })
+	return ctx, f, done, nil
 }
 
 // filledLog opens an embedded event store in dir and fills it with t.
