@@ -7,7 +7,13 @@ interface Envelope<T> {
   info: string;
 }
 
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+/** Calls an API route and answers its status and envelope, refusals included. */
+export async function rawCall<T = unknown>(
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number } & Envelope<T>> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${BASE_URL}${path}`, {
@@ -15,7 +21,12 @@ async function call<T>(method: string, path: string, token: string | null, body?
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const envelope = (await response.json()) as Envelope<T>;
+  return { status: response.status, ...((await response.json()) as Envelope<T>) };
+}
+
+/** Calls an API route that must succeed and answers its data. */
+async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+  const envelope = await rawCall<T>(method, path, token, body);
   if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
   return envelope.data;
 }
@@ -63,39 +74,27 @@ export async function sendOverApi(from: Account, to: Account, content: string): 
 }
 
 /**
- * An operator token for the admin API, signed with the data directory's secret as imctl signs
- * it: "op." + base64url(name|expiry ms) + "." + base64url(HMAC-SHA256(secret, "operator\0" + payload)).
+ * A token signed with the data directory's secret as imctl signs it: prefix + base64url(fields
+ * joined by '|', the last the expiry in ms) + "." + base64url(HMAC-SHA256(secret, purpose + "\0" + payload)).
  */
-export async function operatorToken(): Promise<string> {
+async function signedToken(prefix: string, purpose: string, fields: string[], ttlMs: number): Promise<string> {
   const { createHmac } = await import('node:crypto');
   const { readFile } = await import('node:fs/promises');
   const path = await import('node:path');
   const secret = await readFile(path.join(DATA_DIR, 'secret.key'));
-  const payload = Buffer.from(`e2e|${Date.now() + 60_000}`).toString('base64url');
-  const mac = createHmac('sha256', secret).update('operator\0').update(payload).digest('base64url');
-  return `op.${payload}.${mac}`;
+  const payload = Buffer.from([...fields, Date.now() + ttlMs].join('|')).toString('base64url');
+  const mac = createHmac('sha256', secret).update(`${purpose}\0`).update(payload).digest('base64url');
+  return `${prefix}${payload}.${mac}`;
 }
 
-/** An auditor token of tenant, signed as imctl audit token signs it: "au." + base64url(name|tenant|expiry ms) + "." + MAC. */
-export async function auditorToken(name: string, tenant: string): Promise<string> {
-  const { createHmac } = await import('node:crypto');
-  const { readFile } = await import('node:fs/promises');
-  const path = await import('node:path');
-  const secret = await readFile(path.join(DATA_DIR, 'secret.key'));
-  const payload = Buffer.from(`${name}|${tenant}|${Date.now() + 600_000}`).toString('base64url');
-  const mac = createHmac('sha256', secret).update('auditor\0').update(payload).digest('base64url');
-  return `au.${payload}.${mac}`;
+/** An operator token for the admin API. */
+export function operatorToken(): Promise<string> {
+  return signedToken('op.', 'operator', ['e2e'], 60_000);
 }
 
-/** Calls an API route with a token and answers its status and envelope, refusals included. */
-export async function rawCall(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; code: string; info: string }> {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', 'User-Agent': USER_AGENT, Authorization: `Bearer ${token}` },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as Envelope<unknown>;
-  return { status: response.status, code: envelope.code, info: envelope.info };
+/** An auditor token of tenant. */
+export function auditorToken(name: string, tenant: string): Promise<string> {
+  return signedToken('au.', 'auditor', [name, tenant], 600_000);
 }
 
 /** The invitation code of a member, as its referral link carries it. */
