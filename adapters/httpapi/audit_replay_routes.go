@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -60,12 +61,13 @@ const maxExport = 256 << 20
 
 func (a *API) auditReplayRoutes() []route {
 	member := []param{{"memberId", true, "the member whose view is shown"}}
+	full := fmt.Sprintf("; 409 when the tenant keeps %d replays already.", projections.MaxReplaysPerTenant)
 	return []route{
 		{method: http.MethodPost, path: "/admin/audit/replays", audit: true,
-			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background.",
+			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background" + full,
 			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
 		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, maxBody: maxExport,
-			summary: "Replay an audit export (the NDJSON body, checksum checked first) into an isolated read store, in the background.",
+			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before anything is recorded or folded) into an isolated read store, in the background" + full,
 			result:  projections.Replay{}, handle: a.importReplay},
 		{method: http.MethodGet, path: "/admin/audit/replays", audit: true,
 			summary: "Every replay with its progress (done/total positions), of one tenant when tenant is given.",
