@@ -353,8 +353,12 @@ var _ = Describe("Replays", func() {
 		left := filepath.Join(dir, "verify-0123456789abcdef.db")
 		Expect(os.WriteFile(left, []byte("a verify's temporary store"), 0o600)).To(Succeed())
 		Expect(os.WriteFile(left+"-wal", []byte("its log"), 0o600)).To(Succeed())
+		// And an import's staged export: no replay resumes.
+		staged := filepath.Join(dir, "fedcba9876543210.ndjson")
+		Expect(os.WriteFile(staged, []byte("an export\n"), 0o600)).To(Succeed())
 		shelf, err := sqliteread.NewShelf(dir)
 		Expect(err).NotTo(HaveOccurred())
+		Expect(staged).NotTo(BeAnExistingFile())
 		Expect(left).NotTo(BeAnExistingFile())
 		Expect(left + "-wal").NotTo(BeAnExistingFile())
 		Expect(filepath.Join(dir, r.ID+".db")).To(BeAnExistingFile())
