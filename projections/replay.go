@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +56,13 @@ type ReplayShelf interface {
 	Save(r Replay) error
 	// List returns every recorded replay.
 	List() ([]Replay, error)
+	// Stage creates the file an export to import as replay id is read
+	// into; Remove removes it too.
+	Stage(id string) (io.WriteCloser, error)
+	// Staged opens the file Stage created for replay id.
+	Staged(id string) (io.ReadCloser, error)
+	// Unstage removes the file Stage created for replay id.
+	Unstage(id string) error
 }
 
 // Replay states.
@@ -117,6 +125,7 @@ const (
 	MsgReplayTenants         = "replay %s is of tenant %s, replay %s of %s"
 	MsgReplayNotFound        = "no such replay"
 	MsgReplayNotDone         = "the replay is not done yet"
+	MsgReplaysFull           = "tenant %s keeps %d replays, the most it may: delete one to start another"
 	MsgNoSnapshot            = "this read store cannot be verified while serving: only the embedded SQLite read store can"
 )
 
@@ -126,11 +135,20 @@ var ErrNoSnapshot = fault.New(fault.Conflict, MsgNoSnapshot)
 // msgInterrupted is the error of a replay the server stopped while it ran.
 const msgInterrupted = "interrupted: the server stopped while it ran"
 
+// MaxReplaysPerTenant is how many replays a tenant keeps at most, running,
+// done or failed: each is a read store on disk until it is deleted.
+const MaxReplaysPerTenant = 20
+
+// DefaultReplayIdle is how long a done replay's store stays open after it
+// was last browsed; the next browse opens it again.
+const DefaultReplayIdle = 5 * time.Minute
+
 // Replays folds tenants' events into isolated read stores, with the live
 // engine's projectors through the engine's code, and compares read models.
 type Replays struct {
 	live  *Engine
 	shelf ReplayShelf
+	idle  time.Duration
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -138,26 +156,38 @@ type Replays struct {
 
 	mu  sync.Mutex
 	all map[string]*replayRun
+	// starting counts, by tenant, the replays being created: they count
+	// against the tenant's MaxReplaysPerTenant before they are listed.
+	starting map[string]int
 }
 
 type replayRun struct {
 	cur    Replay
 	cancel context.CancelFunc
 	done   chan struct{}
-	// store is open while the replay folds, or once it is browsed.
+	// store is open while the replay folds, and from a browse until it has
+	// not been browsed for the idle time.
 	store ReadStore
+	// use is read-held while the store is browsed, and held to close it.
+	use     sync.RWMutex
+	lastUse time.Time
 }
 
 // NewReplays returns the replays of live's log kept on shelf. Replays a
 // stopped server left running are marked failed: their stores stay, but
-// are not resumed.
-func NewReplays(live *Engine, shelf ReplayShelf) (*Replays, error) {
+// are not resumed. A done replay's store is closed once it has not been
+// browsed for idle (DefaultReplayIdle in the server).
+func NewReplays(live *Engine, shelf ReplayShelf, idle time.Duration) (*Replays, error) {
+	if idle <= 0 {
+		return nil, fmt.Errorf("projections: replays' idle time %s is not positive", idle)
+	}
 	kept, err := shelf.List()
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &Replays{live: live, shelf: shelf, ctx: ctx, cancel: cancel, all: map[string]*replayRun{}}
+	r := &Replays{live: live, shelf: shelf, idle: idle, ctx: ctx, cancel: cancel,
+		all: map[string]*replayRun{}, starting: map[string]int{}}
 	for _, k := range kept {
 		if k.State == ReplayRunning {
 			k.State, k.Error = ReplayFailed, msgInterrupted
@@ -170,7 +200,56 @@ func NewReplays(live *Engine, shelf ReplayShelf) (*Replays, error) {
 		close(done)
 		r.all[k.ID] = &replayRun{cur: k, done: done}
 	}
+	r.wg.Add(1)
+	go r.closeIdle()
 	return r, nil
+}
+
+// closeIdle closes the stores of done replays not browsed for the idle
+// time, so that the files kept open are those in use.
+func (r *Replays) closeIdle() {
+	defer r.wg.Done()
+	tick := time.NewTicker(max(r.idle/2, time.Millisecond))
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			return
+		case now := <-tick.C:
+			r.mu.Lock()
+			for _, run := range r.all {
+				if run.store == nil || run.cur.State == ReplayRunning || now.Sub(run.lastUse) < r.idle || !run.use.TryLock() {
+					continue
+				}
+				// The store is let go either way; the next browse opens it.
+				_ = r.shelf.Close(run.store)
+				run.store = nil
+				run.use.Unlock()
+			}
+			r.mu.Unlock()
+		}
+	}
+}
+
+// Room refuses a new replay of tenant when the tenant keeps
+// MaxReplaysPerTenant already (Conflict).
+func (r *Replays) Room(tenant string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.room(tenant)
+}
+
+func (r *Replays) room(tenant string) error {
+	n := r.starting[tenant]
+	for _, run := range r.all {
+		if run.cur.Tenant == tenant {
+			n++
+		}
+	}
+	if n >= MaxReplaysPerTenant {
+		return fault.New(fault.Conflict, MsgReplaysFull, tenant, MaxReplaysPerTenant)
+	}
+	return nil
 }
 
 // Close stops the running replays and closes the stores.
@@ -217,27 +296,6 @@ func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at 
 		r.live.log, keep, position)
 }
 
-// Import replays events, an export of tenant's made when the log's head
-// was head, in position order, in the background.
-func (r *Replays) Import(tenant string, head uint64, events []es.RecordedEvent) (Replay, error) {
-	prefix := es.TenantPrefix(tenant)
-	var last uint64
-	for _, e := range events {
-		switch {
-		case !strings.HasPrefix(e.Stream, prefix):
-			return Replay{}, inputErr(MsgReplayOtherTenant, e.Stream, tenant)
-		case e.Position <= last:
-			return Replay{}, inputErr(MsgReplayOrder, e.Position)
-		}
-		last = e.Position
-	}
-	if last > head {
-		return Replay{}, inputErr(MsgReplayBeyondExport, last, head)
-	}
-	return r.start(Replay{Tenant: tenant, Source: ReplayOfImport, Position: head, Total: last},
-		sliceLog(events), nil, last)
-}
-
 // positionAt is the position up to which the log holds the events of at
 // or before at: the events' times grow with their positions (the server
 // stamps them as it appends), so it is searched by halves.
@@ -267,8 +325,28 @@ func (r *Replays) positionAt(ctx context.Context, at time.Time, head uint64) (ui
 	return lo, nil
 }
 
+// start makes rp (its ID given, or a new one) a replay folding log up to
+// to, when its tenant has room for it.
 func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bool, to uint64) (Replay, error) {
-	rp.ID, rp.State, rp.StartedAt = newReplayID(), ReplayRunning, time.Now().UTC()
+	r.mu.Lock()
+	if err := r.room(rp.Tenant); err != nil {
+		r.mu.Unlock()
+		return Replay{}, err
+	}
+	r.starting[rp.Tenant]++
+	r.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			r.mu.Lock()
+			r.unreserve(rp.Tenant)
+			r.mu.Unlock()
+		}
+	}()
+	if rp.ID == "" {
+		rp.ID = newReplayID()
+	}
+	rp.State, rp.StartedAt = ReplayRunning, time.Now().UTC()
 	store, err := r.shelf.Create(rp.ID)
 	if err != nil {
 		return Replay{}, err
@@ -279,8 +357,10 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 	ctx, cancel := context.WithCancel(r.ctx)
 	run := &replayRun{cur: rp, cancel: cancel, done: make(chan struct{}), store: store}
 	r.mu.Lock()
+	r.unreserve(rp.Tenant)
 	r.all[rp.ID] = run
 	r.mu.Unlock()
+	started = true
 	e := NewEngine(log, store, nil, r.live.registry, r.live.projectors...)
 	e.keep = keep
 	r.wg.Add(1)
@@ -292,9 +372,13 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 			run.cur.Done = pos
 			r.mu.Unlock()
 		})
+		if rp.Source == ReplayOfImport {
+			err = errors.Join(err, r.shelf.Unstage(rp.ID))
+		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		run.cur.FinishedAt = time.Now().UTC()
+		run.lastUse = run.cur.FinishedAt
 		switch {
 		case err != nil && r.ctx.Err() != nil:
 			run.cur.State, run.cur.Error = ReplayFailed, msgInterrupted
@@ -308,6 +392,12 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 		}
 	}()
 	return rp, nil
+}
+
+func (r *Replays) unreserve(tenant string) {
+	if r.starting[tenant]--; r.starting[tenant] == 0 {
+		delete(r.starting, tenant)
+	}
 }
 
 func newReplayID() string {
@@ -356,6 +446,9 @@ func (r *Replays) Delete(id string) error {
 		run.cancel()
 	}
 	<-run.done
+	// Browses under way end first.
+	run.use.Lock()
+	defer run.use.Unlock()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, ok := r.all[id]; !ok {
@@ -369,44 +462,67 @@ func (r *Replays) Delete(id string) error {
 	return errors.Join(err, r.shelf.Remove(id))
 }
 
-// Queries returns the read models of replay id, once it is done.
-func (r *Replays) Queries(id string) (Replay, ReadStore, error) {
+// Browse gives use the read models of replay id, once it is done. The
+// store stays open while use runs; one closed for being idle is opened
+// again.
+func (r *Replays) Browse(id string, use func(Replay, ReadStore) error) error {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	run, ok := r.all[id]
+	r.mu.Unlock()
+	if !ok {
+		return fault.New(fault.NotFound, MsgReplayNotFound)
+	}
+	run.use.RLock()
+	defer run.use.RUnlock()
+	r.mu.Lock()
 	switch {
-	case !ok:
-		return Replay{}, nil, fault.New(fault.NotFound, MsgReplayNotFound)
+	case r.all[id] != run:
+		r.mu.Unlock()
+		return fault.New(fault.NotFound, MsgReplayNotFound)
 	case run.cur.State != ReplayDone:
-		return run.cur, nil, fault.New(fault.Conflict, MsgReplayNotDone)
+		r.mu.Unlock()
+		return fault.New(fault.Conflict, MsgReplayNotDone)
 	case run.store == nil:
 		s, err := r.shelf.Open(id)
 		if err != nil {
-			return run.cur, nil, err
+			r.mu.Unlock()
+			return err
 		}
 		run.store = s
 	}
-	return run.cur, run.store, nil
+	cur, store := run.cur, run.store
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		run.lastUse = time.Now()
+		r.mu.Unlock()
+	}()
+	return use(cur, store)
 }
 
 // Compare compares the read models of two replays of one tenant.
 func (r *Replays) Compare(ctx context.Context, a, b string) (Comparison, error) {
-	ra, sa, err := r.Queries(a)
+	var out Comparison
+	err := r.Browse(a, func(ra Replay, sa ReadStore) error {
+		compare := func(rb Replay, sb ReadStore) error {
+			if ra.Tenant != rb.Tenant {
+				return inputErr(MsgReplayTenants, a, ra.Tenant, b, rb.Tenant)
+			}
+			models, err := compareStores(ctx, sa, sb, ra.Tenant)
+			out = Comparison{ReplayA: a, ReplayB: b, Tenant: ra.Tenant, Models: models}
+			return err
+		}
+		if a == b {
+			// A second hold of its store could wait behind a delete waiting
+			// on the first.
+			return compare(ra, sa)
+		}
+		return r.Browse(b, compare)
+	})
 	if err != nil {
 		return Comparison{}, err
 	}
-	rb, sb, err := r.Queries(b)
-	if err != nil {
-		return Comparison{}, err
-	}
-	if ra.Tenant != rb.Tenant {
-		return Comparison{}, inputErr(MsgReplayTenants, a, ra.Tenant, b, rb.Tenant)
-	}
-	models, err := compareStores(ctx, sa, sb, ra.Tenant)
-	if err != nil {
-		return Comparison{}, err
-	}
-	return Comparison{ReplayA: a, ReplayB: b, Tenant: ra.Tenant, Models: models}, nil
+	return out, nil
 }
 
 func compareStores(ctx context.Context, a, b ReadStore, tenant string) ([]ModelComparison, error) {
@@ -478,43 +594,3 @@ func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, erro
 	}
 	return Verification{Tenant: tenant, Position: pos, Models: models}, nil
 }
-
-// sliceLog is an event log held in memory: an imported export's events.
-type sliceLog []es.RecordedEvent
-
-func (l sliceLog) after(pos uint64) []es.RecordedEvent {
-	i := sort.Search(len(l), func(i int) bool { return l[i].Position > pos })
-	return l[i:]
-}
-
-func (l sliceLog) ReadAll(_ context.Context, after uint64, max int) ([]es.RecordedEvent, error) {
-	rest := l.after(after)
-	return rest[:min(max, len(rest))], nil
-}
-
-func (l sliceLog) SubscribeAll(_ context.Context, after uint64) (es.Subscription, error) {
-	return &sliceSub{rest: l.after(after)}, nil
-}
-
-func (l sliceLog) Head(context.Context) (uint64, error) {
-	if len(l) == 0 {
-		return 0, nil
-	}
-	return l[len(l)-1].Position, nil
-}
-
-// sliceSub delivers a sliceLog's events, then waits for more as a live
-// subscription does.
-type sliceSub struct{ rest []es.RecordedEvent }
-
-func (s *sliceSub) Next(ctx context.Context) ([]es.RecordedEvent, error) {
-	if len(s.rest) == 0 {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	page := s.rest[:min(maxBatch, len(s.rest))]
-	s.rest = s.rest[len(page):]
-	return page, nil
-}
-
-func (s *sliceSub) Close() error { return nil }

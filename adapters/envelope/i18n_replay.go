@@ -13,6 +13,7 @@ var replayTexts = map[string]map[string]string{
 		projections.MsgReplayTenants:         "回放 %s 属于租户 %s，回放 %s 属于 %s",
 		projections.MsgReplayNotFound:        "回放不存在",
 		projections.MsgReplayNotDone:         "回放尚未完成",
+		projections.MsgReplaysFull:           "租户 %s 已保留 %d 个回放，已达上限：请删除一个后再开始新的回放",
 		projections.MsgNoSnapshot:            "此读存储在服务时无法校验：只有内置的 SQLite 读存储可以",
 	},
 	"vi_VN": {
@@ -24,6 +25,7 @@ var replayTexts = map[string]map[string]string{
 		projections.MsgReplayTenants:         "Bản phát lại %s thuộc tenant %s, bản %s thuộc %s",
 		projections.MsgReplayNotFound:        "Không có bản phát lại này",
 		projections.MsgReplayNotDone:         "Bản phát lại chưa xong",
+		projections.MsgReplaysFull:           "Tenant %s đang giữ %d bản phát lại, mức tối đa: hãy xóa một bản để bắt đầu bản khác",
 		projections.MsgNoSnapshot:            "Kho đọc này không thể kiểm tra khi đang phục vụ: chỉ kho đọc SQLite nhúng làm được",
 	},
 }

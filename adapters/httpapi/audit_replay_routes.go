@@ -3,15 +3,17 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/audit"
-	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -19,13 +21,17 @@ import (
 // AuditReplays replays tenants' events into isolated read stores, browses
 // them and compares read models (docs/api-audit.md).
 type AuditReplays interface {
+	// Room refuses another replay of a tenant that keeps the most it may.
+	Room(tenant string) error
 	Start(ctx context.Context, tenant string, position uint64, at time.Time) (projections.Replay, error)
-	Import(tenant string, head uint64, events []es.RecordedEvent) (projections.Replay, error)
+	// Stage reads and checks an export to import, holding none of it.
+	Stage(body io.Reader) (*projections.StagedImport, error)
+	Import(tenant string, staged *projections.StagedImport) (projections.Replay, error)
 	Get(id string) (projections.Replay, error)
 	List() []projections.Replay
 	Delete(id string) error
-	// Queries returns a done replay's read models.
-	Queries(id string) (projections.Replay, projections.ReadStore, error)
+	// Browse gives use a done replay's read models.
+	Browse(id string, use func(projections.Replay, projections.ReadStore) error) error
 	Verify(ctx context.Context, tenant string) (projections.Verification, error)
 	Compare(ctx context.Context, a, b string) (projections.Comparison, error)
 }
@@ -55,12 +61,13 @@ const maxExport = 256 << 20
 
 func (a *API) auditReplayRoutes() []route {
 	member := []param{{"memberId", true, "the member whose view is shown"}}
+	full := fmt.Sprintf("; 409 when the tenant keeps %d replays already.", projections.MaxReplaysPerTenant)
 	return []route{
 		{method: http.MethodPost, path: "/admin/audit/replays", audit: true,
-			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background.",
+			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background" + full,
 			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
 		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, maxBody: maxExport,
-			summary: "Replay an audit export (the NDJSON body, checksum checked first) into an isolated read store, in the background.",
+			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before anything is recorded or folded) into an isolated read store, in the background" + full,
 			result:  projections.Replay{}, handle: a.importReplay},
 		{method: http.MethodGet, path: "/admin/audit/replays", audit: true,
 			summary: "Every replay with its progress (done/total positions), of one tenant when tenant is given.",
@@ -122,7 +129,7 @@ func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
 	if err := bind(c, &r); err != nil {
 		return err
 	}
-	tenant, err := a.auditTenant(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time})
+	acc, err := a.audited(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time}, rs.Room)
 	if err != nil {
 		return err
 	}
@@ -130,7 +137,7 @@ func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	return answer(c)(rs.Start(c.Request().Context(), tenant, r.Position, at))
+	return answer(c)(rs.Start(c.Request().Context(), acc.Tenant, r.Position, at))
 }
 
 func (a *API) importReplay(c echo.Context, _ commands.Principal) error {
@@ -138,24 +145,30 @@ func (a *API) importReplay(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	// Nothing is folded before the whole file has passed its checksum.
-	var events []es.RecordedEvent
-	trailer, err := audit.ReadExport(c.Request().Body, func(e audit.Entry) error {
-		r, err := e.Recorded()
-		events = append(events, r)
-		return err
-	})
+	// The file is staged and checked whole before it is recorded or folded.
+	staged, err := rs.Stage(c.Request().Body)
 	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
 		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
 	}
 	if err != nil {
 		return err
 	}
-	tenant, err := a.auditTenant(c, audit.ActionReplay, trailer.Tenant, audit.Filter{Position: trailer.Head})
+	defer func() {
+		if err := staged.Discard(); err != nil {
+			a.log.Warn("staged audit import left", zap.String("requestId", requestID(c)), zap.Error(err))
+		}
+	}()
+	acc, err := a.audited(c, audit.ActionReplay, staged.Trailer.Tenant, audit.Filter{Position: staged.Trailer.Head},
+		func(tenant string) error {
+			if err := staged.Check(tenant); err != nil {
+				return err
+			}
+			return rs.Room(tenant)
+		})
 	if err != nil {
 		return err
 	}
-	return answer(c)(rs.Import(tenant, trailer.Head, events))
+	return answer(c)(rs.Import(acc.Tenant, staged))
 }
 
 func (a *API) listReplays(c echo.Context, _ commands.Principal) error {
@@ -211,77 +224,65 @@ func (a *API) deleteReplay(c echo.Context, _ commands.Principal) error {
 	return ok(c, r)
 }
 
-// replayReads are the member views of a done replay, and the principal of
-// the member named by memberId, which must be a member of the replay's
-// tenant there ("" when the view needs no member).
-func (a *API) replayReads(c echo.Context, needMember bool) (memberReads, commands.Principal, error) {
+// browseReplay gives view the member views of a done replay, and the
+// principal of the member named by memberId, which must be a member of the
+// replay's tenant there (no member when the view needs none).
+func (a *API) browseReplay(c echo.Context, needMember bool, view func(memberReads, commands.Principal) error) error {
 	rs, r, err := a.replay(c, audit.ActionBrowse)
 	if err != nil {
-		return memberReads{}, commands.Principal{}, err
+		return err
 	}
-	_, store, err := rs.Queries(r.ID)
-	if err != nil {
-		return memberReads{}, commands.Principal{}, err
-	}
-	p := commands.Principal{Tenant: r.Tenant}
-	if needMember {
-		id := c.QueryParam("memberId")
-		ms, err := store.MembersByID(c.Request().Context(), []string{id})
-		if err != nil {
-			return memberReads{}, p, err
+	return rs.Browse(r.ID, func(_ projections.Replay, store projections.ReadStore) error {
+		p := commands.Principal{Tenant: r.Tenant}
+		if needMember {
+			id := c.QueryParam("memberId")
+			ms, err := store.MembersByID(c.Request().Context(), []string{id})
+			if err != nil {
+				return err
+			}
+			if m, found := ms[id]; !found || m.Tenant != r.Tenant {
+				return fault.New(fault.NotFound, fault.MsgMemberNotFound)
+			}
+			p.MemberID = id
 		}
-		if m, found := ms[id]; !found || m.Tenant != r.Tenant {
-			return memberReads{}, p, fault.New(fault.NotFound, fault.MsgMemberNotFound)
-		}
-		p.MemberID = id
-	}
-	return memberReads{q: store}, p, nil
+		return view(memberReads{q: store}, p)
+	})
 }
 
 func (a *API) replaySessions(c echo.Context, _ commands.Principal) error {
-	r, p, err := a.replayReads(c, true)
-	if err != nil {
-		return err
-	}
-	return answer(c)(r.sessionItems(c, p.MemberID, func(projections.Session) bool { return true }))
+	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
+		return answer(c)(r.sessionItems(c, p.MemberID, func(projections.Session) bool { return true }))
+	})
 }
 
 func (a *API) replayHistory(c echo.Context, _ commands.Principal) error {
-	r, p, err := a.replayReads(c, true)
-	if err != nil {
-		return err
-	}
-	return answer(c)(r.history(c, p, c.QueryParam("friendId"), c.QueryParam("groupId"),
-		c.QueryParam("anchor"), c.QueryParam("dir"), c.QueryParam("size")))
+	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
+		return answer(c)(r.history(c, p, c.QueryParam("friendId"), c.QueryParam("groupId"),
+			c.QueryParam("anchor"), c.QueryParam("dir"), c.QueryParam("size")))
+	})
 }
 
 func (a *API) replayGroups(c echo.Context, _ commands.Principal) error {
-	r, p, err := a.replayReads(c, true)
-	if err != nil {
-		return err
-	}
-	return answer(c)(r.myGroups(c.Request().Context(), p.MemberID))
+	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
+		return answer(c)(r.myGroups(c.Request().Context(), p.MemberID))
+	})
 }
 
 func (a *API) replayGroupMembers(c echo.Context, _ commands.Principal) error {
-	r, p, err := a.replayReads(c, false)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	g, err := r.tenantGroup(ctx, p.Tenant, c.QueryParam("groupId"))
-	if err != nil {
-		return err
-	}
-	return answer(c)(r.groupMemberItems(ctx, g.ID))
+	return a.browseReplay(c, false, func(r memberReads, p commands.Principal) error {
+		ctx := c.Request().Context()
+		g, err := r.tenantGroup(ctx, p.Tenant, c.QueryParam("groupId"))
+		if err != nil {
+			return err
+		}
+		return answer(c)(r.groupMemberItems(ctx, g.ID))
+	})
 }
 
 func (a *API) replayFriends(c echo.Context, _ commands.Principal) error {
-	r, p, err := a.replayReads(c, true)
-	if err != nil {
-		return err
-	}
-	return answer(c)(r.friendViews(c, p))
+	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
+		return answer(c)(r.friendViews(c, p))
+	})
 }
 
 func (a *API) verifyTenant(c echo.Context, _ commands.Principal) error {

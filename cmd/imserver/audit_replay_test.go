@@ -207,6 +207,53 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		Expect(recorded).To(HaveKey("zoe verify false"))
 	})
 
+	It("keeps at most 20 replays of a tenant: the next start or import is refused, in each language, and recorded, until one is deleted", func() {
+		status, _, export := s.exportOf(s.operator(), url.Values{"tenant": {"x0001"}})
+		Expect(status).To(Equal(http.StatusOK))
+		var first projections.Replay
+		for i := range projections.MaxReplaysPerTenant {
+			var r projections.Replay
+			call("POST", "/replays", map[string]any{"tenant": "x0001", "position": promoted}, &r)
+			if i == 0 {
+				first = r
+			}
+		}
+		Expect(projections.MaxReplaysPerTenant).To(Equal(20))
+		full := "tenant x0001 keeps 20 replays, the most it may: delete one to start another"
+		refused("POST", "/replays", map[string]any{"tenant": "x0001"}, http.StatusConflict, full)
+		refused("POST", "/replays/import", export, http.StatusConflict, full)
+		for lang, text := range map[string]string{
+			"zh-CN": "租户 x0001 已保留 20 个回放，已达上限：请删除一个后再开始新的回放",
+			"vi-VN": "Tenant x0001 đang giữ 20 bản phát lại, mức tối đa: hãy xóa một bản để bắt đầu bản khác",
+		} {
+			code, env := s.call("POST", "/v1/admin/audit/replays", op, map[string]any{"tenant": "x0001"}, "Accept-Language", lang)
+			Expect(code).To(Equal(http.StatusConflict))
+			Expect(env.Info).To(Equal(text))
+		}
+		var all []projections.Replay
+		call("GET", "/replays?tenant=x0001", nil, &all)
+		Expect(all).To(HaveLen(20))
+		Expect(filepath.Glob(filepath.Join(dir, "audit", "*.ndjson"))).To(BeEmpty(), "a refused import leaves no file")
+
+		// Each refusal is recorded as such, with the English text.
+		refusals := 0
+		for _, e := range s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {audit.TypeAccessed}}, 500) {
+			if a := accessOf(e); a.Action == audit.ActionReplay && !a.Allowed {
+				Expect(a.Refusal).To(Equal(full))
+				refusals++
+			}
+		}
+		Expect(refusals).To(Equal(4))
+
+		// Another tenant has room of its own; deleting one makes room.
+		replay(map[string]any{"tenant": "x0002"})
+		call("DELETE", "/replays/"+first.ID, nil, nil)
+		var imported projections.Replay
+		call("POST", "/replays/import", export, &imported)
+		done(imported)
+		refused("POST", "/replays", map[string]any{"tenant": "x0001"}, http.StatusConflict, full)
+	})
+
 	It("verifies the live read models of a tenant and names a tampered row", func() {
 		var v projections.Verification
 		call("POST", "/verify", map[string]string{"tenant": "x0001"}, &v)

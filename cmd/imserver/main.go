@@ -149,7 +149,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
-	replays, err := projections.NewReplays(engine, shelf)
+	replays, err := projections.NewReplays(engine, shelf, projections.DefaultReplayIdle)
 	if err != nil {
 		return fmt.Errorf("audit replays: %w", err)
 	}

@@ -153,9 +153,17 @@ func (s *Store) closeCheckpointed() error {
 // file of the same name would be read as the new file's.
 func removeDB(path string) error {
 	for _, p := range []string{path + "-wal", path + "-shm", path} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("sqliteread: remove %s: %w", p, err)
+		if err := removeFile(p); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// removeFile removes path, which may be gone already.
+func removeFile(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("sqliteread: %w", err)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,14 +13,18 @@ import (
 )
 
 // Shelf keeps replays in a directory of their own, apart from the live
-// store: replay id folds into <id>.db and is described by <id>.json.
+// store: replay id folds into <id>.db and is described by <id>.json; an
+// export imported as replay id is staged in <id>.ndjson while it folds.
 type Shelf struct{ dir string }
+
+const stagedExt = ".ndjson"
 
 var _ projections.ReplayShelf = (*Shelf)(nil)
 
 // NewShelf returns the shelf in dir, creating it. A store with no record
 // beside it is what a stop left of a verify's temporary store or of a
-// replay that never got its record: it is removed.
+// replay that never got its record: it is removed, and so are staged
+// exports, as no replay resumes.
 func NewShelf(dir string) (*Shelf, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sqliteread: replays: %w", err)
@@ -30,6 +35,12 @@ func NewShelf(dir string) (*Shelf, error) {
 		return nil, fmt.Errorf("sqliteread: replays: %w", err)
 	}
 	for _, e := range entries {
+		if id, staged := strings.CutSuffix(e.Name(), stagedExt); staged {
+			if err := s.Unstage(id); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		id, isStore := strings.CutSuffix(e.Name(), ".db")
 		if !isStore {
 			continue
@@ -71,14 +82,31 @@ func (s *Shelf) Close(store projections.ReadStore) error {
 	return st.Close()
 }
 
-// Remove removes replay id's store and record.
+// Remove removes replay id's store, record and staged export.
 func (s *Shelf) Remove(id string) error {
-	err := os.Remove(s.path(id, ".json"))
-	if errors.Is(err, os.ErrNotExist) {
-		err = nil
-	}
-	return errors.Join(err, removeDB(s.path(id, ".db")))
+	return errors.Join(removeFile(s.path(id, ".json")), s.Unstage(id), removeDB(s.path(id, ".db")))
 }
+
+// Stage creates the file an export to import as replay id is read into.
+func (s *Shelf) Stage(id string) (io.WriteCloser, error) {
+	f, err := os.OpenFile(s.path(id, stagedExt), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: stage replay %s: %w", id, err)
+	}
+	return f, nil
+}
+
+// Staged opens the export staged for replay id.
+func (s *Shelf) Staged(id string) (io.ReadCloser, error) {
+	f, err := os.Open(s.path(id, stagedExt))
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: staged replay %s: %w", id, err)
+	}
+	return f, nil
+}
+
+// Unstage removes the export staged for replay id.
+func (s *Shelf) Unstage(id string) error { return removeFile(s.path(id, stagedExt)) }
 
 // Save records r, atomically.
 func (s *Shelf) Save(r projections.Replay) error {

@@ -103,7 +103,7 @@ func parseAudit(verb string, args []string) (request, error) {
 			}
 		}
 		if verb == "export" {
-			return request{method: http.MethodGet, path: "/v1/admin/audit/export", query: q, export: true}, nil
+			return request{method: http.MethodGet, path: "/v1/admin/audit/export", query: q, export: true, long: true}, nil
 		}
 		return request{method: http.MethodGet, path: "/v1/admin/audit/events", query: q, show: showEvents}, nil
 	}
@@ -138,9 +138,11 @@ func checkTTL(ttl, max time.Duration) error {
 // export copies an export to w, checking its checksum line as it passes:
 // an export cut short or altered on the way is an error.
 func (c client) export(ctx context.Context, r request, w io.Writer) error {
+	ctx, cancel, limit := c.limited(ctx, r)
+	defer cancel()
 	resp, err := c.send(ctx, r)
 	if err != nil {
-		return err
+		return cut(ctx, limit, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -148,10 +150,10 @@ func (c client) export(ctx context.Context, r request, w io.Writer) error {
 		if err == nil {
 			err = fmt.Errorf("the server answered %s", resp.Status)
 		}
-		return err
+		return cut(ctx, limit, err)
 	}
 	if _, err := audit.ReadExport(io.TeeReader(resp.Body, w), func(audit.Entry) error { return nil }); err != nil {
-		return fmt.Errorf("the export is incomplete: %w", err)
+		return fmt.Errorf("the export is incomplete: %w", cut(ctx, limit, err))
 	}
 	return nil
 }

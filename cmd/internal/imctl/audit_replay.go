@@ -29,7 +29,7 @@ func parseReplayAudit(cmd string, rest []string) (request, error) {
 			return request{}, errors.New("audit replay takes one of --position, --time and --file")
 		}
 		if f, ok := opts["file"]; ok {
-			return request{method: http.MethodPost, path: "/v1/admin/audit/replays/import", file: f,
+			return request{method: http.MethodPost, path: "/v1/admin/audit/replays/import", file: f, long: true,
 				follow: followReplay, show: showReplay}, nil
 		}
 		body := map[string]any{"tenant": pos[0]}
@@ -64,7 +64,7 @@ func parseReplayAudit(cmd string, rest []string) (request, error) {
 		}
 		_, asJSON := opts["json"]
 		return request{method: http.MethodPost, path: "/v1/admin/audit/verify", body: map[string]string{"tenant": pos[0]},
-			json: asJSON, failed: differs, show: showModels}, nil
+			json: asJSON, failed: differs, show: showModels, long: true}, nil
 	case "compare":
 		pos, opts, err := options(rest, "json")
 		if err != nil || len(pos) != 2 {
@@ -72,7 +72,7 @@ func parseReplayAudit(cmd string, rest []string) (request, error) {
 		}
 		_, asJSON := opts["json"]
 		return request{method: http.MethodPost, path: "/v1/admin/audit/compare", body: map[string]string{"replayA": pos[0], "replayB": pos[1]},
-			json: asJSON, failed: differs, show: showModels}, nil
+			json: asJSON, failed: differs, show: showModels, long: true}, nil
 	}
 	return request{}, fmt.Errorf("unknown command %q", "audit "+cmd)
 }
@@ -144,6 +144,10 @@ func options(args []string, names ...string) ([]string, map[string]string, error
 	return pos, opts, nil
 }
 
+// replayPollEvery is how often a replay's progress is asked for: each ask
+// is an AuditAccessed record of the tenant's history.
+const replayPollEvery = time.Second
+
 // followReplay polls the replay started until it is done or has failed,
 // drawing a progress bar on w when bar is set, and returns its last state.
 func followReplay(ctx context.Context, c client, w io.Writer, draw bool, started json.RawMessage) (json.RawMessage, error) {
@@ -169,7 +173,7 @@ func followReplay(ctx context.Context, c client, w io.Writer, draw bool, started
 			return nil, fmt.Errorf("the replay %s failed: %s", r.ID, r.Error)
 		}
 		select {
-		case <-time.After(pollEvery):
+		case <-time.After(replayPollEvery):
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

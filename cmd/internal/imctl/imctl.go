@@ -91,6 +91,12 @@ commands:
 
 <account> is an account name, a phone number or a member id.
 
+A call gives up when the server has not answered within 30s, but for the long ones (audit
+verify, audit compare, audit export and the upload of audit replay --file), which run until they
+end or Ctrl-C. --timeout <duration> sets the limit of every call, long ones included (0: none).
+A replay or rebuild followed with its progress bar is polled until it ends, each poll a quick
+call; Ctrl-C stops following it (it goes on in the server).
+
 flags:
 `
 
@@ -111,6 +117,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	name := fs.String("operator", env("USER", "imctl"), "the operator's name, recorded in the events")
 	bearer := fs.String("token", "", "send this token (an auditor's, for imctl audit) instead of signing an operator token")
+	timeout := fs.Duration("timeout", 0, "give up on a call the server has not answered within this `duration`, long calls included; 0: never\n(default: "+quickTimeout.String()+" for quick calls, no limit for long ones)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -121,6 +128,16 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return 2
 	}
+	if *timeout < 0 {
+		fmt.Fprintln(stderr, "imctl: --timeout must be 0 (no limit) or more")
+		return 2
+	}
+	lim := limits{quick: quickTimeout}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "timeout" {
+			lim = limits{quick: *timeout, long: *timeout}
+		}
+	})
 	rest := fs.Args()
 	// --json may also follow the command.
 	if n := len(rest); n > 0 && (rest[n-1] == "--json" || rest[n-1] == "-json") {
@@ -146,20 +163,28 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return 0
 	}
-	token := *bearer
-	if token == "" {
+	token := func() string { return *bearer }
+	if *bearer == "" {
 		tokens, err := signer()
 		if err != nil {
 			fmt.Fprintln(stderr, "imctl:", err)
 			return 1
 		}
-		token = tokens.IssueOperator(*name, time.Now().Add(time.Minute))
+		// One token a call, so that following a long replay or rebuild
+		// outlives any one of them.
+		token = func() string { return tokens.IssueOperator(*name, time.Now().Add(time.Minute)) }
 	}
-	c := client{base: strings.TrimSuffix(*server, "/"), token: token}
+	c := client{base: strings.TrimSuffix(*server, "/"), token: token, limits: lim}
+	failed := func(err error) int {
+		if ctx.Err() != nil {
+			err = errors.New("interrupted")
+		}
+		fmt.Fprintln(stderr, "imctl:", err)
+		return 1
+	}
 	if req.export {
 		if err := c.export(ctx, req, stdout); err != nil {
-			fmt.Fprintln(stderr, "imctl:", err)
-			return 1
+			return failed(err)
 		}
 		return 0
 	}
@@ -168,8 +193,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		data, err = req.follow(ctx, c, stderr, !*asJSON && !req.json, data)
 	}
 	if err != nil {
-		fmt.Fprintln(stderr, "imctl:", err)
-		return 1
+		return failed(err)
 	}
 	code := 0
 	if req.failed != nil && req.failed(data) {
@@ -212,6 +236,9 @@ type request struct {
 	local func(l local) error
 	// export copies the answer, an export, to stdout, checking it on the way.
 	export bool
+	// long is a call that takes as long as the tenant's history does: no
+	// time limit unless --timeout gives one.
+	long bool
 }
 
 // local is what commands run without the server are given.
@@ -326,21 +353,54 @@ func parse(args []string) (request, error) {
 	return request{}, fmt.Errorf("unknown command %q", args[0]+" "+args[1])
 }
 
+// quickTimeout is how long a quick call may take when --timeout is not
+// given.
+var quickTimeout = 30 * time.Second
+
+// limits are how long calls may take, quick and long ones (0: no limit).
+type limits struct{ quick, long time.Duration }
+
 type client struct {
-	base, token string
+	base string
+	// token is the bearer of the next call.
+	token  func() string
+	limits limits
+}
+
+// limited bounds ctx by r's time limit.
+func (c client) limited(ctx context.Context, r request) (context.Context, context.CancelFunc, time.Duration) {
+	limit := c.limits.quick
+	if r.long {
+		limit = c.limits.long
+	}
+	if limit == 0 {
+		ctx, cancel := context.WithCancel(ctx)
+		return ctx, cancel, 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	return ctx, cancel, limit
+}
+
+// cut tells a call ended by its time limit from other failures.
+func cut(ctx context.Context, limit time.Duration, err error) error {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within %s: give a longer --timeout, or 0 for none", limit)
+	}
+	return err
 }
 
 // do makes the call and returns the envelope's data; a refusal is an error
 // carrying the server's text.
 func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel, limit := c.limited(ctx, r)
 	defer cancel()
 	resp, err := c.send(ctx, r)
 	if err != nil {
-		return nil, err
+		return nil, cut(ctx, limit, err)
 	}
 	defer resp.Body.Close()
-	return c.envelope(resp)
+	data, err := c.envelope(resp)
+	return data, cut(ctx, limit, err)
 }
 
 // send makes the call; the caller closes the answer's body.
@@ -370,7 +430,7 @@ func (c client) send(ctx context.Context, r request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Authorization", "Bearer "+c.token())
 	req.Header.Set("Content-Type", contentType)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
