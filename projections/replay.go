@@ -273,27 +273,35 @@ func inputErr(key string, args ...any) error { return fault.New(fault.Invalid, k
 // Start replays tenant's events up to position, or up to the last event at
 // or before at, or (both zero) up to the head, in the background.
 func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at time.Time) (Replay, error) {
-	if position > 0 && !at.IsZero() {
-		return Replay{}, inputErr(MsgReplayPositionAndTime)
-	}
-	head, err := r.live.log.Head(ctx)
+	to, err := r.Point(ctx, position, at)
 	if err != nil {
-		return Replay{}, fmt.Errorf("projections: head: %w", err)
-	}
-	switch {
-	case position > head:
-		return Replay{}, inputErr(MsgReplayBeyondHead, position, head)
-	case !at.IsZero():
-		if position, err = r.positionAt(ctx, at, head); err != nil {
-			return Replay{}, err
-		}
-	case position == 0:
-		position = head
+		return Replay{}, err
 	}
 	prefix := es.TenantPrefix(tenant)
 	keep := func(e *es.RecordedEvent) bool { return strings.HasPrefix(e.Stream, prefix) }
-	return r.start(Replay{Tenant: tenant, Source: ReplayOfLog, Position: position, Time: at, Total: position},
-		r.live.log, keep, position)
+	return r.start(Replay{Tenant: tenant, Source: ReplayOfLog, Position: to, Time: at, Total: to},
+		r.live.log, keep, to)
+}
+
+// Point is the position a replay asked at position or at (one of them, or
+// neither for the head) folds up to, or why it cannot be replayed.
+func (r *Replays) Point(ctx context.Context, position uint64, at time.Time) (uint64, error) {
+	if position > 0 && !at.IsZero() {
+		return 0, inputErr(MsgReplayPositionAndTime)
+	}
+	head, err := r.live.log.Head(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("projections: head: %w", err)
+	}
+	switch {
+	case position > head:
+		return 0, inputErr(MsgReplayBeyondHead, position, head)
+	case !at.IsZero():
+		return r.positionAt(ctx, at, head)
+	case position == 0:
+		return head, nil
+	}
+	return position, nil
 }
 
 // positionAt is the position up to which the log holds the events of at

@@ -23,6 +23,9 @@ import (
 type AuditReplays interface {
 	// Room refuses another replay of a tenant that keeps the most it may.
 	Room(tenant string) error
+	// Point resolves the position a replay asked at a position or a time
+	// folds up to, refusing a bad one.
+	Point(ctx context.Context, position uint64, at time.Time) (uint64, error)
 	Start(ctx context.Context, tenant string, position uint64, at time.Time) (projections.Replay, error)
 	// Stage reads and checks an export to import, holding none of it.
 	Stage(body io.Reader) (*projections.StagedImport, error)
@@ -129,15 +132,25 @@ func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
 	if err := bind(c, &r); err != nil {
 		return err
 	}
-	acc, err := a.audited(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time}, rs.Room)
+	ctx := c.Request().Context()
+	at, badTime := audit.ParseTime("time", r.Time)
+	// A refused point is recorded as refused: it is checked before the
+	// access is recorded.
+	check := func(tenant string) error {
+		if badTime != nil {
+			return badTime
+		}
+		if err := rs.Room(tenant); err != nil {
+			return err
+		}
+		_, err := rs.Point(ctx, r.Position, at)
+		return err
+	}
+	acc, err := a.audited(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time}, check)
 	if err != nil {
 		return err
 	}
-	at, err := audit.ParseTime("time", r.Time)
-	if err != nil {
-		return err
-	}
-	return answer(c)(rs.Start(c.Request().Context(), acc.Tenant, r.Position, at))
+	return answer(c)(rs.Start(ctx, acc.Tenant, r.Position, at))
 }
 
 func (a *API) importReplay(c echo.Context, _ commands.Principal) error {

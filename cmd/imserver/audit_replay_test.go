@@ -318,6 +318,16 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		refused("POST", "/replays", map[string]any{"tenant": "x9999"}, http.StatusBadRequest, "tenant number invalid")
 		refused("POST", "/replays", map[string]any{}, http.StatusBadRequest, "server ID cannot be empty")
 		refused("POST", "/verify", map[string]any{"tenant": ""}, http.StatusBadRequest, "server ID cannot be empty")
+		// A point that cannot be replayed is recorded as a refused access.
+		refusedPoints := map[string]bool{}
+		for _, e := range s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {audit.TypeAccessed}}, 500) {
+			if a := accessOf(e); a.Action == audit.ActionReplay && !a.Allowed {
+				refusedPoints[a.Refusal] = true
+			}
+		}
+		Expect(refusedPoints).To(HaveKey(MatchRegexp(`^position %d is beyond the head of the log, \d+$`, head+1000)))
+		Expect(refusedPoints).To(HaveKey("time must be an RFC 3339 time or Unix milliseconds"))
+		Expect(refusedPoints).To(HaveKey("give a position or a time, not both"))
 		code, _ = s.call("POST", "/v1/admin/audit/replays", alice.Token, map[string]any{"tenant": "x0001"})
 		Expect(code).To(Equal(http.StatusUnauthorized))
 		Expect(auditFiles()).To(BeEmpty())
