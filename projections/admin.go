@@ -173,6 +173,8 @@ type Rebuilder struct {
 // NewRebuilder returns a rebuilder of live's read store; store is that
 // store, nil when it cannot be shadowed.
 func NewRebuilder(live *Engine, store Shadowing) *Rebuilder {
+	// New projector versions wait for a rebuild only where one can run.
+	live.holdNew = store != nil
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Rebuilder{live: live, store: store, ctx: ctx, cancel: cancel, cur: Rebuild{State: RebuildIdle}}
 }
@@ -340,6 +342,7 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		if err := r.store.SwapIn(ctx, shadow); err != nil {
 			return err
 		}
+		e.reload.Store(true)
 		swapped = true
 		r.update(func(p *Rebuild) { p.SwappedAt = pos })
 		return nil

@@ -4,10 +4,12 @@ package projections
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -50,6 +52,16 @@ type Engine struct {
 	// keep, when set, passes over the events it refuses (a replay folds
 	// one tenant's).
 	keep func(*es.RecordedEvent) bool
+	// holdNew is set when a rebuild can fold new projector versions: the
+	// engine then never folds them into a store other versions filled.
+	holdNew bool
+	// OnHeld, when set, is called (on its own goroutine) with the
+	// projectors the engine holds back each time it starts folding with
+	// some: the server starts the rebuild that folds them.
+	OnHeld func(names []string)
+	// reload tells the engine, between two batches, that its store was
+	// swapped for a rebuilt one: its checkpoints are read again.
+	reload atomic.Bool
 
 	// started is the head of the log when Run was first called.
 	started    uint64
@@ -61,6 +73,8 @@ type Engine struct {
 
 	mu       sync.Mutex
 	position uint64
+	// held are the projectors the engine does not fold (see holdNew).
+	held map[string]bool
 	// errs is the last failure of each projector, by name.
 	errs     map[string]error
 	advanced chan struct{}
@@ -100,16 +114,81 @@ func (e *Engine) Run(ctx context.Context) error {
 	return e.elect(ctx)
 }
 
-// folded is the position every projector has folded, by their checkpoints.
+// folded is the position every projector it folds has folded, by their
+// checkpoints.
 func (e *Engine) folded(checkpoints map[string]uint64) uint64 {
-	if len(e.projectors) == 0 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	pos, any := ^uint64(0), false
+	for _, p := range e.projectors {
+		if !e.held[p.Name()] {
+			pos, any = min(pos, checkpoints[p.Name()]), true
+		}
+	}
+	if !any {
 		return 0
 	}
-	pos := ^uint64(0)
-	for _, p := range e.projectors {
-		pos = min(pos, checkpoints[p.Name()])
-	}
 	return pos
+}
+
+// ErrNewVersion is the last error of a projector the engine holds back: a
+// new version, or a new projector, whose read models only a rebuild fills.
+var ErrNewVersion = errors.New("a new projector version: the rebuild folds it from the start of the log")
+
+// newVersions are the projectors that have folded nothing into a store
+// that others have filled: new versions (a schema change) or new read
+// models. Folding them from the start into that store would fold the
+// history again over what older versions left, so only a rebuild, into a
+// store of its own, may fold them.
+func newVersions(projectors []Projector, checkpoints map[string]uint64) []string {
+	filled := false
+	for _, pos := range checkpoints {
+		filled = filled || pos > 0
+	}
+	if !filled {
+		return nil
+	}
+	var out []string
+	for _, p := range projectors {
+		if checkpoints[p.Name()] == 0 {
+			out = append(out, p.Name())
+		}
+	}
+	return out
+}
+
+// hold sets the projectors the engine holds back from checkpoints, when a
+// rebuild may fold them, and returns their names.
+func (e *Engine) hold(checkpoints map[string]uint64) []string {
+	var names []string
+	if e.holdNew {
+		names = newVersions(e.projectors, checkpoints)
+	}
+	held := map[string]bool{}
+	for _, name := range names {
+		held[name] = true
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for name := range e.held {
+		if !held[name] {
+			delete(e.errs, name)
+		}
+	}
+	for name := range held {
+		if e.errs == nil {
+			e.errs = map[string]error{}
+		}
+		e.errs[name] = ErrNewVersion
+	}
+	e.held = held
+	return names
+}
+
+func (e *Engine) isHeld(name string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.held[name]
 }
 
 // project folds the log from the checkpoints until ctx ends or the log or
@@ -119,6 +198,10 @@ func (e *Engine) project(ctx context.Context) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
+	}
+	e.reload.Store(false)
+	if held := e.hold(checkpoints); len(held) > 0 && e.OnHeld != nil {
+		go e.OnHeld(held)
 	}
 	from := e.folded(checkpoints)
 	e.advance(from)
@@ -152,6 +235,15 @@ func (e *Engine) project(ctx context.Context) error {
 			default:
 				break merge
 			}
+		}
+		if e.reload.Swap(false) {
+			// A rebuilt store was swapped in at this engine's position:
+			// its checkpoints hold every projector's.
+			if checkpoints, err = e.store.Checkpoints(ctx); err != nil {
+				e.setErr(err)
+				return fmt.Errorf("projections: checkpoints: %w", err)
+			}
+			e.hold(checkpoints)
 		}
 		if batch.last > 0 {
 			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
@@ -222,7 +314,7 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 		deltas = deltas[:0]
 		for _, p := range e.projectors {
 			cp := checkpoints[p.Name()]
-			if cp >= last {
+			if cp >= last || e.isHeld(p.Name()) {
 				continue
 			}
 			i, _ := slices.BinarySearchFunc(envs, cp+1, func(env Envelope, pos uint64) int {
@@ -244,7 +336,9 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 		return err
 	}
 	for _, p := range e.projectors {
-		checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
+		if !e.isHeld(p.Name()) {
+			checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
+		}
 	}
 	e.advance(last)
 	e.publish(ctx, deltas)

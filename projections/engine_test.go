@@ -56,6 +56,14 @@ func run(e *projections.Engine) func() {
 	}
 }
 
+// renamed is a projector under another version's name.
+type renamed struct {
+	projections.Projector
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
 func engine(log *sqlitestore.Store, store projections.ReadStore, pub projections.Publisher) *projections.Engine {
 	return projections.NewEngine(log, store, pub, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
@@ -120,6 +128,55 @@ var _ = Describe("The engine", func() {
 			Expect(statuses(rebuilt, m)).To(Equal(statuses(store, m)))
 			Expect(unread(rebuilt, m)).To(Equal(unread(store, m)))
 		}
+	})
+
+	It("holds a new projector version back from a store older versions filled, until a rebuild swaps one in", func() {
+		store := openStore()
+		for i := range 10 {
+			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
+		}
+		e := engine(log, store, nil)
+		stop := run(e)
+		waitFor(e, 10)
+		stop()
+		Expect(unread(store, "2")).To(Equal(10))
+
+		// The same read models under a new version of the chats projector.
+		e = projections.NewEngine(log, store, nil, catalog.Registry(),
+			projections.Members{}, projections.Auth{}, projections.Friends{}, renamed{projections.Chats{}, "chats.v2"})
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		held := make(chan []string, 1)
+		e.OnHeld = func(names []string) { held <- names }
+		stop = run(e)
+		defer func() { stop() }()
+		Eventually(held).Should(Receive(Equal([]string{"chats.v2"})))
+		pos := appendEvent(log, chatStream, sent("m10", "1", "2", "x"))
+		waitFor(e, pos)
+		Expect(unread(store, "2")).To(Equal(10), "the history is not folded again over the old rows, nor m10 by the held version")
+		chatsV2 := func() projections.ProjectorStatus {
+			r, err := e.Report(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			for _, p := range r.Projector {
+				if p.Name == "chats.v2" {
+					return p
+				}
+			}
+			Fail("no chats.v2 in the report")
+			return projections.ProjectorStatus{}
+		}
+		Expect(chatsV2().Checkpoint).To(BeZero())
+		Expect(chatsV2().LastError).To(Equal(projections.ErrNewVersion.Error()))
+
+		_, err := rebuilder.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { return rebuilder.Progress().State }, 10*time.Second).Should(Equal(projections.RebuildDone))
+		Expect(unread(store, "2")).To(Equal(11))
+		pos = appendEvent(log, chatStream, sent("m11", "1", "2", "x"))
+		waitFor(e, pos)
+		Eventually(func() int { return unread(store, "2") }).Should(Equal(12), "the new version folds live after the swap")
+		Expect(chatsV2().Checkpoint).To(Equal(pos))
+		Expect(chatsV2().LastError).To(BeEmpty())
 	})
 
 	It("publishes only what was appended after it started", func() {

@@ -144,6 +144,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	shadowing, _ := reads.(projections.Shadowing)
 	rebuilder := projections.NewRebuilder(engine, shadowing)
+	engine.OnHeld = func(names []string) {
+		_, err := rebuilder.Start("all")
+		log.Info("new projector versions wait for a rebuild of the read store, started now",
+			zap.Strings("projectors", names), zap.Error(err))
+	}
 	defer rebuilder.Close()
 	shelf, err := sqliteread.NewShelf(filepath.Join(cfg.DataDir, auditDir))
 	if err != nil {
