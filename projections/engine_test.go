@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/member"
@@ -84,6 +85,19 @@ var _ = Describe("The engine", func() {
 		Expect(e.WaitFor(c, pos)).To(BeTrue())
 	}
 
+	// filled is a store the engine folded n messages from 1 to 2 into.
+	filled := func(n int) *sqliteread.Store {
+		store := openStore()
+		for i := range n {
+			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
+		}
+		e := engine(log, store, nil)
+		stop := run(e)
+		waitFor(e, uint64(n))
+		stop()
+		return store
+	}
+
 	It("folds live appends, publishes their deltas after commit and lets reads wait for a position", func() {
 		store, pub := openStore(), &recorder{}
 		e := engine(log, store, pub)
@@ -101,20 +115,13 @@ var _ = Describe("The engine", func() {
 	})
 
 	It("never folds an event twice across restarts, and a rebuild from the log equals the live models", func() {
-		store := openStore()
-		for i := range 50 {
-			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
-		}
-		e := engine(log, store, nil)
-		stop := run(e)
-		waitFor(e, 50)
-		stop()
+		store := filled(50)
 		for i := 50; i < 60; i++ {
 			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
 		}
 		last := appendEvent(log, chatStream, ack("2", "1", "m30"))
-		e = engine(log, store, nil)
-		stop = run(e)
+		e := engine(log, store, nil)
+		stop := run(e)
 		waitFor(e, last)
 		stop()
 		Expect(unread(store, "2")).To(Equal(29))
@@ -131,25 +138,18 @@ var _ = Describe("The engine", func() {
 	})
 
 	It("holds a new projector version back from a store older versions filled, until a rebuild swaps one in", func() {
-		store := openStore()
-		for i := range 10 {
-			appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", "x"))
-		}
-		e := engine(log, store, nil)
-		stop := run(e)
-		waitFor(e, 10)
-		stop()
+		store := filled(10)
 		Expect(unread(store, "2")).To(Equal(10))
 
 		// The same read models under a new version of the chats projector.
-		e = projections.NewEngine(log, store, nil, catalog.Registry(),
+		e := projections.NewEngine(log, store, nil, catalog.Registry(),
 			projections.Members{}, projections.Auth{}, projections.Friends{}, renamed{projections.Chats{}, "chats.v2"})
 		rebuilder := projections.NewRebuilder(e, store)
 		DeferCleanup(rebuilder.Close)
 		held := make(chan []string, 1)
 		e.OnHeld = func(names []string) { held <- names }
-		stop = run(e)
-		defer func() { stop() }()
+		stop := run(e)
+		defer stop()
 		Eventually(held).Should(Receive(Equal([]string{"chats.v2"})))
 		pos := appendEvent(log, chatStream, sent("m10", "1", "2", "x"))
 		waitFor(e, pos)
