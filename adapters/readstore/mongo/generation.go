@@ -165,17 +165,22 @@ func (s *Store) refresh(ctx context.Context) error {
 	if d.N == s.cur.Load().n {
 		return nil
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Read again under the lock: a swap through this handle may have
+	// switched the document since, and what was read is then stale.
+	if d, err = s.readGeneration(ctx); err != nil {
+		return err
+	}
+	if s.closed.Load() || s.cur.Load().n == d.N {
+		return nil
+	}
 	db, err := s.generationDB(d.N)
 	if err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
-	if s.closed.Load() || s.cur.Load().n == d.N {
-		return nil
-	}
 	s.cur.Store(&generation{n: d.N, db: db})
 	// The new database's journal is its lease holder's; an engine writing
 	// through this handle starts again from the new checkpoints.

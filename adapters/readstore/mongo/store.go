@@ -190,7 +190,7 @@ func (s *Store) ensureAllIndexes(ctx context.Context) error {
 // database is the database of the generation served.
 func (s *Store) database() *mongo.Database { return s.cur.Load().db }
 
-// coll is collection name of the generation served.
+// coll is the collection name of the generation served.
 func (s *Store) coll(name string) *mongo.Collection { return s.database().Collection(name) }
 
 // ensureIndexes creates those of the indexes on keys that coll lacks.
@@ -231,13 +231,18 @@ func indexName(keys bson.D) string {
 // server (a shadow or a scratch store leaves the connection to its live
 // store). The store must not be used afterwards.
 func (s *Store) Close(ctx context.Context) error {
+	// Closed under mu: a swap, which starts background work, sees it.
+	s.mu.Lock()
+	already := s.closed.Swap(true)
+	s.mu.Unlock()
+	if already {
+		return nil
+	}
 	if s.stop != nil {
 		s.stop()
 	}
 	s.bg.Wait()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed.Swap(true) || !s.ownsClient {
+	if !s.ownsClient {
 		return nil
 	}
 	if err := s.client.Disconnect(ctx); err != nil {
