@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/eventchat/eventchat/domain/fault"
 )
 
 // ProjectorStatus is how far one projector has folded the log.
@@ -151,6 +153,31 @@ var ErrNoRebuild = errors.New("projections: no rebuild is running")
 // ErrNoShadow refuses a rebuild on a read store that cannot be shadowed.
 var ErrNoShadow = errors.New("projections: this read store cannot be rebuilt while serving")
 
+// Texts of the refusals of a rebuild or a verify asked of a node whose
+// engine does not fold the log, translated at the edges.
+const (
+	MsgNotLeader = "this node does not fold the log: ask %s, which holds the projection lease"
+	MsgNoLeader  = "no node holds the projection lease yet: try again in a few seconds"
+)
+
+// foldsHere refuses, with a fault.Conflict (MsgNotLeader or MsgNoLeader),
+// work that needs this engine to be the one folding the log: with an election, only the holder of the lease writes the read
+// store, so only its engine can pause the writes (a rebuild's swap, a
+// snapshot that cannot pin a read) and have its store fold what it has.
+func (e *Engine) foldsHere() error {
+	if e.election == nil {
+		return nil
+	}
+	switch leader := e.Status().Leader; leader {
+	case e.election.Owner:
+		return nil
+	case "":
+		return fault.New(fault.Conflict, MsgNoLeader)
+	default:
+		return fault.New(fault.Conflict, MsgNotLeader, leader)
+	}
+}
+
 // Rebuilder rebuilds every read model of a live engine into a shadow
 // store and swaps it in (see docs/admin.md).
 type Rebuilder struct {
@@ -219,7 +246,10 @@ func (r *Rebuilder) Progress() Rebuild {
 func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // Start starts rebuilding name ("all" or a projector's name: every
-// projector is rebuilt, since they share tables) in the background.
+// projector is rebuilt, since they share tables) in the background. With
+// an election it runs on the node holding the projection lease only: the
+// swap pauses the engine that writes the read store (a fault.Conflict
+// naming the holder elsewhere, see foldsHere).
 func (r *Rebuilder) Start(name string) (Rebuild, error) {
 	if r.store == nil {
 		return Rebuild{}, ErrNoShadow
@@ -232,6 +262,9 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 	}
 	if !known {
 		return Rebuild{}, fmt.Errorf("projections: no projector %q", name)
+	}
+	if err := r.live.foldsHere(); err != nil {
+		return Rebuild{}, err
 	}
 	r.mu.Lock()
 	if r.cur.State == RebuildRunning || r.cur.State == RebuildSwapping {

@@ -126,7 +126,7 @@ const (
 	MsgReplayNotFound        = "no such replay"
 	MsgReplayNotDone         = "the replay is not done yet"
 	MsgReplaysFull           = "tenant %s keeps %d replays, the most it may: delete one to start another"
-	MsgNoSnapshot            = "this read store cannot be verified while serving: only the embedded SQLite read store can"
+	MsgNoSnapshot            = "this read store cannot be verified while serving"
 )
 
 // ErrNoSnapshot refuses a verify on a read store that cannot be compared.
@@ -142,6 +142,17 @@ const MaxReplaysPerTenant = 20
 // DefaultReplayIdle is how long a done replay's store stays open after it
 // was last browsed; the next browse opens it again.
 const DefaultReplayIdle = 5 * time.Minute
+
+// ScratchStores is a live read store that makes the temporary stores a
+// verify folds into itself, of its own kind, so that their snapshots
+// compare with its own; without it they come from the shelf.
+type ScratchStores interface {
+	// CreateScratch opens a new, empty store named by id (lowercase
+	// letters and digits).
+	CreateScratch(ctx context.Context, id string) (ReadStore, error)
+	// DropScratch closes a store CreateScratch returned and deletes it.
+	DropScratch(ctx context.Context, store ReadStore) error
+}
 
 // Replays folds tenants' events into isolated read stores, with the live
 // engine's projectors through the engine's code, and compares read models.
@@ -562,18 +573,40 @@ func snapshots(ctx context.Context, a, b ReadStore) (Snapshot, Snapshot, error) 
 // Verify folds tenant's events into a temporary store up to the position
 // of a snapshot of the live store, and compares the tenant's rows of both.
 // The snapshot is a read of the live store as its last batch committed,
-// checkpoints included: the live engine folds on meanwhile.
+// checkpoints included: the live engine folds on meanwhile, or, on a store
+// that cannot pin a read, waits until the comparison ends. It runs on the
+// node whose engine folds the log (a Conflict elsewhere, see foldsHere); the temporary
+// store is the live store's scratch store when it makes them (ScratchStores),
+// else one of the shelf.
 func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, error) {
 	live, ok := r.live.store.(Snapshots)
 	if !ok {
 		return Verification{}, ErrNoSnapshot
 	}
-	id := "verify-" + newReplayID()
-	tmp, err := r.shelf.Create(id)
-	if err != nil {
+	if err := r.live.foldsHere(); err != nil {
 		return Verification{}, err
 	}
-	defer func() { _ = errors.Join(r.shelf.Close(tmp), r.shelf.Remove(id)) }()
+	id := newReplayID()
+	var tmp ReadStore
+	var drop func() error
+	if sc, ok := r.live.store.(ScratchStores); ok {
+		s, err := sc.CreateScratch(ctx, id)
+		if err != nil {
+			return Verification{}, err
+		}
+		tmp, drop = s, func() error { return sc.DropScratch(context.WithoutCancel(ctx), s) }
+	} else {
+		id = "verify-" + id
+		s, err := r.shelf.Create(id)
+		if err != nil {
+			return Verification{}, err
+		}
+		tmp, drop = s, func() error { return errors.Join(r.shelf.Close(s), r.shelf.Remove(id)) }
+	}
+	defer func() { _ = drop() }()
+	if _, ok := tmp.(Snapshots); !ok {
+		return Verification{}, ErrNoSnapshot
+	}
 	prefix := es.TenantPrefix(tenant)
 	e := NewEngine(r.live.log, tmp, nil, r.live.registry, r.live.projectors...)
 	e.keep = func(ev *es.RecordedEvent) bool { return strings.HasPrefix(ev.Stream, prefix) }

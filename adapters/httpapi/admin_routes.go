@@ -258,7 +258,10 @@ func (a *API) adminStartRebuild(c echo.Context, _ commands.Principal) error {
 	case errors.Is(err, projections.ErrRebuildRunning):
 		return fault.New(fault.Conflict, "a rebuild is already running")
 	case errors.Is(err, projections.ErrNoShadow):
-		return fault.New(fault.Conflict, "this read store cannot be rebuilt while serving: only the embedded SQLite read store can")
+		return fault.New(fault.Conflict, "this read store cannot be rebuilt while serving")
+	case fault.Is(err, fault.Conflict):
+		// Asked of a node that does not fold the log.
+		return err
 	case err != nil:
 		return fault.New(fault.Invalid, "no projector %s", r.Name)
 	}

@@ -1,6 +1,12 @@
 // Package mongoread is the MongoDB read store: every read model in one
 // database, one collection per model, indexes created at Open.
 //
+// That database is the current generation's: a rebuild folds a new
+// generation's database beside it and switches a generation document that
+// every handle follows (see generation.go and shadow.go). The journal and
+// the lease below are per generation: a swap carries the lease to the new
+// database and leaves the old one's with a marker nobody takes over.
+//
 // MongoDB transactions need a replica set, which a single server or
 // FerretDB lacks, so Update does not use them. fn writes into an in-memory
 // buffer that the Tx reads through first (a batch reads its own writes);
@@ -37,5 +43,6 @@
 //
 // Queries are not isolated from a flush in progress: they may see some of a
 // batch's writes before the others, as with any non-transactional MongoDB
-// reader.
+// reader. A snapshot (audit verify) is isolated by holding the lock Update
+// takes (see Snapshot).
 package mongoread

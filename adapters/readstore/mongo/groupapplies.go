@@ -60,7 +60,7 @@ func (s *Store) GroupApplies(ctx context.Context, groupIDs []string, page, size 
 		return out, 0, nil
 	}
 	filter := bson.D{{Key: "group", Value: bson.D{{Key: "$in", Value: groupIDs}}}}
-	total, err := s.db.Collection(groupAppliesColl).CountDocuments(ctx, filter)
+	total, err := s.coll(groupAppliesColl).CountDocuments(ctx, filter)
 	if err != nil {
 		return nil, 0, fmt.Errorf("mongoread: count group applies: %w", err)
 	}

@@ -92,7 +92,7 @@ func (s *Store) writeJournal(ctx context.Context, ops []op) (string, error) {
 		})
 		from = to
 	}
-	journal := s.db.Collection(journalColl)
+	journal := s.coll(journalColl)
 	if _, err := journal.InsertMany(ctx, entries); err != nil {
 		_, derr := journal.DeleteMany(context.WithoutCancel(ctx), bson.D{{Key: "batch", Value: batch}})
 		return "", errors.Join(fmt.Errorf("mongoread: journal batch: %w", err), derr)
@@ -104,7 +104,7 @@ func (s *Store) writeJournal(ctx context.Context, ops []op) (string, error) {
 // and only while this handle's lease owner holds it ("" for a free lease,
 // whose document it creates if need be).
 func (s *Store) markCommitted(ctx context.Context, batch string) error {
-	_, err := s.db.Collection(leaseColl).UpdateOne(ctx,
+	_, err := s.coll(leaseColl).UpdateOne(ctx,
 		bson.D{{Key: "_id", Value: leaseID}, {Key: "owner", Value: s.owner()}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "batch", Value: batch}}}}, options.UpdateOne().SetUpsert(true))
 	if mongo.IsDuplicateKeyError(err) {
@@ -144,7 +144,7 @@ func (s *Store) recover(ctx context.Context) error {
 			return err
 		}
 	}
-	if _, err := s.db.Collection(journalColl).DeleteMany(ctx, bson.D{}); err != nil {
+	if _, err := s.coll(journalColl).DeleteMany(ctx, bson.D{}); err != nil {
 		return fmt.Errorf("mongoread: clear journal: %w", err)
 	}
 	return s.clearJournal(ctx, lease.Batch)
@@ -153,13 +153,13 @@ func (s *Store) recover(ctx context.Context) error {
 // clearJournal removes batch's mark and entries.
 func (s *Store) clearJournal(ctx context.Context, batch string) error {
 	if batch != "" {
-		_, err := s.db.Collection(leaseColl).UpdateOne(ctx,
+		_, err := s.coll(leaseColl).UpdateOne(ctx,
 			bson.D{{Key: "_id", Value: leaseID}, {Key: "batch", Value: batch}},
 			bson.D{{Key: "$unset", Value: bson.D{{Key: "batch", Value: ""}}}})
 		if err != nil {
 			return fmt.Errorf("mongoread: clear journal mark: %w", err)
 		}
-		if _, err := s.db.Collection(journalColl).DeleteMany(ctx, bson.D{{Key: "batch", Value: batch}}); err != nil {
+		if _, err := s.coll(journalColl).DeleteMany(ctx, bson.D{{Key: "batch", Value: batch}}); err != nil {
 			return fmt.Errorf("mongoread: clear journal: %w", err)
 		}
 	}
@@ -208,7 +208,7 @@ func (s *Store) apply(ctx context.Context, ops []op) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.db.Collection(d.Coll).DeleteMany(ctx, filter); err != nil {
+		if _, err := s.coll(d.Coll).DeleteMany(ctx, filter); err != nil {
 			return fmt.Errorf("mongoread: delete from %s: %w", d.Coll, err)
 		}
 	}
@@ -226,7 +226,7 @@ func (s *Store) apply(ctx context.Context, ops []op) error {
 }
 
 func (s *Store) applyGroup(ctx context.Context, coll string, replace, insert, markRead []bson.Raw) error {
-	c := s.db.Collection(coll)
+	c := s.coll(coll)
 	for from := 0; from < len(replace); from += bulkOps {
 		docs := replace[from:min(from+bulkOps, len(replace))]
 		if !s.ferretDB {
@@ -297,7 +297,7 @@ func (s *Store) upsert(ctx context.Context, coll string, docs []bson.Raw) error 
 		models[i] = mongo.NewReplaceOneModel().SetFilter(bson.D{{Key: "_id", Value: d.Lookup("_id")}}).
 			SetReplacement(d).SetUpsert(true)
 	}
-	_, err := s.db.Collection(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+	_, err := s.coll(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
 	return err
 }
 

@@ -3,6 +3,7 @@ package mongoread
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,29 +14,28 @@ import (
 // TakeLease gives the projection lease to owner until the time until when
 // it is free, has ended at now or is owner's; it returns the holder. A
 // renewal does not wait for an Update in progress; taking the lease over
-// completes the batch a previous holder left half applied.
+// completes the batch a previous holder left half applied. A live handle
+// reads the generation document first, so that it takes the lease of the
+// generation served: the lease of a generation a rebuild replaced stays
+// with the marker movedOwner until that generation is dropped.
 func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
 	if s.closed.Load() {
 		return "", errClosed
 	}
-	filter := bson.D{{Key: "_id", Value: leaseID}, {Key: "$or", Value: bson.A{
-		bson.D{{Key: "owner", Value: owner}},
-		bson.D{{Key: "owner", Value: ""}},
-		bson.D{{Key: "until", Value: bson.D{{Key: "$lte", Value: now.UnixNano()}}}},
-	}}}
-	set := bson.D{{Key: "$set", Value: bson.D{{Key: "owner", Value: owner}, {Key: "until", Value: until.UnixNano()}}}}
-	_, err := s.db.Collection(leaseColl).UpdateOne(ctx, filter, set, options.UpdateOne().SetUpsert(true))
-	holder := owner
-	switch {
-	case mongo.IsDuplicateKeyError(err):
-		// Held by another owner: the upsert met its document.
-		var lease leaseDoc
-		if _, err := s.findOne(ctx, leaseColl, bson.D{{Key: "_id", Value: leaseID}}, &lease); err != nil {
-			return "", fmt.Errorf("mongoread: read the lease: %w", err)
+	if err := s.refresh(ctx); err != nil {
+		return "", err
+	}
+	holder, err := s.takeLease(ctx, owner, now, until)
+	if err == nil && strings.HasPrefix(holder, movedPrefix) {
+		// A swap switched the generation after the refresh: the new
+		// generation's lease is the one to take.
+		if err := s.refresh(ctx); err != nil {
+			return "", err
 		}
-		holder = lease.Owner
-	case err != nil:
-		return "", fmt.Errorf("mongoread: take the lease: %w", err)
+		holder, err = s.takeLease(ctx, owner, now, until)
+	}
+	if err != nil {
+		return "", err
 	}
 	if holder != owner {
 		s.setOwner("")
@@ -47,11 +47,40 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.setOwner(owner)
+	// The engine taking the lease reads its checkpoints afresh.
+	s.moved = false
 	if err := s.recover(ctx); err != nil {
 		s.unflushed = true
 		return "", err
 	}
 	return holder, nil
+}
+
+// takeLease writes the lease for owner in the database served, if it may,
+// and returns the holder.
+func (s *Store) takeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
+	s.swapMu.RLock()
+	defer s.swapMu.RUnlock()
+	leases := s.coll(leaseColl)
+	filter := bson.D{{Key: "_id", Value: leaseID}, {Key: "$or", Value: bson.A{
+		bson.D{{Key: "owner", Value: owner}},
+		bson.D{{Key: "owner", Value: ""}},
+		bson.D{{Key: "until", Value: bson.D{{Key: "$lte", Value: now.UnixNano()}}}},
+	}}}
+	set := bson.D{{Key: "$set", Value: bson.D{{Key: "owner", Value: owner}, {Key: "until", Value: until.UnixNano()}}}}
+	_, err := leases.UpdateOne(ctx, filter, set, options.UpdateOne().SetUpsert(true))
+	switch {
+	case mongo.IsDuplicateKeyError(err):
+		// Held by another owner: the upsert met its document.
+		var lease leaseDoc
+		if err := leases.FindOne(ctx, byID(leaseID)).Decode(&lease); err != nil {
+			return "", fmt.Errorf("mongoread: read the lease: %w", err)
+		}
+		return lease.Owner, nil
+	case err != nil:
+		return "", fmt.Errorf("mongoread: take the lease: %w", err)
+	}
+	return owner, nil
 }
 
 // DropLease frees the projection lease if owner holds it. A batch its
@@ -60,9 +89,11 @@ func (s *Store) DropLease(ctx context.Context, owner string) error {
 	if s.closed.Load() {
 		return errClosed
 	}
-	_, err := s.db.Collection(leaseColl).UpdateOne(ctx,
+	s.swapMu.RLock()
+	_, err := s.coll(leaseColl).UpdateOne(ctx,
 		bson.D{{Key: "_id", Value: leaseID}, {Key: "owner", Value: owner}},
 		bson.D{{Key: "$set", Value: bson.D{{Key: "owner", Value: ""}, {Key: "until", Value: int64(0)}}}})
+	s.swapMu.RUnlock()
 	if err != nil {
 		return fmt.Errorf("mongoread: drop the lease: %w", err)
 	}

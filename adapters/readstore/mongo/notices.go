@@ -139,7 +139,7 @@ func noticesFilter(member, tab string) bson.D {
 func (s *Store) Notices(ctx context.Context, member, tab string, page, size int) ([]projections.Notice, int, error) {
 	page = max(page, 1)
 	filter := noticesFilter(member, tab)
-	total, err := s.db.Collection(noticesColl).CountDocuments(ctx, filter)
+	total, err := s.coll(noticesColl).CountDocuments(ctx, filter)
 	if err != nil {
 		return nil, 0, fmt.Errorf("mongoread: count notices of %s: %w", member, err)
 	}

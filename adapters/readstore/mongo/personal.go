@@ -62,7 +62,7 @@ func (t *tx) DeletePersonalItems(ctx context.Context, member, kind string, ids [
 func (s *Store) PersonalItems(ctx context.Context, member, kind string, page, size int) ([]projections.PersonalItem, int, error) {
 	page = max(page, 1)
 	filter := bson.D{{Key: "member", Value: member}, {Key: "kind", Value: kind}}
-	total, err := s.db.Collection(personalColl).CountDocuments(ctx, filter)
+	total, err := s.coll(personalColl).CountDocuments(ctx, filter)
 	if err != nil {
 		return nil, 0, fmt.Errorf("mongoread: count personal items of %s: %w", member, err)
 	}

@@ -217,7 +217,7 @@ func (s *Store) Applies(ctx context.Context, member string, page, size int) ([]p
 		bson.D{{Key: "from", Value: member}, {Key: "hiddenFrom", Value: bson.D{{Key: "$ne", Value: true}}}},
 		bson.D{{Key: "to", Value: member}, {Key: "hiddenTo", Value: bson.D{{Key: "$ne", Value: true}}}},
 	}}}
-	total, err := s.db.Collection(appliesColl).CountDocuments(ctx, filter)
+	total, err := s.coll(appliesColl).CountDocuments(ctx, filter)
 	if err != nil {
 		return nil, 0, fmt.Errorf("mongoread: count applies of %s: %w", member, err)
 	}
