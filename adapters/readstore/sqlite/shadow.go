@@ -97,7 +97,7 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 	if err := syncDir(filepath.Dir(s.path)); err != nil {
 		return err
 	}
-	w, err := sqlitec.Open(s.path)
+	w, err := openWriter(s.path)
 	if err != nil {
 		return fmt.Errorf("sqliteread: reopen %s: %w", s.path, err)
 	}
@@ -140,7 +140,9 @@ func (s *Store) carryLease(ctx context.Context, sh *Store) error {
 func (s *Store) closeCheckpointed() error {
 	s.mu.Lock()
 	if s.writer != nil {
-		if err := s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		// A checkpoint must copy a synced WAL, and the writer defers
+		// its syncs.
+		if err := errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)); err != nil {
 			s.mu.Unlock()
 			return err
 		}

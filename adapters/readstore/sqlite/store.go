@@ -45,9 +45,6 @@ var errClosed = errors.New("sqliteread: store is closed")
 // writerPragmas tune the writer connection.
 var writerPragmas = []string{
 	"busy_timeout = 5000",
-	// NORMAL may lose the last batches on power loss, never corrupt the
-	// store: each batch commits with its checkpoints, so they replay.
-	"synchronous = NORMAL",
 	"temp_store = MEMORY",
 	"cache_size = -32000", // KiB
 	// The checkpointer copies the WAL back beside the writer, never in a
@@ -86,7 +83,7 @@ func Open(path string) (*Store, error) {
 func open(path string) (*Store, error) {
 	s := &Store{path: path}
 	var err error
-	if s.writer, err = sqlitec.Open(path); err != nil {
+	if s.writer, err = openWriter(path); err != nil {
 		return nil, fmt.Errorf("sqliteread: open %s: %w", path, err)
 	}
 	if err := s.init(); err != nil {
@@ -98,6 +95,15 @@ func open(path string) (*Store, error) {
 // Replaced is the schema version of the older read store Open replaced
 // with an empty one, 0 when it did not.
 func (s *Store) Replaced() int64 { return s.replaced }
+
+// openWriter opens the writer connection. Its commits write their pages
+// 64 KiB at a time and are not synced: a power loss may lose the last
+// batches, never corrupt the store (each batch commits with its
+// checkpoints, so they replay). The checkpointer syncs the WAL before it
+// copies it.
+func openWriter(path string) (*sqlitec.Conn, error) {
+	return sqlitec.OpenWAL(path, sqlitec.DeferredSyncWAL)
+}
 
 func (s *Store) init() error {
 	if err := ensureSchema(s.writer, s.path); err != nil {
