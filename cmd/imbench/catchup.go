@@ -5,8 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -18,23 +16,16 @@ import (
 // second until the engine reaches the head.
 func runCatchup(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("catchup", flag.ContinueOnError)
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the catch-up to this file")
 	ctx, f, release, err := setUp(ctx, fs, 3*time.Minute, args)
 	if err != nil {
 		return err
 	}
 	defer release()
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := f.profile()
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	cpu := startCPU("self")
 	elapsed, err := catchUp(ctx, f.log, f.reads, f.head)
 	if err != nil {

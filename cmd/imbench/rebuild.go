@@ -41,6 +41,11 @@ func runRebuild(ctx context.Context, args []string) error {
 
 	r := projections.NewRebuilder(live, reads)
 	defer r.Close()
+	stopProfile, err := f.profile()
+	if err != nil {
+		return err
+	}
+	defer stopProfile()
 	start, cpu := time.Now(), startCPU("self")
 	if _, err := r.Start("all"); err != nil {
 		return err

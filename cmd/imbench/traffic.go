@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -55,6 +57,27 @@ type filled struct {
 	fill  time.Duration
 	head  uint64
 	reads *sqliteread.Store
+	// cpuProfile is where profile writes a CPU profile ("": nowhere).
+	cpuProfile string
+}
+
+// profile starts the CPU profile the -cpuprofile flag asks for, of the
+// measured phase only; the returned function stops it.
+func (f filled) profile() (stop func(), err error) {
+	if f.cpuProfile == "" {
+		return func() {}, nil
+	}
+	out, err := os.Create(f.cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		return nil, errors.Join(err, out.Close())
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		out.Close()
+	}, nil
 }
 
 // setUp parses args with fs (the caller's own flags declared on it, the
@@ -63,6 +86,7 @@ type filled struct {
 // all of it.
 func setUp(ctx context.Context, fs *flag.FlagSet, limit time.Duration, args []string) (_ context.Context, f filled, done func(), err error) {
 	parsed := trafficFlags(fs, limit)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured phase to this file")
 	if err := fs.Parse(args); err != nil {
 		return nil, f, nil, err
 	}
@@ -70,7 +94,7 @@ func setUp(ctx context.Context, fs *flag.FlagSet, limit time.Duration, args []st
 	if err != nil {
 		return nil, f, nil, err
 	}
-	f.t = t
+	f.t, f.cpuProfile = t, *cpuProfile
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	var undo []func()
 	done = func() {
