@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
@@ -108,92 +106,21 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		// node, and both read their sessions and history on both.
 		onTwo := two.dial(bob, wsclient.WithPushBuffer(100000))
 		onOne := one.dial(alice, wsclient.WithPushBuffer(100000))
-		var (
-			stop              = make(chan struct{})
-			traffic           sync.WaitGroup
-			sent              sync.Map // uuid -> true
-			sendErrs, readErr atomic.Int64
-			reads             atomic.Int64
-			lastErr           atomic.Value
-		)
-		chat := func(s *testServer, from, to member) {
-			defer traffic.Done()
-			send := restSender(s.base, from, to.ID)
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				uuid := fmt.Sprintf("live-%s-%d", from.Account, i)
-				if _, err := send(uuid, "live "+uuid); err != nil {
-					sendErrs.Add(1)
-					lastErr.Store(err.Error())
-					continue
-				}
-				sent.Store(uuid, true)
-			}
+		traffic := newLiveTraffic()
+		traffic.collect(onOne, 5*time.Second)
+		traffic.collect(onTwo, 5*time.Second)
+		traffic.send(one, alice, bob, "live-"+alice.Account)
+		traffic.send(two, bob, alice, "live-"+bob.Account)
+		// An empty history would be a read of a dropped generation.
+		// (Sessions may read empty for a moment on FerretDB, which the
+		// store writes by a delete and an insert: see
+		// adapters/readstore/mongo/README.md.)
+		for _, r := range []struct {
+			at      *testServer
+			m, peer member
+		}{{one, alice, bob}, {two, bob, alice}, {one, bob, alice}, {two, alice, bob}} {
+			traffic.read(r.at, r.m, r.peer.ID, 1)
 		}
-		read := func(s *testServer, m member, peer string) {
-			defer traffic.Done()
-			c := &http.Client{Timeout: 10 * time.Second}
-			paths := []string{"/v1/message/sessionInfo/list", "/v1/message/messagePush/history/list/page?pageSize=20&friendMemberId=" + peer}
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				req, _ := http.NewRequest("GET", s.base+paths[i%2], nil)
-				req.Header.Set("Authorization", "Bearer "+m.Token)
-				resp, err := c.Do(req)
-				if err == nil {
-					var env envelope
-					err = json.NewDecoder(resp.Body).Decode(&env)
-					resp.Body.Close()
-					// An empty history would be a read of a dropped
-					// generation. (Sessions may read empty for a moment on
-					// FerretDB, which the store writes by a delete and an
-					// insert: see adapters/readstore/mongo/README.md.)
-					empty := i%2 == 1 && len(env.Data) < 3
-					if err == nil && (resp.StatusCode != http.StatusOK || env.Code != "200" || empty) {
-						err = fmt.Errorf("%s on %s: %d %s %s", paths[i%2], s.base, resp.StatusCode, env.Info, env.Data)
-					}
-				}
-				reads.Add(1)
-				if err != nil {
-					readErr.Add(1)
-					lastErr.Store(err.Error())
-				}
-			}
-		}
-		received := map[string]bool{}
-		var recvMu sync.Mutex
-		collect := func(c *wsclient.Client) {
-			for {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				f, err := c.Next(ctx)
-				cancel()
-				if err != nil {
-					return
-				}
-				var m message
-				if f.Cmd == 11 && json.Unmarshal(f.Data, &m) == nil {
-					recvMu.Lock()
-					received[m.UUID] = true
-					recvMu.Unlock()
-				}
-			}
-		}
-		go collect(onOne)
-		go collect(onTwo)
-		traffic.Add(6)
-		go chat(one, alice, bob)
-		go chat(two, bob, alice)
-		go read(one, alice, bob.ID)
-		go read(two, bob, alice.ID)
-		go read(one, bob, alice.ID)
-		go read(two, alice, bob.ID)
 
 		time.Sleep(300 * time.Millisecond)
 		code, out, errOut := one.imctl("--json", "projections", "rebuild", "all")
@@ -209,29 +136,11 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 			return names
 		}, 20*time.Second).Should(ConsistOf("generation"))
 		time.Sleep(500 * time.Millisecond)
-		close(stop)
-		traffic.Wait()
-
-		Expect(sendErrs.Load()).To(BeZero(), "send errors, last: %v", lastErr.Load())
-		Expect(readErr.Load()).To(BeZero(), "read errors, last: %v", lastErr.Load())
+		count := traffic.halt()
 		Expect(onOne.Dropped()).To(BeZero())
 		Expect(onTwo.Dropped()).To(BeZero())
-		count := 0
-		sent.Range(func(any, any) bool { count++; return true })
-		Expect(count).To(BeNumerically(">", 0))
-		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild of %d events\n", count, reads.Load(), p.Done)
-		Eventually(func() []string {
-			recvMu.Lock()
-			defer recvMu.Unlock()
-			var missing []string
-			sent.Range(func(k, _ any) bool {
-				if !received[k.(string)] {
-					missing = append(missing, k.(string))
-				}
-				return true
-			})
-			return missing
-		}, 15*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
+		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild of %d events\n", count, traffic.reads.Load(), p.Done)
+		Eventually(traffic.unpushed, 15*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
 
 		// Both nodes serve the new generation: the old one is gone, and a
 		// message sent on either is read on the other at its position.

@@ -4,12 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -80,84 +77,10 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Eventually(func() uint64 { r := status(); return r.Head - r.Position }, 60*time.Second).Should(BeZero())
 
 		socket := s.dial(b, wsclient.WithPushBuffer(100000))
-		send := restSender(s.base, a, b.ID)
-		var (
-			stop             = make(chan struct{})
-			wg               sync.WaitGroup
-			sent             sync.Map // uuid -> true
-			sendErrs, reads_ atomic.Int64
-			readErrs         atomic.Int64
-			lastErr          atomic.Value
-		)
-		wg.Add(2)
-		go func() { // a sends to b over REST until stopped
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				uuid := fmt.Sprintf("live-%d", i)
-				if _, err := send(uuid, "live "+uuid); err != nil {
-					sendErrs.Add(1)
-					lastErr.Store(err.Error())
-					continue
-				}
-				sent.Store(uuid, true)
-			}
-		}()
-		go func() { // b reads its sessions and history until stopped
-			defer wg.Done()
-			client := &http.Client{Timeout: 10 * time.Second}
-			paths := []string{"/v1/message/sessionInfo/list", "/v1/message/messagePush/history/list/page?pageSize=20&friendMemberId=" + a.ID}
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				req, _ := http.NewRequest("GET", s.base+paths[i%2], nil)
-				req.Header.Set("Authorization", "Bearer "+b.Token)
-				resp, err := client.Do(req)
-				if err == nil {
-					var env envelope
-					err = json.NewDecoder(resp.Body).Decode(&env)
-					resp.Body.Close()
-					if err == nil && (resp.StatusCode != http.StatusOK || env.Code != "200") {
-						err = fmt.Errorf("%s: %d %s", paths[i%2], resp.StatusCode, env.Info)
-					}
-				}
-				reads_.Add(1)
-				if err != nil {
-					readErrs.Add(1)
-					lastErr.Store(err.Error())
-				}
-			}
-		}()
-		received := map[string]bool{}
-		var recvMu sync.Mutex
-		recvDone := make(chan struct{})
-		go func() { // b's socket collects every pushed message
-			defer close(recvDone)
-			for {
-				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-				f, err := socket.Next(ctx)
-				cancel()
-				if err != nil {
-					return
-				}
-				if f.Cmd != 11 {
-					continue
-				}
-				var m message
-				if json.Unmarshal(f.Data, &m) == nil {
-					recvMu.Lock()
-					received[m.UUID] = true
-					recvMu.Unlock()
-				}
-			}
-		}()
+		traffic := newLiveTraffic()
+		traffic.send(s, a, b, "live") // a sends to b over REST
+		traffic.read(s, b, a.ID, 0)   // b reads its sessions and history
+		traffic.collect(socket, 3*time.Second)
 
 		time.Sleep(200 * time.Millisecond)
 		started := time.Now()
@@ -172,29 +95,10 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.Done).To(BeNumerically(">=", p.SwappedAt))
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)
 		time.Sleep(300 * time.Millisecond) // traffic after the swap too
-		close(stop)
-		wg.Wait()
-
-		Expect(sendErrs.Load()).To(BeZero(), "send errors, last: %v", lastErr.Load())
-		Expect(readErrs.Load()).To(BeZero(), "read errors, last: %v", lastErr.Load())
-		Expect(reads_.Load()).To(BeNumerically(">", 0))
+		count := traffic.halt()
 		Expect(socket.Dropped()).To(BeZero())
-		count := 0
-		sent.Range(func(k, _ any) bool { count++; return true })
-		Expect(count).To(BeNumerically(">", 0))
-		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild\n", count, reads_.Load())
-		Eventually(func() []string {
-			recvMu.Lock()
-			defer recvMu.Unlock()
-			var missing []string
-			sent.Range(func(k, _ any) bool {
-				if !received[k.(string)] {
-					missing = append(missing, k.(string))
-				}
-				return true
-			})
-			return missing
-		}, 10*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
+		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild\n", count, traffic.reads.Load())
+		Eventually(traffic.unpushed, 10*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
 
 		// The shadow is gone; the rebuilt store is served and equals a
 		// fresh fold of the same log.
