@@ -4,24 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"path/filepath"
 	"sync"
 	"time"
 
-	natsserver "github.com/nats-io/nats-server/v2/server"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
-	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
-	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
@@ -30,29 +23,11 @@ import (
 var _ = Describe("Two nodes on the production profile, rebuilt and verified", func() {
 	It("rebuild the MongoDB read store on the lease holder while members chat through both, refuse elsewhere, and verify a tenant", func() {
 		ctx := context.Background()
-		dir := GinkgoT().TempDir()
-		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(double.Close)
-		ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(ferret.Stop)
-		ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: filepath.Join(dir, "js"), NoSigs: true})
-		Expect(err).NotTo(HaveOccurred())
-		ns.Start()
-		DeferCleanup(ns.Shutdown)
-		Expect(ns.ReadyForConnections(5 * time.Second)).To(BeTrue())
-		client, err := mongo.Connect(options.Client().ApplyURI(ferret.URI))
+		profile := startProductionProfile()
+		client, err := mongo.Connect(options.Client().ApplyURI(profile.mongo))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(client.Disconnect, ctx)
-
-		node := func(name string) (*testServer, *observer.ObservedLogs) {
-			core, logs := observer.New(zap.InfoLevel)
-			return startWith(filepath.Join(dir, "data"), zap.New(core), map[string]string{
-				"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI,
-				"IM_BUS": ns.ClientURL(), "IM_NODE_NAME": name,
-			}), logs
-		}
+		node := profile.node
 		one, logsOne := node("node-1")
 		Eventually(func() int { return logsOne.FilterMessage("this node runs the projections").Len() }).Should(Equal(1))
 		two, logsTwo := node("node-2")
@@ -163,16 +138,16 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		caughtUp()
 		head := status(one).Head
 		Expect(status(two).Position).To(Equal(head))
-		log, err := esdb.Open(ctx, double.ConnectionString())
+		log, err := esdb.Open(ctx, profile.esdb)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(log.Close)
-		served, err := mongoread.Open(ctx, ferret.URI, readDatabase)
+		served, err := mongoread.Open(ctx, profile.mongo, readDatabase)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(served.Close, ctx)
 		n, database := served.Generation()
 		Expect(n).To(BeEquivalentTo(2))
 		Expect(database).To(Equal(readDatabase + "_g2"))
-		fresh, err := mongoread.Open(ctx, ferret.URI, "fresh")
+		fresh, err := mongoread.Open(ctx, profile.mongo, "fresh")
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(fresh.Close, ctx)
 		Expect(projections.NewEngine(log, fresh, nil, catalog.Registry(), projections.All()...).FoldTo(ctx, head, nil)).To(Succeed())

@@ -19,31 +19,11 @@ import (
 
 var _ = Describe("Two nodes on the production profile", func() {
 	It("project once through the node holding the lease, push deltas from both, and hand over when it stops", func() {
-		dir := GinkgoT().TempDir()
-		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(double.Close)
-		ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(ferret.Stop)
-		ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: filepath.Join(dir, "js"), NoSigs: true})
-		Expect(err).NotTo(HaveOccurred())
-		ns.Start()
-		DeferCleanup(ns.Shutdown)
-		Expect(ns.ReadyForConnections(5 * time.Second)).To(BeTrue())
-
+		profile := startProductionProfile()
 		leading := func(logs *observer.ObservedLogs) int {
 			return logs.FilterMessage("this node runs the projections").Len()
 		}
-		node := func(name string) (*testServer, *observer.ObservedLogs) {
-			core, logs := observer.New(zap.InfoLevel)
-			// One data dir: the nodes sign tokens with the same secret, as
-			// in compose.yaml.
-			return startWith(filepath.Join(dir, "data"), zap.New(core), map[string]string{
-				"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI,
-				"IM_BUS": ns.ClientURL(), "IM_NODE_NAME": name,
-			}), logs
-		}
+		node := profile.node
 		one, logsOne := node("node-1")
 		Eventually(func() int { return leading(logsOne) }).Should(Equal(1))
 		two, logsTwo := node("node-2")
@@ -80,3 +60,36 @@ var _ = Describe("Two nodes on the production profile", func() {
 		Expect(sessions[0].UnreadCount).To(Equal(21))
 	})
 })
+
+// productionProfile is an ESDB double, an embedded FerretDB and an embedded
+// NATS, each stopped when the spec ends, for nodes sharing one data dir
+// (they sign tokens with the same secret, as in compose.yaml).
+type productionProfile struct {
+	dir               string
+	esdb, mongo, nats string
+}
+
+func startProductionProfile() productionProfile {
+	GinkgoHelper()
+	dir := GinkgoT().TempDir()
+	double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(double.Close)
+	ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(ferret.Stop)
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: filepath.Join(dir, "js"), NoSigs: true})
+	Expect(err).NotTo(HaveOccurred())
+	ns.Start()
+	DeferCleanup(ns.Shutdown)
+	Expect(ns.ReadyForConnections(5 * time.Second)).To(BeTrue())
+	return productionProfile{dir: dir, esdb: double.ConnectionString(), mongo: ferret.URI, nats: ns.ClientURL()}
+}
+
+// node starts a server named name on the profile, its logs observed.
+func (p productionProfile) node(name string) (*testServer, *observer.ObservedLogs) {
+	core, logs := observer.New(zap.InfoLevel)
+	return startWith(filepath.Join(p.dir, "data"), zap.New(core), map[string]string{
+		"IM_EVENTSTORE": p.esdb, "IM_READSTORE": p.mongo, "IM_BUS": p.nats, "IM_NODE_NAME": name,
+	}), logs
+}
