@@ -32,14 +32,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		Eventually(func() int { return logsOne.FilterMessage("this node runs the projections").Len() }).Should(Equal(1))
 		two, logsTwo := node("node-2")
 		Eventually(func() int { return logsTwo.FilterMessage("another node runs the projections").Len() }).Should(Equal(1))
-		status := func(s *testServer) projections.Report {
-			GinkgoHelper()
-			code, out, errOut := s.imctl("--json", "projections", "status")
-			Expect(code).To(Equal(0), errOut)
-			var r projections.Report
-			Expect(json.Unmarshal([]byte(out), &r)).To(Succeed())
-			return r
-		}
+		status := (*testServer).projectionStatus
 		caughtUp := func() {
 			GinkgoHelper()
 			for _, s := range []*testServer{one, two} {

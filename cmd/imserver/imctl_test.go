@@ -12,11 +12,22 @@ import (
 	"github.com/onsi/gomega/gexec"
 
 	"github.com/eventchat/eventchat/cmd/internal/imctl"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // imctl runs imctl with the server's data dir and address from the
 // environment, as an operator on the same host would, and returns its exit
 // code, stdout and stderr.
+// projectionStatus is `imctl projections status --json` against s.
+func (s *testServer) projectionStatus() projections.Report {
+	GinkgoHelper()
+	code, out, errOut := s.imctl("--json", "projections", "status")
+	Expect(code).To(Equal(0), errOut)
+	var r projections.Report
+	Expect(json.Unmarshal([]byte(out), &r)).To(Succeed())
+	return r
+}
+
 func (s *testServer) imctl(args ...string) (int, string, string) {
 	GinkgoHelper()
 	var out, errOut bytes.Buffer

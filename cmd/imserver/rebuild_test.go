@@ -32,11 +32,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 	)
 	status := func() projections.Report {
 		GinkgoHelper()
-		code, out, errOut := s.imctl("--json", "projections", "status")
-		Expect(code).To(Equal(0), errOut)
-		var r projections.Report
-		Expect(json.Unmarshal([]byte(out), &r)).To(Succeed())
-		return r
+		return s.projectionStatus()
 	}
 
 	BeforeEach(func() {
