@@ -185,10 +185,12 @@ func (e *Engine) hold(checkpoints map[string]uint64) []string {
 	return names
 }
 
-func (e *Engine) isHeld(name string) bool {
+// heldNow is the set of projectors held back; hold replaces it whole, so
+// it may be read without the lock.
+func (e *Engine) heldNow() map[string]bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.held[name]
+	return e.held
 }
 
 // project folds the log from the checkpoints until ctx ends or the log or
@@ -310,11 +312,12 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 	e.foldMu.Lock()
 	defer e.foldMu.Unlock()
 	var deltas []Delta
+	held := e.heldNow()
 	err := e.store.Update(ctx, func(tx Tx) error {
 		deltas = deltas[:0]
 		for _, p := range e.projectors {
 			cp := checkpoints[p.Name()]
-			if cp >= last || e.isHeld(p.Name()) {
+			if cp >= last || held[p.Name()] {
 				continue
 			}
 			i, _ := slices.BinarySearchFunc(envs, cp+1, func(env Envelope, pos uint64) int {
@@ -336,7 +339,7 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 		return err
 	}
 	for _, p := range e.projectors {
-		if !e.isHeld(p.Name()) {
+		if !held[p.Name()] {
 			checkpoints[p.Name()] = max(checkpoints[p.Name()], last)
 		}
 	}
