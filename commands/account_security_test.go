@@ -136,4 +136,20 @@ var _ = Describe("Account security", func() {
 		expectFault(err, fault.Invalid, fault.MsgOldPasswordWrong)
 		Expect(active(alice.SessionID)).To(BeTrue())
 	})
+
+	It("keys a login to the member whatever spelling of its phone or account", func() {
+		alice := w.member("alice001")
+		phone := phoneOf(alice)
+		want, err := w.app.LoginKey(ctx, "x0001", "alice001")
+		Expect(err).NotTo(HaveOccurred())
+		for _, spelling := range []string{phone, "+86" + phone, " " + phone, "+86 " + phone} {
+			Expect(w.app.LoginKey(ctx, "x0001", spelling)).To(Equal(want), spelling)
+		}
+		unknown, err := w.app.LoginKey(ctx, "x0001", "13311112222")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(w.app.LoginKey(ctx, "x0001", "+86 13311112222")).To(Equal(unknown))
+		Expect(unknown).NotTo(Equal(want))
+		_, err = w.app.LoginKey(ctx, "x0009", "alice001")
+		expectFault(err, fault.Invalid, fault.MsgTenantInvalid)
+	})
 })

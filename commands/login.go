@@ -41,14 +41,9 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	if err := a.ensureTenant(ctx, l.TenantCode); err != nil {
 		return LoggedIn{}, err
 	}
-	id, err := a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryAccount, l.Account))
+	id, err := a.loginHolder(ctx, l.TenantCode, l.Account)
 	if err != nil {
 		return LoggedIn{}, err
-	}
-	if id == "" {
-		if id, err = a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryPhone, member.NormalizePhone(l.Account))); err != nil {
-			return LoggedIn{}, err
-		}
 	}
 	// An unknown account gets the same answer as a wrong password, so that
 	// logins cannot probe which accounts exist.
@@ -97,6 +92,36 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		return LoggedIn{Principal: p, Position: res.Position}, nil
 	}
 	return LoggedIn{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+}
+
+// loginHolder is the id of the member account names in tenantCode, by its
+// account name or its phone, "" when none.
+func (a *App) loginHolder(ctx context.Context, tenantCode, account string) (string, error) {
+	id, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryAccount, account))
+	if err != nil || id != "" {
+		return id, err
+	}
+	return a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, member.NormalizePhone(account)))
+}
+
+// LoginKey names whom a login of account in tenantCode is for, so that
+// every spelling of one account counts against one lockout: the member's
+// id, or for an account nobody holds its normalised spelling.
+func (a *App) LoginKey(ctx context.Context, tenantCode, account string) (string, error) {
+	if err := tenant.ValidateCode(tenantCode); err != nil {
+		return "", err
+	}
+	if err := a.ensureTenant(ctx, tenantCode); err != nil {
+		return "", err
+	}
+	id, err := a.loginHolder(ctx, tenantCode, account)
+	if err != nil {
+		return "", err
+	}
+	if id != "" {
+		return tenantCode + "\x00member\x00" + id, nil
+	}
+	return tenantCode + "\x00account\x00" + member.NormalizePhone(account), nil
 }
 
 // loginTries bounds how often a login decides again after a concurrent

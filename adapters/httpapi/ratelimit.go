@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -20,8 +21,9 @@ import (
 // maxLimiterKeys keys.
 //
 //   - login and password reset: 20 per minute per client address; 10 wrong
-//     passwords per account in 15 minutes refuse its logins until the
-//     window ends;
+//     passwords for one member (by any spelling of its account or phone;
+//     an unknown account by its normalised spelling) in 15 minutes refuse
+//     its logins until the window ends;
 //   - SMS codes: 10 per 10 minutes per client address, 5 per hour per phone
 //     (besides the one per minute per phone the SMS stream enforces);
 //   - isMobileRegister: 60 per minute per client address;
@@ -150,7 +152,7 @@ func (a *API) withLimits(rs []route) []route {
 		next := r.handle
 		switch r.path {
 		case "/member/memberInfo/login":
-			r.handle = l.login(next)
+			r.handle = l.login(a.loginKey, next)
 		case "/member/memberInfo/forgetPassword":
 			r.handle = l.perIP(l.loginIP, fault.MsgTooManyAttempts, next)
 		case "/member/sms/send":
@@ -198,19 +200,34 @@ func (r errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-func (l *limits) login(next handler) handler {
+// loginKey names the member a login is for (commands.App.LoginKey).
+type loginKey func(ctx context.Context, tenant, account string) (string, error)
+
+func (a *API) loginKey(ctx context.Context, tenant, account string) (string, error) {
+	return a.deps.Commands.LoginKey(ctx, tenant, account)
+}
+
+// login counts wrong passwords per member, whatever spelling of its account
+// or phone they came by, and refuses its logins once locked.
+func (l *limits) login(resolve loginKey, next handler) handler {
 	return l.perIP(l.loginIP, fault.MsgTooManyAttempts, func(c echo.Context, p commands.Principal) error {
 		var body commands.Login
 		peekBody(c, &body)
 		if body.TenantCode == "" {
 			body.TenantCode = tenant.Default
 		}
-		key := body.TenantCode + "\x00" + body.Account
+		if body.Account == "" {
+			return next(c, p)
+		}
+		key, err := resolve(c.Request().Context(), body.TenantCode, body.Account)
+		if err != nil {
+			return next(c, p)
+		}
 		if l.loginFailures.full(key) {
 			return tooMany(fault.MsgTooManyAttempts)
 		}
-		err := next(c, p)
-		if f, ok := fault.As(err); ok && f.Key == fault.MsgWrongPassword && body.Account != "" {
+		err = next(c, p)
+		if f, ok := fault.As(err); ok && f.Key == fault.MsgWrongPassword {
 			l.loginFailures.take(key)
 		}
 		return err
