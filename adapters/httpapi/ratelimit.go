@@ -13,7 +13,6 @@ import (
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
-	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
 
@@ -24,8 +23,8 @@ import (
 //     passwords for one member (by any spelling of its account or phone;
 //     an unknown account by its normalised spelling) in 15 minutes refuse
 //     its logins until the window ends;
-//   - SMS codes: 10 per 10 minutes per client address, 5 per hour per phone
-//     (besides the one per minute per phone the SMS stream enforces);
+//   - SMS codes: 10 per 10 minutes per client address (per phone, the
+//     phone's code stream allows one a minute and five an hour);
 //   - isMobileRegister: 60 per minute per client address;
 //   - friend requests: a second request to the same member within 200 ms
 //     of the first is refused (a double submit).
@@ -36,7 +35,6 @@ var (
 	loginPerIP        = limit{n: 20, window: time.Minute}
 	loginFailures     = limit{n: 10, window: 15 * time.Minute}
 	smsPerIP          = limit{n: 10, window: 10 * time.Minute}
-	smsPerPhone       = limit{n: 5, window: time.Hour}
 	lookupPerIP       = limit{n: 60, window: time.Minute}
 	friendRequestLock = limit{n: 1, window: 200 * time.Millisecond}
 )
@@ -133,14 +131,14 @@ func limitedAddress(ip string) bool {
 
 // limits are the limiters of one API.
 type limits struct {
-	loginIP, loginFailures, smsIP, smsPhone, lookupIP, friendRequest *limiter
+	loginIP, loginFailures, smsIP, lookupIP, friendRequest *limiter
 }
 
 func newLimits() *limits {
 	return &limits{
 		loginIP: newLimiter(loginPerIP), loginFailures: newLimiter(loginFailures),
-		smsIP: newLimiter(smsPerIP), smsPhone: newLimiter(smsPerPhone),
-		lookupIP: newLimiter(lookupPerIP), friendRequest: newLimiter(friendRequestLock),
+		smsIP: newLimiter(smsPerIP), lookupIP: newLimiter(lookupPerIP),
+		friendRequest: newLimiter(friendRequestLock),
 	}
 }
 
@@ -156,7 +154,7 @@ func (a *API) withLimits(rs []route) []route {
 		case "/member/memberInfo/forgetPassword":
 			r.handle = l.perIP(l.loginIP, fault.MsgTooManyAttempts, next)
 		case "/member/sms/send":
-			r.handle = l.perIP(l.smsIP, fault.MsgSMSTooManyToday, l.sms(next))
+			r.handle = l.perIP(l.smsIP, fault.MsgSMSTooManyToday, next)
 		case "/member/memberInfo/isMobileRegister":
 			r.handle = l.perIP(l.lookupIP, fault.MsgTooManyAttempts, next)
 		case "/chat/applyInfo/build":
@@ -232,20 +230,6 @@ func (l *limits) login(resolve loginKey, next handler) handler {
 		}
 		return err
 	})
-}
-
-func (l *limits) sms(next handler) handler {
-	return func(c echo.Context, p commands.Principal) error {
-		phone := member.NormalizePhone(c.QueryParam("phone"))
-		if member.ValidatePhone(phone) == nil && l.smsPhone.full(phone) {
-			return tooMany(fault.MsgSMSTooManyToday)
-		}
-		err := next(c, p)
-		if err == nil {
-			l.smsPhone.take(phone)
-		}
-		return err
-	}
 }
 
 func (l *limits) friendRequestLock(next handler) handler {

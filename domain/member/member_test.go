@@ -164,6 +164,24 @@ var _ = Describe("SMS codes", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
+	It("refuses a sixth code to one phone within an hour", func() {
+		var s member.SMSCodes
+		at := now
+		for range member.MaxSMSCodesPerHour {
+			events, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+			Expect(err).NotTo(HaveOccurred())
+			s.Apply(events[0])
+			at = at.Add(2 * time.Minute)
+		}
+		_, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+		f, ok := fault.As(err)
+		Expect(ok).To(BeTrue(), "%v", err)
+		Expect(f.Kind).To(Equal(fault.RateLimited))
+		Expect(f.Key).To(Equal(fault.MsgSMSTooManyToday))
+		_, err = s.Issue("13800138000", member.PurposeReset, "h", now.Add(time.Hour))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
 	issued := func(purpose, hash string) es.Event {
 		return &member.SMSCodeIssued{Phone: "13800138000", Purpose: purpose, CodeHash: hash,
 			ExpiresAt: now.Add(member.SMSCodeValidity()).UnixMilli(), At: now.UnixMilli()}

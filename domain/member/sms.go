@@ -14,8 +14,12 @@ const (
 	PurposeLogin    = "login"
 )
 
-// minResend is the shortest gap between two codes to one phone.
-const minResend = 60 * time.Second
+// Codes to one phone: at most one a minute and MaxSMSCodesPerHour an hour,
+// counted on the phone's stream so that every node holds to them.
+const (
+	minResend          = 60 * time.Second
+	MaxSMSCodesPerHour = 5
+)
 
 // MaxSMSCodeTries is how many wrong codes a live code survives: the last
 // one voids it, so a member asks for a new code.
@@ -33,8 +37,8 @@ func ParsePurpose(s string) (string, error) {
 // SMSCodes is the state of one phone's code stream: per purpose the last
 // code issued, which replaces the ones before it.
 type SMSCodes struct {
-	lastIssued int64
-	live       map[string]*smsCode
+	issued []int64 // the times of the codes, oldest first
+	live   map[string]*smsCode
 }
 
 type smsCode struct {
@@ -51,7 +55,7 @@ func (s *SMSCodes) Apply(e es.Event) {
 		if s.live == nil {
 			s.live = map[string]*smsCode{}
 		}
-		s.lastIssued = e.At
+		s.issued = append(s.issued, e.At)
 		s.live[e.Purpose] = &smsCode{hash: e.CodeHash, expiresAt: e.ExpiresAt}
 	case *SMSCodeRejected:
 		if c := s.live[e.Purpose]; c != nil {
@@ -64,10 +68,15 @@ func (s *SMSCodes) Apply(e es.Event) {
 	}
 }
 
-// Issue decides a new code, refusing one sooner than a minute after the last.
+// Issue decides a new code, refusing one sooner than a minute after the last
+// or beyond MaxSMSCodesPerHour in the last hour.
 func (s *SMSCodes) Issue(phone, purpose, codeHash string, now time.Time) ([]es.Event, error) {
-	if s.lastIssued != 0 && now.Sub(time.UnixMilli(s.lastIssued)) < minResend {
+	n := len(s.issued)
+	if n > 0 && now.Sub(time.UnixMilli(s.issued[n-1])) < minResend {
 		return nil, fault.New(fault.RateLimited, fault.MsgSMSTooOften)
+	}
+	if n >= MaxSMSCodesPerHour && now.Sub(time.UnixMilli(s.issued[n-MaxSMSCodesPerHour])) < time.Hour {
+		return nil, fault.New(fault.RateLimited, fault.MsgSMSTooManyToday)
 	}
 	return []es.Event{&SMSCodeIssued{
 		Phone: phone, Purpose: purpose, CodeHash: codeHash,
