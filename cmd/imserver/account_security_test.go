@@ -41,9 +41,9 @@ var _ = Describe("Account security", func() {
 	from := func(address int, method, path string, body any) (int, envelope) {
 		return s.call(method, path, "", body, "X-Forwarded-For", fmt.Sprintf("203.0.113.%d", address))
 	}
-	register := func(phone, code, account string) (int, envelope) {
+	register := func(phone, code, account string, headers ...string) (int, envelope) {
 		return s.call("POST", "/v1/member/memberInfo/register", "",
-			map[string]string{"phone": phone, "smsCode": code, "account": account, "password": "pass1234", "tenantCode": "x0001"})
+			map[string]string{"phone": phone, "smsCode": code, "account": account, "password": "pass1234", "tenantCode": "x0001"}, headers...)
 	}
 
 	It("voids a code after five wrong tries from any addresses, spends a code once, and ends every session on a reset", func() {
@@ -99,14 +99,21 @@ var _ = Describe("Account security", func() {
 		phone := fmt.Sprintf("136%08d", phones.Add(1))
 		s.ok("GET", "/v1/member/sms/send?phone="+phone+"&type=register", "", nil, nil)
 		right := s.smsCode(phone)
-		for i := range 5 {
+		status, env := register(phone, "x", "carol001", "Accept-Language", "zh_CN")
+		Expect(status).To(Equal(http.StatusBadRequest))
+		Expect(env.Info).To(Equal("验证码错误，还可尝试 4 次"))
+		_, env = register(phone, "x", "carol001", "Accept-Language", "vi_VN")
+		Expect(env.Info).To(Equal("Mã xác minh sai, còn 3 lần thử"))
+		for i := range 3 {
 			status, _ := from(i+1, "POST", "/v1/member/memberInfo/register", map[string]string{
 				"phone": phone, "smsCode": fmt.Sprintf("x%d", i), "account": "carol001", "password": "pass1234", "tenantCode": "x0001"})
 			Expect(status).To(Equal(http.StatusBadRequest))
 		}
-		status, env := register(phone, right, "carol001")
+		status, env = register(phone, right, "carol001")
 		Expect(status).To(Equal(http.StatusBadRequest))
 		Expect(env.Info).To(Equal("too many wrong verification codes, please request a new one"))
+		_, env = register(phone, right, "carol001", "Accept-Language", "zh_CN")
+		Expect(env.Info).To(Equal("验证码错误次数过多，请重新获取验证码"))
 
 		other := fmt.Sprintf("136%08d", phones.Add(1))
 		s.ok("GET", "/v1/member/sms/send?phone="+other+"&type=register", "", nil, nil)
@@ -115,6 +122,8 @@ var _ = Describe("Account security", func() {
 		status, env = register(other, s.smsCode(other), "erin0001")
 		Expect(status).To(Equal(http.StatusBadRequest))
 		Expect(env.Info).To(Equal("this verification code has already been used, please request a new one"))
+		_, env = register(other, s.smsCode(other), "erin0001", "Accept-Language", "vi_VN")
+		Expect(env.Info).To(Equal("Mã xác minh này đã được sử dụng, vui lòng lấy mã mới"))
 	})
 
 	It("ends every session but the current one on a password change (finding 4)", func() {
