@@ -25,7 +25,9 @@ type LoggedIn struct {
 	Position  uint64
 }
 
-// LoginMember opens a session after checking the password.
+// LoginMember opens a session after checking the password; a wrong one is
+// recorded on the member's stream, and the last of member.MaxLoginFailures
+// locks its logins out.
 func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	switch {
 	case l.Account == "":
@@ -61,8 +63,15 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		if err != nil {
 			return LoggedIn{}, err
 		}
-		if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
-			return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+		if failed, err := m.CheckPassword(func(hash string) bool { return a.Hasher.Matches(hash, l.Password) }, a.Now()); err != nil {
+			if len(failed) > 0 {
+				// Counted whatever the revision: a lost race must not
+				// lose a wrong password.
+				if _, aerr := a.appendEvents(ctx, Principal{Tenant: l.TenantCode, MemberID: id}, stream, es.Any, failed); aerr != nil {
+					return LoggedIn{}, aerr
+				}
+			}
+			return LoggedIn{}, err
 		}
 		cfg, err := a.TenantConfig(ctx, l.TenantCode)
 		if err != nil {
@@ -104,10 +113,11 @@ func (a *App) loginHolder(ctx context.Context, tenantCode, account string) (stri
 	return a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, member.NormalizePhone(account)))
 }
 
-// LoginKey names whom a login of account in tenantCode is for, so that
-// every spelling of one account counts against one lockout: the member's
-// id, or for an account nobody holds its normalised spelling.
-func (a *App) LoginKey(ctx context.Context, tenantCode, account string) (string, error) {
+// UnknownLoginKey names the account of a login nobody in tenantCode holds,
+// by its normalised spelling, so that the edge can lock unknown accounts
+// out like members (member.MaxLoginFailures) and a lockout tells nothing of
+// which accounts exist; "" when a member holds it.
+func (a *App) UnknownLoginKey(ctx context.Context, tenantCode, account string) (string, error) {
 	if err := tenant.ValidateCode(tenantCode); err != nil {
 		return "", err
 	}
@@ -115,13 +125,10 @@ func (a *App) LoginKey(ctx context.Context, tenantCode, account string) (string,
 		return "", err
 	}
 	id, err := a.loginHolder(ctx, tenantCode, account)
-	if err != nil {
+	if err != nil || id != "" {
 		return "", err
 	}
-	if id != "" {
-		return tenantCode + "\x00member\x00" + id, nil
-	}
-	return tenantCode + "\x00account\x00" + member.NormalizePhone(account), nil
+	return tenantCode + "\x00" + member.NormalizePhone(account), nil
 }
 
 // loginTries bounds how often a login decides again after a concurrent

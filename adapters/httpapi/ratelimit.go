@@ -13,6 +13,7 @@ import (
 
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
 
@@ -20,9 +21,9 @@ import (
 // maxLimiterKeys keys.
 //
 //   - login and password reset: 20 per minute per client address; 10 wrong
-//     passwords for one member (by any spelling of its account or phone;
-//     an unknown account by its normalised spelling) in 15 minutes refuse
-//     its logins until the window ends;
+//     passwords for an account nobody holds, by its normalised spelling, in
+//     15 minutes refuse its logins until the window ends, as the member's
+//     stream locks a member out (member.MaxLoginFailures);
 //   - SMS codes: 10 per 10 minutes per client address (per phone, the
 //     phone's code stream allows one a minute and five an hour);
 //   - isMobileRegister: 60 per minute per client address;
@@ -33,7 +34,7 @@ import (
 // does not forward the address) are not limited per address.
 var (
 	loginPerIP        = limit{n: 20, window: time.Minute}
-	loginFailures     = limit{n: 10, window: 15 * time.Minute}
+	unknownLogins     = limit{n: member.MaxLoginFailures, window: member.LoginLockWindow}
 	smsPerIP          = limit{n: 10, window: 10 * time.Minute}
 	lookupPerIP       = limit{n: 60, window: time.Minute}
 	friendRequestLock = limit{n: 1, window: 200 * time.Millisecond}
@@ -131,12 +132,12 @@ func limitedAddress(ip string) bool {
 
 // limits are the limiters of one API.
 type limits struct {
-	loginIP, loginFailures, smsIP, lookupIP, friendRequest *limiter
+	loginIP, unknownLogins, smsIP, lookupIP, friendRequest *limiter
 }
 
 func newLimits() *limits {
 	return &limits{
-		loginIP: newLimiter(loginPerIP), loginFailures: newLimiter(loginFailures),
+		loginIP: newLimiter(loginPerIP), unknownLogins: newLimiter(unknownLogins),
 		smsIP: newLimiter(smsPerIP), lookupIP: newLimiter(lookupPerIP),
 		friendRequest: newLimiter(friendRequestLock),
 	}
@@ -150,7 +151,7 @@ func (a *API) withLimits(rs []route) []route {
 		next := r.handle
 		switch r.path {
 		case "/member/memberInfo/login":
-			r.handle = l.login(a.loginKey, next)
+			r.handle = l.login(a.unknownLoginKey, next)
 		case "/member/memberInfo/forgetPassword":
 			r.handle = l.perIP(l.loginIP, fault.MsgTooManyAttempts, next)
 		case "/member/sms/send":
@@ -198,16 +199,17 @@ func (r errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-// loginKey names the member a login is for (commands.App.LoginKey).
-type loginKey func(ctx context.Context, tenant, account string) (string, error)
+// unknownLoginKey names an account nobody holds, "" for a member's
+// (commands.App.UnknownLoginKey).
+type unknownLoginKey func(ctx context.Context, tenant, account string) (string, error)
 
-func (a *API) loginKey(ctx context.Context, tenant, account string) (string, error) {
-	return a.deps.Commands.LoginKey(ctx, tenant, account)
+func (a *API) unknownLoginKey(ctx context.Context, tenant, account string) (string, error) {
+	return a.deps.Commands.UnknownLoginKey(ctx, tenant, account)
 }
 
-// login counts wrong passwords per member, whatever spelling of its account
-// or phone they came by, and refuses its logins once locked.
-func (l *limits) login(resolve loginKey, next handler) handler {
+// login locks unknown accounts out after as many wrong passwords as a
+// member, so that a lockout does not tell which accounts exist.
+func (l *limits) login(unknown unknownLoginKey, next handler) handler {
 	return l.perIP(l.loginIP, fault.MsgTooManyAttempts, func(c echo.Context, p commands.Principal) error {
 		var body commands.Login
 		peekBody(c, &body)
@@ -217,16 +219,16 @@ func (l *limits) login(resolve loginKey, next handler) handler {
 		if body.Account == "" {
 			return next(c, p)
 		}
-		key, err := resolve(c.Request().Context(), body.TenantCode, body.Account)
-		if err != nil {
+		key, err := unknown(c.Request().Context(), body.TenantCode, body.Account)
+		if err != nil || key == "" {
 			return next(c, p)
 		}
-		if l.loginFailures.full(key) {
+		if l.unknownLogins.full(key) {
 			return tooMany(fault.MsgTooManyAttempts)
 		}
 		err = next(c, p)
 		if f, ok := fault.As(err); ok && f.Key == fault.MsgWrongPassword {
-			l.loginFailures.take(key)
+			l.unknownLogins.take(key)
 		}
 		return err
 	})

@@ -160,5 +160,15 @@ var _ = Describe("Account security", func() {
 		status, env := login("bob00001", "pass1234")
 		Expect(status).To(Equal(http.StatusOK), env.Info)
 		s.ok("GET", "/v1/member/memberInfo/getMemberByToken", bob.Token, nil, nil)
+
+		By("an unknown phone locks out alike, whatever its spelling, so a lockout tells nothing")
+		nobody := fmt.Sprintf("137%08d", phones.Add(1))
+		for i := range 10 {
+			status, _ := login([]string{nobody, "+86 " + nobody}[i%2], "wrong000")
+			Expect(status).To(Equal(http.StatusBadRequest))
+		}
+		status, env = login("+86"+nobody, "wrong000")
+		Expect(status).To(Equal(http.StatusTooManyRequests))
+		Expect(env.Info).To(Equal("too many attempts, please try again later"))
 	})
 })

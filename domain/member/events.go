@@ -130,5 +130,6 @@ func Events() []func() es.Event {
 		func() es.Event { return &LevelChanged{} },
 		func() es.Event { return &DeviceVerificationIssued{} },
 		func() es.Event { return &Referred{} },
+		func() es.Event { return &LoginFailed{} },
 	}
 }

@@ -150,6 +150,56 @@ var _ = Describe("Sessions", func() {
 	})
 })
 
+var _ = Describe("Login lockout", func() {
+	matches := func(ok bool) func(string) bool { return func(string) bool { return ok } }
+	failures := func(n int, at time.Time) []es.Event {
+		out := []es.Event{&member.Registered{MemberID: "1", PasswordHash: "H"}}
+		for range n {
+			out = append(out, &member.LoginFailed{At: at.UnixMilli()})
+		}
+		return out
+	}
+	fold := func(events []es.Event, more ...es.Event) *member.Member {
+		var m member.Member
+		for _, e := range append(events, more...) {
+			m.Apply(e)
+		}
+		return &m
+	}
+
+	It("records a wrong password and passes the right one", func() {
+		events, err := fold(failures(0, now)).CheckPassword(matches(false), now)
+		Expect(fault.Is(err, fault.Invalid)).To(BeTrue())
+		Expect(events).To(Equal([]es.Event{&member.LoginFailed{At: now.UnixMilli()}}))
+		events, err = fold(failures(member.MaxLoginFailures-1, now)).CheckPassword(matches(true), now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(BeEmpty())
+	})
+
+	It("refuses even the right password after the last wrong one, recording nothing, until the window ends", func() {
+		m := fold(failures(member.MaxLoginFailures, now))
+		events, err := m.CheckPassword(matches(true), now.Add(member.LoginLockWindow-time.Second))
+		Expect(fault.Is(err, fault.RateLimited)).To(BeTrue())
+		Expect(events).To(BeEmpty())
+		Expect(m.LoginLockedUntil(now)).To(Equal(time.UnixMilli(now.Add(member.LoginLockWindow).UnixMilli())))
+		_, err = m.CheckPassword(matches(true), now.Add(member.LoginLockWindow))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("counts only the wrong passwords within the window", func() {
+		old := failures(member.MaxLoginFailures-1, now)
+		m := fold(old, &member.LoginFailed{At: now.Add(member.LoginLockWindow).UnixMilli()})
+		Expect(m.LoginLockedUntil(now.Add(member.LoginLockWindow)).IsZero()).To(BeTrue())
+	})
+
+	It("starts the count again on a login or a new password", func() {
+		Expect(fold(failures(member.MaxLoginFailures-1, now), &member.SessionStarted{SessionID: "s"},
+			&member.LoginFailed{At: now.UnixMilli()}).LoginLockedUntil(now).IsZero()).To(BeTrue())
+		Expect(fold(failures(member.MaxLoginFailures, now), &member.PasswordChanged{PasswordHash: "H2", Reset: true}).
+			LoginLockedUntil(now).IsZero()).To(BeTrue())
+	})
+})
+
 var _ = Describe("SMS codes", func() {
 	matches := func(want string) func(string) bool { return func(h string) bool { return h == want } }
 
