@@ -148,9 +148,9 @@ func (a *App) checkPicture(ctx context.Context, p Principal, filePath, key strin
 }
 
 // ModifyPassword changes p's password after checking the old one and ends
-// p's other sessions. A wrong
-// old password is recorded and answered with the attempts left; the last
-// one locks password changes (member.PasswordLockDuration).
+// p's other sessions. A wrong old password is recorded and answered with
+// the attempts left; the last one locks password changes
+// (member.PasswordLockDuration).
 func (a *App) ModifyPassword(ctx context.Context, p Principal, r ModifyPassword) (ProfileWritten, error) {
 	if r.OldPassword == "" {
 		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgOldPasswordEmpty)
