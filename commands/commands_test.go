@@ -47,16 +47,17 @@ var _ = Describe("Registration and login", func() {
 		Expect(byPhone.Principal.SessionID).NotTo(Equal(byAccount.Principal.SessionID))
 	})
 
-	It("refuses a wrong or missing SMS code and appends nothing", func() {
+	It("refuses a wrong or missing SMS code, recording only the wrong try", func() {
 		Expect(w.app.SendSMSCode(ctx, "x0001", "13800000002", "register")).To(Succeed())
 		head, _ := w.events.Head(ctx)
 		_, err := w.app.RegisterMember(ctx, commands.Register{
 			Phone: "13800000002", SMSCode: "000000x", Account: "bob0001", Password: "abcd", TenantCode: "x0001"})
-		expectFault(err, fault.Invalid, fault.MsgSMSCodeInvalid)
+		expectFault(err, fault.Invalid, fault.MsgSMSCodeWrong)
+		Expect(w.events.Head(ctx)).To(Equal(head + 1))
 		_, err = w.app.RegisterMember(ctx, commands.Register{
 			Phone: "13800000002", Account: "bob0001", Password: "abcd", TenantCode: "x0001"})
 		expectFault(err, fault.Invalid, fault.MsgSMSCodeRequired)
-		Expect(w.events.Head(ctx)).To(Equal(head))
+		Expect(w.events.Head(ctx)).To(Equal(head + 1))
 	})
 
 	It("refuses an expired code", func() {

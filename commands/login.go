@@ -25,7 +25,9 @@ type LoggedIn struct {
 	Position  uint64
 }
 
-// LoginMember opens a session after checking the password.
+// LoginMember opens a session after checking the password; a wrong one is
+// recorded on the member's stream, and the last of member.MaxLoginFailures
+// locks its logins out.
 func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	switch {
 	case l.Account == "":
@@ -41,14 +43,9 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	if err := a.ensureTenant(ctx, l.TenantCode); err != nil {
 		return LoggedIn{}, err
 	}
-	id, err := a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryAccount, l.Account))
+	id, err := a.loginHolder(ctx, l.TenantCode, l.Account)
 	if err != nil {
 		return LoggedIn{}, err
-	}
-	if id == "" {
-		if id, err = a.holder(ctx, l.TenantCode, es.Stream(l.TenantCode, es.CategoryPhone, member.NormalizePhone(l.Account))); err != nil {
-			return LoggedIn{}, err
-		}
 	}
 	// An unknown account gets the same answer as a wrong password, so that
 	// logins cannot probe which accounts exist.
@@ -66,8 +63,15 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		if err != nil {
 			return LoggedIn{}, err
 		}
-		if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
-			return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+		if failed, err := m.CheckPassword(func(hash string) bool { return a.Hasher.Matches(hash, l.Password) }, a.Now()); err != nil {
+			if len(failed) > 0 {
+				// Counted whatever the revision: a lost race must not
+				// lose a wrong password.
+				if _, aerr := a.appendEvents(ctx, Principal{Tenant: l.TenantCode, MemberID: id}, stream, es.Any, failed); aerr != nil {
+					return LoggedIn{}, aerr
+				}
+			}
+			return LoggedIn{}, err
 		}
 		cfg, err := a.TenantConfig(ctx, l.TenantCode)
 		if err != nil {
@@ -97,6 +101,34 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		return LoggedIn{Principal: p, Position: res.Position}, nil
 	}
 	return LoggedIn{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+}
+
+// loginHolder is the id of the member account names in tenantCode, by its
+// account name or its phone, "" when none.
+func (a *App) loginHolder(ctx context.Context, tenantCode, account string) (string, error) {
+	id, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryAccount, account))
+	if err != nil || id != "" {
+		return id, err
+	}
+	return a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, member.NormalizePhone(account)))
+}
+
+// UnknownLoginKey names the account of a login nobody in tenantCode holds,
+// by its normalised spelling, so that the edge can lock unknown accounts
+// out like members (member.MaxLoginFailures) and a lockout tells nothing of
+// which accounts exist; "" when a member holds it.
+func (a *App) UnknownLoginKey(ctx context.Context, tenantCode, account string) (string, error) {
+	if err := tenant.ValidateCode(tenantCode); err != nil {
+		return "", err
+	}
+	if err := a.ensureTenant(ctx, tenantCode); err != nil {
+		return "", err
+	}
+	id, err := a.loginHolder(ctx, tenantCode, account)
+	if err != nil || id != "" {
+		return "", err
+	}
+	return tenantCode + "\x00" + member.NormalizePhone(account), nil
 }
 
 // loginTries bounds how often a login decides again after a concurrent

@@ -147,9 +147,10 @@ func (a *App) checkPicture(ctx context.Context, p Principal, filePath, key strin
 	return nil
 }
 
-// ModifyPassword changes p's password after checking the old one. A wrong
-// old password is recorded and answered with the attempts left; the last
-// one locks password changes (member.PasswordLockDuration).
+// ModifyPassword changes p's password after checking the old one and ends
+// p's other sessions. A wrong old password is recorded and answered with
+// the attempts left; the last one locks password changes
+// (member.PasswordLockDuration).
 func (a *App) ModifyPassword(ctx context.Context, p Principal, r ModifyPassword) (ProfileWritten, error) {
 	if r.OldPassword == "" {
 		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgOldPasswordEmpty)
@@ -166,9 +167,9 @@ func (a *App) ModifyPassword(ctx context.Context, p Principal, r ModifyPassword)
 	}
 	pos, err := a.changeMember(ctx, p, func(m *member.Member) ([]es.Event, error) {
 		if until := m.PasswordLockedUntil(a.Now()); !until.IsZero() {
-			return m.ChangePassword(false, "", a.Now())
+			return m.ChangePassword(false, "", p.SessionID, a.Now())
 		}
-		return m.ChangePassword(a.Hasher.Matches(m.PasswordHash(), r.OldPassword), hash, a.Now())
+		return m.ChangePassword(a.Hasher.Matches(m.PasswordHash(), r.OldPassword), hash, p.SessionID, a.Now())
 	})
 	return ProfileWritten{Position: pos}, err
 }
@@ -216,7 +217,7 @@ func (a *App) switchClaim(ctx context.Context, p Principal, claimed, old string,
 	return pos, nil
 }
 
-// ModifyMobile moves p to a new phone once its code is checked.
+// ModifyMobile moves p to a new phone, spending the code sent to it.
 func (a *App) ModifyMobile(ctx context.Context, p Principal, r ModifyMobile) (ProfileWritten, error) {
 	phone := member.NormalizePhone(r.Phone)
 	var m member.Member
@@ -235,7 +236,7 @@ func (a *App) ModifyMobile(ctx context.Context, p Principal, r ModifyMobile) (Pr
 		}
 		return ProfileWritten{}, fault.New(fault.Conflict, fault.MsgPhoneInUse)
 	}
-	if err := a.checkSMSCode(ctx, p.Tenant, phone, member.PurposeRegister, r.SMSCode); err != nil {
+	if err := a.useSMSCode(ctx, p.Tenant, phone, member.PurposeRegister, r.SMSCode); err != nil {
 		return ProfileWritten{}, err
 	}
 	pos, err := a.switchClaim(ctx, p, es.Stream(p.Tenant, es.CategoryPhone, phone), es.Stream(p.Tenant, es.CategoryPhone, m.Phone()),
@@ -261,7 +262,8 @@ func (a *App) IsMobileRegistered(ctx context.Context, tenantCode, phone string) 
 }
 
 // ForgetPassword resets the password of the member holding a phone, by a
-// code sent to it; it lifts a password change lock too.
+// code sent to it, and ends all its sessions; it lifts a password change
+// lock too.
 func (a *App) ForgetPassword(ctx context.Context, r ForgetPassword) (ProfileWritten, error) {
 	phone := member.NormalizePhone(r.Phone)
 	if err := member.ValidatePhone(phone); err != nil {
@@ -279,15 +281,15 @@ func (a *App) ForgetPassword(ctx context.Context, r ForgetPassword) (ProfileWrit
 	if err := a.ensureTenant(ctx, r.TenantCode); err != nil {
 		return ProfileWritten{}, err
 	}
-	if err := a.checkSMSCode(ctx, r.TenantCode, phone, member.PurposeReset, r.SMSCode); err != nil {
-		return ProfileWritten{}, err
-	}
 	id, err := a.holder(ctx, r.TenantCode, es.Stream(r.TenantCode, es.CategoryPhone, phone))
 	if err != nil {
 		return ProfileWritten{}, err
 	}
 	if id == "" {
 		return ProfileWritten{}, fault.New(fault.NotFound, fault.MsgMemberNotFound)
+	}
+	if err := a.useSMSCode(ctx, r.TenantCode, phone, member.PurposeReset, r.SMSCode); err != nil {
+		return ProfileWritten{}, err
 	}
 	hash, err := a.Hasher.Hash(r.Password)
 	if err != nil {

@@ -28,7 +28,7 @@ type Registered struct {
 	Position uint64
 }
 
-// RegisterMember registers a member after checking the SMS code.
+// RegisterMember registers a member, spending the SMS code.
 func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error) {
 	reg := member.Registration{Phone: member.NormalizePhone(r.Phone), SMSCode: r.SMSCode, Account: r.Account, Password: r.Password}
 	if err := reg.Validate(); err != nil {
@@ -38,9 +38,6 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 		return Registered{}, err
 	}
 	if err := a.ensureTenant(ctx, r.TenantCode); err != nil {
-		return Registered{}, err
-	}
-	if err := a.checkSMSCode(ctx, r.TenantCode, reg.Phone, member.PurposeRegister, reg.SMSCode); err != nil {
 		return Registered{}, err
 	}
 	referrer, err := a.referrer(ctx, r.TenantCode, r.InviteCode)
@@ -55,6 +52,11 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 			return Registered{}, err
 		}
 		return Registered{}, fault.New(fault.Conflict, fault.MsgAccountInUse)
+	}
+	// The code is spent last, once nothing that can be told before the
+	// write refuses the registration.
+	if err := a.useSMSCode(ctx, r.TenantCode, reg.Phone, member.PurposeRegister, reg.SMSCode); err != nil {
+		return Registered{}, err
 	}
 	hash, err := a.Hasher.Hash(reg.Password)
 	if err != nil {

@@ -73,18 +73,37 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 	return a.SMS.Send(ctx, phone, code, purpose)
 }
 
-// checkSMSCode fails unless code is a live code for phone and purpose.
-func (a *App) checkSMSCode(ctx context.Context, tenantCode, phone, purpose, code string) error {
-	var codes member.SMSCodes
-	if _, err := a.loadAll(ctx, es.Stream(tenantCode, es.CategorySMS, phone), codes.Apply); err != nil {
-		return err
+// useSMSCode spends the live code of phone for purpose when code is it.
+// A wrong code is recorded before the refusal, so that the tries left hold
+// on every node; a concurrent try makes it decide again, so a code is never
+// spent twice.
+func (a *App) useSMSCode(ctx context.Context, tenantCode, phone, purpose, code string) error {
+	stream := es.Stream(tenantCode, es.CategorySMS, phone)
+	for range smsCodeTries {
+		var codes member.SMSCodes
+		st, err := a.loadAll(ctx, stream, codes.Apply)
+		if err != nil {
+			return err
+		}
+		events, decided := codes.Use(purpose, a.Now(), func(hash string) bool { return a.Hasher.Matches(hash, code) })
+		if len(events) == 0 {
+			return decided
+		}
+		_, err = a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events)
+		if isConcurrency(err) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		return decided
 	}
-	ok := codes.Valid(purpose, a.Now(), func(hash string) bool { return a.Hasher.Matches(hash, code) })
-	if !ok {
-		return fault.New(fault.Invalid, fault.MsgSMSCodeInvalid)
-	}
-	return nil
+	return fault.New(fault.RateLimited, fault.MsgTooManyAttempts)
 }
+
+// smsCodeTries bounds how often a code's use decides again after a
+// concurrent try of the same phone.
+const smsCodeTries = 10
 
 func sixDigits() (string, error) {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))

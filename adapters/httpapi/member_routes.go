@@ -74,15 +74,17 @@ func publicInfo(m projections.Member) PublicInfo {
 func (a *API) memberRoutes() []route {
 	return []route{
 		{method: http.MethodGet, path: "/member/sms/send", public: true,
-			summary: "Send a one-time code by SMS (embedded profile: appended to <data dir>/sms-outbox.ndjson).",
+			summary: "Send a one-time code by SMS (embedded profile: appended to <data dir>/sms-outbox.ndjson): valid 10 minutes, used once, " +
+				"void after 5 wrong tries; it replaces the phone's earlier code of that type. One a minute and 5 an hour per phone.",
 			query: []param{{"phone", true, "mainland China mobile number"}, {"type", true, "register | reset | login"},
 				{"tenantCode", false, "server ID, default " + tenant.Default}},
 			handle: a.sendSMS},
 		{method: http.MethodPost, path: "/member/memberInfo/register", public: true,
-			summary: "Register a member.", body: commands.Register{}, result: UserInfo{}, handle: a.register},
+			summary: "Register a member; the SMS code (type=register) is spent.", body: commands.Register{}, result: UserInfo{}, handle: a.register},
 		{method: http.MethodPost, path: "/member/memberInfo/login", public: true,
-			summary: "Log in with account or phone; returns the token and the websocket key.",
-			body:    commands.Login{}, result: LoginResult{}, handle: a.login},
+			summary: "Log in with account or phone; returns the token and the websocket key. " +
+				"10 wrong passwords for one member in 15 minutes, by any spelling of its account or phone, refuse its logins (429) until the window ends.",
+			body: commands.Login{}, result: LoginResult{}, handle: a.login},
 		{method: http.MethodGet, path: "/member/memberInfo/logout", summary: "End this login session.", handle: a.logout},
 		{method: http.MethodGet, path: "/member/memberInfo/getMemberByToken", summary: "The signed-in member.",
 			result: UserInfo{}, handle: a.me},

@@ -16,6 +16,7 @@ type Commands interface {
 	SendSMSCode(ctx context.Context, tenant, phone, purpose string) error
 	RegisterMember(ctx context.Context, r commands.Register) (commands.Registered, error)
 	LoginMember(ctx context.Context, l commands.Login) (commands.LoggedIn, error)
+	UnknownLoginKey(ctx context.Context, tenant, account string) (string, error)
 	Logout(ctx context.Context, p commands.Principal) (uint64, error)
 	RequestFriend(ctx context.Context, p commands.Principal, r commands.RequestFriend) (commands.Applied, error)
 	AnswerFriendRequest(ctx context.Context, p commands.Principal, r commands.AnswerFriendRequest) (commands.Answered, error)

@@ -49,13 +49,14 @@ func (a *API) profileRoutes() []route {
 			Commands.ModifyProfile),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyPassword",
 			"Change the password: oldPassword, newPassword of 8-16 letters and digits, confirmPassword equal to it. "+
-				"A wrong old password answers the attempts left; the 5th in a row locks password changes for 30 minutes (429).",
+				"A wrong old password answers the attempts left; the 5th in a row locks password changes for 30 minutes (429). "+
+				"Every other session of the member ends (31 Offline, then 401); this one stays.",
 			Commands.ModifyPassword),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyUsername",
 			"Change the account ID (8-16 letters or digits), once only; the old ID no longer logs in and is free again. 46 follows.",
 			Commands.ModifyUsername),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyMobile",
-			"Move the member to a new phone with a code sent to it (GET /member/sms/send?type=register); the old number is free again. 46 follows.",
+			"Move the member to a new phone with a code sent to it (GET /member/sms/send?type=register), which is spent; the old number is free again. 46 follows.",
 			Commands.ModifyMobile),
 		{method: http.MethodGet, path: "/member/memberInfo/isMobileRegister", public: true,
 			summary: "Whether a member of the tenant uses the phone: data is true or false. Limited per client address.",
@@ -63,7 +64,8 @@ func (a *API) profileRoutes() []route {
 			result:  true, handle: a.isMobileRegister},
 		{method: http.MethodPut, path: "/member/memberInfo/forgetPassword", public: true,
 			summary: "Reset the password with a code sent by GET /member/sms/send?type=reset: password of 8-16 letters and digits, confirmPassword equal. " +
-				"Lifts a password change lock. Limited per client address like login.",
+				"The code is spent; 5 wrong codes void it. Lifts a password change lock and ends every session (31 Offline, then 401). " +
+				"Limited per client address like login.",
 			body: commands.ForgetPassword{}, result: commands.ProfileWritten{}, handle: handleBody(a, forgetPassword)},
 		{method: http.MethodGet, path: "/member/memberInfo/getFriendIp", summary: "The address a friend last logged in from; friends only.",
 			query: []param{{"friendMemberId", true, "a friend's member id"}}, result: FriendIP{}, handle: a.friendIP},

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -20,10 +21,11 @@ import (
 // maxLimiterKeys keys.
 //
 //   - login and password reset: 20 per minute per client address; 10 wrong
-//     passwords per account in 15 minutes refuse its logins until the
-//     window ends;
-//   - SMS codes: 10 per 10 minutes per client address, 5 per hour per phone
-//     (besides the one per minute per phone the SMS stream enforces);
+//     passwords for an account nobody holds, by its normalised spelling, in
+//     15 minutes refuse its logins until the window ends, as the member's
+//     stream locks a member out (member.MaxLoginFailures);
+//   - SMS codes: 10 per 10 minutes per client address (per phone, the
+//     phone's code stream allows one a minute and five an hour);
 //   - isMobileRegister: 60 per minute per client address;
 //   - friend requests: a second request to the same member within 200 ms
 //     of the first is refused (a double submit).
@@ -32,9 +34,8 @@ import (
 // does not forward the address) are not limited per address.
 var (
 	loginPerIP        = limit{n: 20, window: time.Minute}
-	loginFailures     = limit{n: 10, window: 15 * time.Minute}
+	unknownLogins     = limit{n: member.MaxLoginFailures, window: member.LoginLockWindow}
 	smsPerIP          = limit{n: 10, window: 10 * time.Minute}
-	smsPerPhone       = limit{n: 5, window: time.Hour}
 	lookupPerIP       = limit{n: 60, window: time.Minute}
 	friendRequestLock = limit{n: 1, window: 200 * time.Millisecond}
 )
@@ -131,14 +132,14 @@ func limitedAddress(ip string) bool {
 
 // limits are the limiters of one API.
 type limits struct {
-	loginIP, loginFailures, smsIP, smsPhone, lookupIP, friendRequest *limiter
+	loginIP, unknownLogins, smsIP, lookupIP, friendRequest *limiter
 }
 
 func newLimits() *limits {
 	return &limits{
-		loginIP: newLimiter(loginPerIP), loginFailures: newLimiter(loginFailures),
-		smsIP: newLimiter(smsPerIP), smsPhone: newLimiter(smsPerPhone),
-		lookupIP: newLimiter(lookupPerIP), friendRequest: newLimiter(friendRequestLock),
+		loginIP: newLimiter(loginPerIP), unknownLogins: newLimiter(unknownLogins),
+		smsIP: newLimiter(smsPerIP), lookupIP: newLimiter(lookupPerIP),
+		friendRequest: newLimiter(friendRequestLock),
 	}
 }
 
@@ -150,11 +151,11 @@ func (a *API) withLimits(rs []route) []route {
 		next := r.handle
 		switch r.path {
 		case "/member/memberInfo/login":
-			r.handle = l.login(next)
+			r.handle = l.login(a.unknownLoginKey, next)
 		case "/member/memberInfo/forgetPassword":
 			r.handle = l.perIP(l.loginIP, fault.MsgTooManyAttempts, next)
 		case "/member/sms/send":
-			r.handle = l.perIP(l.smsIP, fault.MsgSMSTooManyToday, l.sms(next))
+			r.handle = l.perIP(l.smsIP, fault.MsgSMSTooManyToday, next)
 		case "/member/memberInfo/isMobileRegister":
 			r.handle = l.perIP(l.lookupIP, fault.MsgTooManyAttempts, next)
 		case "/chat/applyInfo/build":
@@ -198,37 +199,39 @@ func (r errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-func (l *limits) login(next handler) handler {
+// unknownLoginKey names an account nobody holds, "" for a member's
+// (commands.App.UnknownLoginKey).
+type unknownLoginKey func(ctx context.Context, tenant, account string) (string, error)
+
+func (a *API) unknownLoginKey(ctx context.Context, tenant, account string) (string, error) {
+	return a.deps.Commands.UnknownLoginKey(ctx, tenant, account)
+}
+
+// login locks unknown accounts out after as many wrong passwords as a
+// member, so that a lockout does not tell which accounts exist.
+func (l *limits) login(unknown unknownLoginKey, next handler) handler {
 	return l.perIP(l.loginIP, fault.MsgTooManyAttempts, func(c echo.Context, p commands.Principal) error {
 		var body commands.Login
 		peekBody(c, &body)
 		if body.TenantCode == "" {
 			body.TenantCode = tenant.Default
 		}
-		key := body.TenantCode + "\x00" + body.Account
-		if l.loginFailures.full(key) {
+		if body.Account == "" {
+			return next(c, p)
+		}
+		key, err := unknown(c.Request().Context(), body.TenantCode, body.Account)
+		if err != nil || key == "" {
+			return next(c, p)
+		}
+		if l.unknownLogins.full(key) {
 			return tooMany(fault.MsgTooManyAttempts)
 		}
-		err := next(c, p)
-		if f, ok := fault.As(err); ok && f.Key == fault.MsgWrongPassword && body.Account != "" {
-			l.loginFailures.take(key)
+		err = next(c, p)
+		if f, ok := fault.As(err); ok && f.Key == fault.MsgWrongPassword {
+			l.unknownLogins.take(key)
 		}
 		return err
 	})
-}
-
-func (l *limits) sms(next handler) handler {
-	return func(c echo.Context, p commands.Principal) error {
-		phone := member.NormalizePhone(c.QueryParam("phone"))
-		if member.ValidatePhone(phone) == nil && l.smsPhone.full(phone) {
-			return tooMany(fault.MsgSMSTooManyToday)
-		}
-		err := next(c, p)
-		if err == nil {
-			l.smsPhone.take(phone)
-		}
-		return err
-	}
 }
 
 func (l *limits) friendRequestLock(next handler) handler {

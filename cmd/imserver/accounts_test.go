@@ -196,8 +196,8 @@ var _ = Describe("Accounts: profile, credentials, feedback, settings and limits"
 			Expect(registered(phone)).To(BeFalse())
 			Expect(registered(old.Phone)).To(BeTrue())
 			s.ok("GET", "/v1/member/sms/send?phone="+phone+"&type=register", "", nil, nil)
-			refusedUnchanged("PUT", "/v1/member/memberInfo/modifyMobile", alice, map[string]string{"phone": phone, "smsCode": "000000x"},
-				http.StatusBadRequest, "verification code is wrong or expired")
+			s.refused("PUT", "/v1/member/memberInfo/modifyMobile", alice, map[string]string{"phone": phone, "smsCode": "000000x"},
+				http.StatusBadRequest, "wrong verification code, 4 attempts left")
 			pos := s.written("PUT", "/v1/member/memberInfo/modifyMobile", alice, map[string]string{"phone": phone, "smsCode": s.smsCode(phone)})
 			Expect(me(alice, pos).Phone).To(Equal(phone))
 			Expect(registered(phone)).To(BeTrue())

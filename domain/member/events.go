@@ -10,6 +10,8 @@ const (
 	TypeAccountReserved = "AccountReserved"
 	TypePhoneReserved   = "PhoneReserved"
 	TypeSMSCodeIssued   = "SMSCodeIssued"
+	TypeSMSCodeRejected = "SMSCodeRejected"
+	TypeSMSCodeUsed     = "SMSCodeUsed"
 	TypeBanned          = "MemberBanned"
 	TypeUnbanned        = "MemberUnbanned"
 	TypeLevelChanged    = "MemberLevelChanged"
@@ -69,6 +71,19 @@ type SMSCodeIssued struct {
 	At        int64  `json:"at"`
 }
 
+// SMSCodeRejected records a wrong code given for the live code of Purpose.
+type SMSCodeRejected struct {
+	Purpose string `json:"purpose"`
+	At      int64  `json:"at"`
+}
+
+// SMSCodeUsed records that the live code of Purpose was given right and is
+// spent.
+type SMSCodeUsed struct {
+	Purpose string `json:"purpose"`
+	At      int64  `json:"at"`
+}
+
 // Banned records a back-end administrator's ban: the member may not log
 // in until unbanned.
 type Banned struct {
@@ -96,6 +111,8 @@ func (*SessionEnded) EventType() string    { return TypeSessionEnded }
 func (*AccountReserved) EventType() string { return TypeAccountReserved }
 func (*PhoneReserved) EventType() string   { return TypePhoneReserved }
 func (*SMSCodeIssued) EventType() string   { return TypeSMSCodeIssued }
+func (*SMSCodeRejected) EventType() string { return TypeSMSCodeRejected }
+func (*SMSCodeUsed) EventType() string     { return TypeSMSCodeUsed }
 
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
@@ -106,10 +123,13 @@ func Events() []func() es.Event {
 		func() es.Event { return &AccountReserved{} },
 		func() es.Event { return &PhoneReserved{} },
 		func() es.Event { return &SMSCodeIssued{} },
+		func() es.Event { return &SMSCodeRejected{} },
+		func() es.Event { return &SMSCodeUsed{} },
 		func() es.Event { return &Banned{} },
 		func() es.Event { return &Unbanned{} },
 		func() es.Event { return &LevelChanged{} },
 		func() es.Event { return &DeviceVerificationIssued{} },
 		func() es.Event { return &Referred{} },
+		func() es.Event { return &LoginFailed{} },
 	}
 }

@@ -124,6 +124,9 @@ type Member struct {
 	sessions     map[string]bool
 	devices      map[string]bool // every device it ever logged in from
 	referrer     string
+	// loginFailures are the times of the last wrong passwords at login
+	// since the last login, at most MaxLoginFailures.
+	loginFailures []int64
 	profile
 }
 
@@ -182,6 +185,7 @@ func (m *Member) HasSession(sessionID string) bool { return m.sessions[sessionID
 
 // Apply folds one event into the state. It never validates.
 func (m *Member) Apply(e es.Event) {
+	m.applyLoginLock(e)
 	switch e := e.(type) {
 	case *Registered:
 		m.id, m.phone, m.account, m.name = e.MemberID, e.Phone, e.Account, e.Name

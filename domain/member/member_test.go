@@ -150,6 +150,56 @@ var _ = Describe("Sessions", func() {
 	})
 })
 
+var _ = Describe("Login lockout", func() {
+	matches := func(ok bool) func(string) bool { return func(string) bool { return ok } }
+	failures := func(n int, at time.Time) []es.Event {
+		out := []es.Event{&member.Registered{MemberID: "1", PasswordHash: "H"}}
+		for range n {
+			out = append(out, &member.LoginFailed{At: at.UnixMilli()})
+		}
+		return out
+	}
+	fold := func(events []es.Event, more ...es.Event) *member.Member {
+		var m member.Member
+		for _, e := range append(events, more...) {
+			m.Apply(e)
+		}
+		return &m
+	}
+
+	It("records a wrong password and passes the right one", func() {
+		events, err := fold(failures(0, now)).CheckPassword(matches(false), now)
+		Expect(fault.Is(err, fault.Invalid)).To(BeTrue())
+		Expect(events).To(Equal([]es.Event{&member.LoginFailed{At: now.UnixMilli()}}))
+		events, err = fold(failures(member.MaxLoginFailures-1, now)).CheckPassword(matches(true), now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(BeEmpty())
+	})
+
+	It("refuses even the right password after the last wrong one, recording nothing, until the window ends", func() {
+		m := fold(failures(member.MaxLoginFailures, now))
+		events, err := m.CheckPassword(matches(true), now.Add(member.LoginLockWindow-time.Second))
+		Expect(fault.Is(err, fault.RateLimited)).To(BeTrue())
+		Expect(events).To(BeEmpty())
+		Expect(m.LoginLockedUntil(now)).To(Equal(time.UnixMilli(now.Add(member.LoginLockWindow).UnixMilli())))
+		_, err = m.CheckPassword(matches(true), now.Add(member.LoginLockWindow))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	It("counts only the wrong passwords within the window", func() {
+		old := failures(member.MaxLoginFailures-1, now)
+		m := fold(old, &member.LoginFailed{At: now.Add(member.LoginLockWindow).UnixMilli()})
+		Expect(m.LoginLockedUntil(now.Add(member.LoginLockWindow)).IsZero()).To(BeTrue())
+	})
+
+	It("starts the count again on a login or a new password", func() {
+		Expect(fold(failures(member.MaxLoginFailures-1, now), &member.SessionStarted{SessionID: "s"},
+			&member.LoginFailed{At: now.UnixMilli()}).LoginLockedUntil(now).IsZero()).To(BeTrue())
+		Expect(fold(failures(member.MaxLoginFailures, now), &member.PasswordChanged{PasswordHash: "H2", Reset: true}).
+			LoginLockedUntil(now).IsZero()).To(BeTrue())
+	})
+})
+
 var _ = Describe("SMS codes", func() {
 	matches := func(want string) func(string) bool { return func(h string) bool { return h == want } }
 
@@ -164,14 +214,79 @@ var _ = Describe("SMS codes", func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 
-	It("accepts a live code for its purpose only, until it expires", func() {
+	It("refuses a sixth code to one phone within an hour", func() {
 		var s member.SMSCodes
-		events, _ := s.Issue("13800138000", member.PurposeRegister, "h1", now)
-		s.Apply(events[0])
-		Expect(s.Valid(member.PurposeRegister, now.Add(time.Minute), matches("h1"))).To(BeTrue())
-		Expect(s.Valid(member.PurposeReset, now.Add(time.Minute), matches("h1"))).To(BeFalse())
-		Expect(s.Valid(member.PurposeRegister, now.Add(time.Minute), matches("other"))).To(BeFalse())
-		Expect(s.Valid(member.PurposeRegister, now.Add(member.SMSCodeValidity()+time.Second), matches("h1"))).To(BeFalse())
+		at := now
+		for range member.MaxSMSCodesPerHour {
+			events, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+			Expect(err).NotTo(HaveOccurred())
+			s.Apply(events[0])
+			at = at.Add(2 * time.Minute)
+		}
+		_, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+		f, ok := fault.As(err)
+		Expect(ok).To(BeTrue(), "%v", err)
+		Expect(f.Kind).To(Equal(fault.RateLimited))
+		Expect(f.Key).To(Equal(fault.MsgSMSTooManyToday))
+		_, err = s.Issue("13800138000", member.PurposeReset, "h", now.Add(time.Hour))
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	issued := func(purpose, hash string) es.Event {
+		return &member.SMSCodeIssued{Phone: "13800138000", Purpose: purpose, CodeHash: hash,
+			ExpiresAt: now.Add(member.SMSCodeValidity()).UnixMilli(), At: now.UnixMilli()}
+	}
+	codes := func(events ...es.Event) *member.SMSCodes {
+		var s member.SMSCodes
+		for _, e := range events {
+			s.Apply(e)
+		}
+		return &s
+	}
+	used := &member.SMSCodeUsed{Purpose: member.PurposeRegister, At: now.Add(time.Minute).UnixMilli()}
+	rejected := &member.SMSCodeRejected{Purpose: member.PurposeRegister, At: now.Add(time.Minute).UnixMilli()}
+
+	DescribeTable("Use: the right live code is spent, a wrong one recorded",
+		func(history []es.Event, purpose, hash string, at time.Duration, want []es.Event, key string) {
+			events, err := codes(history...).Use(purpose, now.Add(at), matches(hash))
+			Expect(events).To(Equal(want))
+			if key == "" {
+				Expect(err).NotTo(HaveOccurred())
+				return
+			}
+			f, ok := fault.As(err)
+			Expect(ok).To(BeTrue(), "%v", err)
+			Expect(f.Kind).To(Equal(fault.Invalid))
+			Expect(f.Key).To(Equal(key))
+		},
+		Entry("the right code", []es.Event{issued(member.PurposeRegister, "h1")}, member.PurposeRegister, "h1", time.Minute,
+			[]es.Event{used}, ""),
+		Entry("a wrong code, with the tries left", []es.Event{issued(member.PurposeRegister, "h1")}, member.PurposeRegister, "h2", time.Minute,
+			[]es.Event{rejected}, fault.MsgSMSCodeWrong),
+		Entry("the right code after four wrong ones", []es.Event{issued(member.PurposeRegister, "h1"), rejected, rejected, rejected, rejected},
+			member.PurposeRegister, "h1", time.Minute, []es.Event{used}, ""),
+		Entry("the fifth wrong code voids it", []es.Event{issued(member.PurposeRegister, "h1"), rejected, rejected, rejected, rejected},
+			member.PurposeRegister, "h2", time.Minute, []es.Event{rejected}, fault.MsgSMSCodeVoid),
+		Entry("the right code after five wrong ones", []es.Event{issued(member.PurposeRegister, "h1"), rejected, rejected, rejected, rejected, rejected},
+			member.PurposeRegister, "h1", time.Minute, nil, fault.MsgSMSCodeVoid),
+		Entry("a spent code", []es.Event{issued(member.PurposeRegister, "h1"), used}, member.PurposeRegister, "h1", time.Minute,
+			nil, fault.MsgSMSCodeUsed),
+		Entry("a code of another purpose", []es.Event{issued(member.PurposeRegister, "h1")}, member.PurposeReset, "h1", time.Minute,
+			nil, fault.MsgSMSCodeInvalid),
+		Entry("an expired code", []es.Event{issued(member.PurposeRegister, "h1")}, member.PurposeRegister, "h1", member.SMSCodeValidity()+time.Second,
+			nil, fault.MsgSMSCodeInvalid),
+		Entry("no code", nil, member.PurposeRegister, "h1", time.Minute, nil, fault.MsgSMSCodeInvalid),
+		Entry("a code replaced by a newer one", []es.Event{issued(member.PurposeRegister, "h1"), issued(member.PurposeRegister, "h2")},
+			member.PurposeRegister, "h1", time.Minute, []es.Event{rejected}, fault.MsgSMSCodeWrong),
+		Entry("a new code after a void one", []es.Event{issued(member.PurposeRegister, "h1"), rejected, rejected, rejected, rejected, rejected,
+			issued(member.PurposeRegister, "h2")}, member.PurposeRegister, "h2", time.Minute, []es.Event{used}, ""),
+	)
+
+	It("tells the tries left", func() {
+		_, err := codes(issued(member.PurposeReset, "h1"), &member.SMSCodeRejected{Purpose: member.PurposeReset}).
+			Use(member.PurposeReset, now, matches("h2"))
+		f, _ := fault.As(err)
+		Expect(f.Args).To(Equal([]any{member.MaxSMSCodeTries - 2}))
 	})
 
 	It("knows the three purposes only", func() {

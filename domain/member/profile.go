@@ -279,12 +279,13 @@ func (m *Member) PasswordLockedUntil(now time.Time) time.Time {
 	return time.Time{}
 }
 
-// ChangePassword decides a change with the old password. oldMatches tells
-// whether the old password given matches the stored hash; newHash is the
-// hash of the new password, already validated. A wrong old password is
-// recorded, with the lock on the last attempt, and reported with the
-// attempts left: the events are returned with the error.
-func (m *Member) ChangePassword(oldMatches bool, newHash string, now time.Time) ([]es.Event, error) {
+// ChangePassword decides a change with the old password from the session
+// current, which stays open while every other session ends (Offline).
+// oldMatches tells whether the old password given matches the stored hash;
+// newHash is the hash of the new password, already validated. A wrong old
+// password is recorded, with the lock on the last attempt, and reported
+// with the attempts left: the events are returned with the error.
+func (m *Member) ChangePassword(oldMatches bool, newHash, current string, now time.Time) ([]es.Event, error) {
 	if !m.Exists() {
 		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
@@ -300,7 +301,13 @@ func (m *Member) ChangePassword(oldMatches bool, newHash string, now time.Time) 
 		}
 		return []es.Event{failed}, fault.New(fault.Invalid, fault.MsgOldPasswordWrong, remaining)
 	}
-	return []es.Event{&PasswordChanged{PasswordHash: newHash, At: now.UnixMilli()}}, nil
+	out := []es.Event{&PasswordChanged{PasswordHash: newHash, At: now.UnixMilli()}}
+	for _, id := range m.Sessions() {
+		if id != current {
+			out = append(out, &SessionEnded{SessionID: id, Reason: EndOffline, At: now.UnixMilli()})
+		}
+	}
+	return out, nil
 }
 
 func lockedFault(until, now time.Time) error {
@@ -308,7 +315,8 @@ func lockedFault(until, now time.Time) error {
 	return fault.New(fault.RateLimited, fault.MsgPasswordLocked, minutes)
 }
 
-// ResetPassword decides a reset by SMS code, which also lifts the lock.
+// ResetPassword decides a reset by SMS code, which also lifts the lock and
+// ends every session (Offline).
 func (m *Member) ResetPassword(newHash string, now time.Time) ([]es.Event, error) {
 	if !m.Exists() {
 		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
@@ -316,7 +324,7 @@ func (m *Member) ResetPassword(newHash string, now time.Time) ([]es.Event, error
 	if m.banned {
 		return nil, fault.New(fault.Forbidden, fault.MsgBanned)
 	}
-	return []es.Event{&PasswordChanged{PasswordHash: newHash, Reset: true, At: now.UnixMilli()}}, nil
+	return append([]es.Event{&PasswordChanged{PasswordHash: newHash, Reset: true, At: now.UnixMilli()}}, m.endAll(EndOffline, now)...), nil
 }
 
 // ValidateNewAccount: 8 to 16 upper or lower-case letters or digits.

@@ -21,6 +21,12 @@ func folded(events ...es.Event) *member.Member {
 
 func str(s string) *string { return &s }
 
+func started(id string) es.Event { return &member.SessionStarted{SessionID: id} }
+
+func ended(id string) es.Event {
+	return &member.SessionEnded{SessionID: id, Reason: member.EndLogout}
+}
+
 func faultKey(err error) string {
 	f, ok := fault.As(err)
 	Expect(ok).To(BeTrue(), "%v", err)
@@ -86,23 +92,39 @@ var _ = Describe("Password change", func() {
 	)
 
 	It("changes the hash with the right old password", func() {
-		events, err := folded(alice).ChangePassword(true, "H1", now)
+		events, err := folded(alice).ChangePassword(true, "H1", "s1", now)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(events).To(Equal([]es.Event{&member.PasswordChanged{PasswordHash: "H1", At: now.UnixMilli()}}))
 		Expect(folded(alice, events[0]).PasswordHash()).To(Equal("H1"))
 	})
 
+	It("ends every other session, keeping the one it was changed from", func() {
+		events, err := folded(alice, started("s1"), started("s2"), started("s3"), ended("s3")).ChangePassword(true, "H1", "s2", now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(Equal([]es.Event{
+			&member.PasswordChanged{PasswordHash: "H1", At: now.UnixMilli()},
+			&member.SessionEnded{SessionID: "s1", Reason: member.EndOffline, At: now.UnixMilli()},
+		}))
+		Expect(folded(append([]es.Event{alice, started("s1"), started("s2")}, events...)...).Sessions()).To(Equal([]string{"s2"}))
+	})
+
+	It("ends no session on a wrong old password", func() {
+		events, err := folded(alice, started("s1"), started("s2")).ChangePassword(false, "H1", "s2", now)
+		Expect(faultKey(err)).To(Equal(fault.MsgOldPasswordWrong))
+		Expect(events).To(Equal([]es.Event{&member.PasswordAttemptFailed{Remaining: member.MaxPasswordAttempts - 1, At: now.UnixMilli()}}))
+	})
+
 	It("records each wrong old password with the attempts left, and locks after the last", func() {
 		history := []es.Event{alice}
 		for left := member.MaxPasswordAttempts - 1; left > 0; left-- {
-			events, err := folded(history...).ChangePassword(false, "H1", now)
+			events, err := folded(history...).ChangePassword(false, "H1", "s1", now)
 			f, _ := fault.As(err)
 			Expect(f.Key).To(Equal(fault.MsgOldPasswordWrong))
 			Expect(f.Args).To(Equal([]any{left}))
 			Expect(events).To(Equal([]es.Event{&member.PasswordAttemptFailed{Remaining: left, At: now.UnixMilli()}}))
 			history = append(history, events...)
 		}
-		events, err := folded(history...).ChangePassword(false, "H1", now)
+		events, err := folded(history...).ChangePassword(false, "H1", "s1", now)
 		Expect(fault.Is(err, fault.RateLimited)).To(BeTrue())
 		Expect(faultKey(err)).To(Equal(fault.MsgPasswordLocked))
 		until := now.Add(member.PasswordLockDuration).UnixMilli()
@@ -113,15 +135,25 @@ var _ = Describe("Password change", func() {
 		history = append(history, events...)
 
 		By("refusing even the right password while locked, recording nothing")
-		events, err = folded(history...).ChangePassword(true, "H1", now.Add(29*time.Minute))
+		events, err = folded(history...).ChangePassword(true, "H1", "s1", now.Add(29*time.Minute))
 		Expect(faultKey(err)).To(Equal(fault.MsgPasswordLocked))
 		Expect(err.Error()).To(ContainSubstring("1 minutes"))
 		Expect(events).To(BeEmpty())
 
 		By("accepting it once the lock ends, with a full count again")
-		events, err = folded(history...).ChangePassword(false, "H1", now.Add(31*time.Minute))
+		events, err = folded(history...).ChangePassword(false, "H1", "s1", now.Add(31*time.Minute))
 		Expect(faultKey(err)).To(Equal(fault.MsgOldPasswordWrong))
 		Expect(events[0].(*member.PasswordAttemptFailed).Remaining).To(Equal(member.MaxPasswordAttempts - 1))
+	})
+
+	It("ends every session with a reset by SMS code", func() {
+		events, err := folded(alice, started("s1"), started("s2")).ResetPassword("H2", now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(Equal([]es.Event{
+			&member.PasswordChanged{PasswordHash: "H2", Reset: true, At: now.UnixMilli()},
+			&member.SessionEnded{SessionID: "s1", Reason: member.EndOffline, At: now.UnixMilli()},
+			&member.SessionEnded{SessionID: "s2", Reason: member.EndOffline, At: now.UnixMilli()},
+		}))
 	})
 
 	It("lifts the lock with a reset by SMS code", func() {
