@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -60,7 +59,7 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	// The session starts at the revision the decision saw: a ban or another
 	// login in between makes it decide again, so no session outlives a ban
 	// and single-device logins never both survive.
-	for range loginTries {
+	return retryOnConflict(ctx, func() (LoggedIn, error) {
 		var m member.Member
 		st, err := a.loadAll(ctx, stream, m.Apply)
 		if err != nil {
@@ -88,20 +87,12 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		}
 		member.StampIP(events, l.IP)
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
-		if errors.Is(err, es.ErrConcurrency) {
-			continue
-		}
 		if err != nil {
 			return LoggedIn{}, err
 		}
 		return LoggedIn{Principal: p, Position: res.Position}, nil
-	}
-	return LoggedIn{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+	})
 }
-
-// loginTries bounds how often a login decides again after a concurrent
-// change of the member's stream.
-const loginTries = 10
 
 // Logout ends p's session and returns the position to wait for.
 func (a *App) Logout(ctx context.Context, p Principal) (uint64, error) {

@@ -76,34 +76,31 @@ type PreferencesWritten struct {
 	Position uint64 `json:"position"`
 }
 
-// maxProfileRetries bounds the retries of a member-stream append that lost a
-// race with another change of the same member.
-const maxProfileRetries = 3
-
 // changeMember loads p's member, lets decide choose the events, and appends
-// them with the exact revision loaded, retrying a lost race. decide's error
-// is returned after its events (a wrong password is recorded) are appended.
+// them with the exact revision loaded, deciding again after a lost race.
+// decide's error is returned after its events (a wrong password is
+// recorded) are appended.
 func (a *App) changeMember(ctx context.Context, p Principal, decide func(m *member.Member) ([]es.Event, error)) (uint64, error) {
 	stream := es.Stream(p.Tenant, es.CategoryMember, p.MemberID)
-	for try := 0; ; try++ {
+	var decided error
+	pos, err := retryOnConflict(ctx, func() (uint64, error) {
 		var m member.Member
 		st, err := a.loadAll(ctx, stream, m.Apply)
 		if err != nil {
 			return 0, err
 		}
-		events, decided := decide(&m)
+		var events []es.Event
+		events, decided = decide(&m)
 		if len(events) == 0 {
-			return st.position, decided
+			return st.position, nil
 		}
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
-		if isConcurrency(err) && try < maxProfileRetries {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		return res.Position, decided
+		return res.Position, err
+	})
+	if err != nil {
+		return 0, err
 	}
+	return pos, decided
 }
 
 // ModifyProfile changes p's name, avatar or gender.

@@ -54,20 +54,20 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 	if err != nil {
 		return err
 	}
-	var codes member.SMSCodes
 	stream := es.Stream(tenantCode, es.CategorySMS, phone)
-	st, err := a.loadAll(ctx, stream, codes.Apply)
-	if err != nil {
-		return err
-	}
-	events, err := codes.Issue(phone, purpose, hash, a.Now())
-	if err != nil {
-		return err
-	}
-	if _, err := a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events); err != nil {
-		if isConcurrency(err) {
-			return fault.New(fault.RateLimited, fault.MsgSMSTooOften)
+	_, err = retryOnConflict(ctx, func() (es.WriteResult, error) {
+		var codes member.SMSCodes
+		st, err := a.loadAll(ctx, stream, codes.Apply)
+		if err != nil {
+			return es.WriteResult{}, err
 		}
+		events, err := codes.Issue(phone, purpose, hash, a.Now())
+		if err != nil {
+			return es.WriteResult{}, err
+		}
+		return a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events)
+	})
+	if err != nil {
 		return err
 	}
 	return a.SMS.Send(ctx, phone, code, purpose)
