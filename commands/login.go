@@ -59,15 +59,18 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	// The session starts at the revision the decision saw: a ban or another
 	// login in between makes it decide again, so no session outlives a ban
 	// and single-device logins never both survive.
+	// The slow hash is checked again only when a decision sees another one.
+	matched, checked := "", false
 	return retryOnConflict(ctx, func() (LoggedIn, error) {
 		var m member.Member
 		st, err := a.loadAll(ctx, stream, m.Apply)
 		if err != nil {
 			return LoggedIn{}, err
 		}
-		if !a.Hasher.Matches(m.PasswordHash(), l.Password) {
+		if (!checked || m.PasswordHash() != matched) && !a.Hasher.Matches(m.PasswordHash(), l.Password) {
 			return LoggedIn{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
 		}
+		matched, checked = m.PasswordHash(), true
 		cfg, err := a.TenantConfig(ctx, l.TenantCode)
 		if err != nil {
 			return LoggedIn{}, err
