@@ -61,6 +61,9 @@ type GroupWritten struct {
 
 // CreateGroup creates a group of p with friends of p as its members.
 func (a *App) CreateGroup(ctx context.Context, p Principal, r CreateGroup) (GroupCreated, error) {
+	if err := a.checkGroupAvatar(ctx, p, r.HeadURL); err != nil {
+		return GroupCreated{}, err
+	}
 	id := a.NewID()
 	e, err := group.Create(id, p.MemberID, r.Name, r.HeadURL, r.Notice, r.MemberIDs, a.Now())
 	if err != nil {
@@ -282,6 +285,21 @@ func (a *App) ModifyGroup(ctx context.Context, p Principal, r ModifyGroup) (Grou
 		action = "mute"
 	}
 	return a.actOnGroup(ctx, p, r.GroupID, action, func(g *group.Group, now time.Time) (es.Event, error) {
+		if r.HeadURL != nil && *r.HeadURL != g.HeadURL { // a form sends the current avatar back unchanged
+			if err := a.checkGroupAvatar(ctx, p, *r.HeadURL); err != nil {
+				return nil, err
+			}
+		}
 		return g.Modify(p.MemberID, s, now)
 	})
+}
+
+// checkGroupAvatar fails unless headURL is empty or names a jpg or png
+// picture p uploaded: every member's client fetches it, so no outside
+// address, script or other member's file.
+func (a *App) checkGroupAvatar(ctx context.Context, p Principal, headURL string) error {
+	if headURL == "" {
+		return nil
+	}
+	return a.checkPicture(ctx, p, headURL, fault.MsgGroupAvatarInvalid, "jpg", "png")
 }

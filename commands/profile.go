@@ -116,11 +116,11 @@ func (a *App) ModifyProfile(ctx context.Context, p Principal, r ModifyProfile) (
 	return ProfileWritten{Position: pos}, err
 }
 
-// checkPicture fails with key unless filePath names a picture uploaded to
-// p's tenant, of one of exts, under the picture cap.
+// checkPicture fails with key unless filePath names a picture p uploaded to
+// its tenant, of one of exts, under the picture cap.
 func (a *App) checkPicture(ctx context.Context, p Principal, filePath, key string, exts ...string) error {
 	t, name, ok := chat.ParseUploadPath(filePath)
-	if !ok || t != p.Tenant || !chat.ValidStoredName(name) {
+	if !ok || t != p.Tenant || !chat.UploadedBy(name, p.MemberID) {
 		return fault.New(fault.Invalid, key)
 	}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
