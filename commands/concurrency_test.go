@@ -8,10 +8,12 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/tenant"
 )
 
 var _ = Describe("Concurrent changes of one stream", func() {
@@ -89,6 +91,55 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		})
 		Expect(errs).To(HaveEach(Not(HaveOccurred())))
 		Expect(typesOf(es.Stream("x0001", es.CategoryGroup, created.GroupID))).To(HaveKeyWithValue(group.TypeModified, n))
+	})
+
+	It("applies every one of operators' parallel changes of a tenant's settings", func() {
+		errs := race(func(i int) error {
+			_, err := w.app.ConfigureTenant(ctx, commands.Operator{Name: "ops"}, "x0001", map[string]string{"icon": fmt.Sprintf("/icon-%d.png", i)})
+			return err
+		})
+		Expect(errs).To(HaveEach(Not(HaveOccurred())))
+		Expect(typesOf(es.Stream("x0001", es.CategoryTenant, "x0001"))).To(HaveKeyWithValue(tenant.TypeSettingsChanged, n))
+	})
+
+	It("bans a member logging in on many devices at once, ending every session", func() {
+		alice := w.member("alice001")
+		var logins, ban []error
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			defer GinkgoRecover()
+			logins = race(func(int) error {
+				_, err := w.app.LoginMember(ctx, commands.Login{Account: "alice001", Password: "pass1234", TenantCode: "x0001"})
+				return err
+			})
+		}()
+		go func() {
+			defer wg.Done()
+			defer GinkgoRecover()
+			_, err := w.app.BanMember(ctx, commands.Operator{Name: "ops"}, "x0001", "alice001")
+			ban = []error{err}
+		}()
+		wg.Wait()
+		Expect(ban).To(HaveEach(Not(HaveOccurred())))
+		for _, err := range logins {
+			if err != nil {
+				Expect(fault.Is(err, fault.Forbidden)).To(BeTrue(), "got %v", err)
+			}
+		}
+		st, err := w.app.ShowMember(ctx, commands.Operator{Name: "ops"}, "x0001", "alice001")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(st.Banned).To(BeTrue())
+		var m member.Member
+		recs, err := w.events.ReadStream(ctx, es.Stream("x0001", es.CategoryMember, alice.MemberID), es.Forwards, 0, 10_000)
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range recs {
+			e, err := catalog.Registry().Decode(r.Type, r.Data)
+			Expect(err).NotTo(HaveOccurred())
+			m.Apply(e)
+		}
+		Expect(m.Sessions()).To(BeEmpty(), "no session outlives the ban")
 	})
 
 	It("answers a request once when a member's devices race, the others get the domain's refusal", func() {

@@ -27,10 +27,13 @@ const maxPause = 50 * time.Millisecond
 // conflict fault.
 func retryOnConflict[T any](ctx context.Context, attempt func() (T, error)) (T, error) {
 	var zero T
-	for round := range maxDecisions {
+	for round := 0; ; round++ {
 		res, err := attempt()
-		if !errors.Is(err, es.ErrConcurrency) {
+		switch {
+		case !errors.Is(err, es.ErrConcurrency):
 			return res, err
+		case round == maxDecisions-1:
+			return zero, fault.New(fault.Conflict, fault.MsgConcurrentChange)
 		}
 		t := time.NewTimer(rand.N(min(time.Millisecond<<round, maxPause)))
 		select {
@@ -40,5 +43,4 @@ func retryOnConflict[T any](ctx context.Context, attempt func() (T, error)) (T, 
 		case <-t.C:
 		}
 	}
-	return zero, fault.New(fault.Conflict, fault.MsgConcurrentChange)
 }
