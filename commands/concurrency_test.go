@@ -13,6 +13,7 @@ import (
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
 )
 
@@ -77,6 +78,21 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		ms, err := w.reads.MembersByID(ctx, []string{alice.MemberID})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(names).To(ContainElement(ms[alice.MemberID].Name))
+	})
+
+	It("keeps every setting a member's devices change at once", func() {
+		alice := w.member("alice001")
+		large, night, off := personal.FontLarge, "night", false
+		changes := []personal.PreferencesChange{{FontSize: &large}, {Background: &night}, {Notifications: &off}, {ReadSync: &off}}
+		errs := race(func(i int) error {
+			_, err := w.app.SetPreferences(ctx, alice, changes[i%len(changes)])
+			return err
+		})
+		Expect(errs).To(HaveEach(Not(HaveOccurred())))
+		w.settle()
+		got, err := w.app.Preferences(ctx, alice)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(personal.Preferences{FontSize: large, Background: night, Notifications: false, ReadSync: false, ShowMessageTime: true}))
 	})
 
 	It("applies every one of an owner's parallel changes of a group", func() {

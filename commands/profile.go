@@ -323,19 +323,56 @@ func (a *App) Preferences(ctx context.Context, p Principal) (personal.Preference
 	return prefs, err
 }
 
-// SetPreferences changes some of p's settings.
+// SetPreferences changes some of p's settings. It decides on the last ones
+// p's inbox stream holds, not on the read model, and appends with the
+// stream's revision, so that devices changing different settings at once all
+// keep their change.
 func (a *App) SetPreferences(ctx context.Context, p Principal, r personal.PreferencesChange) (PreferencesWritten, error) {
-	current, err := a.Preferences(ctx, p)
-	if err != nil {
-		return PreferencesWritten{}, err
+	stream := es.Stream(p.Tenant, es.CategoryInbox, p.MemberID)
+	return retryOnConflict(ctx, func() (PreferencesWritten, error) {
+		current, st, err := a.storedPreferences(ctx, stream)
+		if err != nil {
+			return PreferencesWritten{}, err
+		}
+		events, next, err := personal.SetPreferences(p.MemberID, current, r, a.Now())
+		if err != nil || len(events) == 0 {
+			return PreferencesWritten{Preferences: next}, err
+		}
+		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
+		if err != nil {
+			return PreferencesWritten{}, err
+		}
+		return PreferencesWritten{Preferences: next, Position: res.Position}, nil
+	})
+}
+
+// storedPreferences reads the last settings an inbox stream holds, the
+// defaults when none, reading from its end; it returns the stream's state.
+func (a *App) storedPreferences(ctx context.Context, stream string) (personal.Preferences, streamState, error) {
+	var st streamState
+	for from := es.End; ; {
+		recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, from, readPage)
+		if err != nil {
+			return personal.Preferences{}, st, err
+		}
+		if len(recs) > 0 && !st.exists {
+			st = streamState{revision: recs[0].Revision, exists: true, position: recs[0].Position}
+		}
+		for _, r := range recs {
+			if r.Type != personal.TypePreferencesSet {
+				continue
+			}
+			e, err := a.registry.Decode(r.Type, r.Data)
+			if err != nil {
+				return personal.Preferences{}, st, err
+			}
+			if set, ok := e.(*personal.PreferencesSet); ok {
+				return set.Preferences, st, nil
+			}
+		}
+		if len(recs) < readPage || recs[len(recs)-1].Revision == 0 {
+			return personal.DefaultPreferences(), st, nil
+		}
+		from = recs[len(recs)-1].Revision - 1
 	}
-	events, next, err := personal.SetPreferences(p.MemberID, current, r, a.Now())
-	if err != nil || len(events) == 0 {
-		return PreferencesWritten{Preferences: next}, err
-	}
-	res, err := a.appendInbox(ctx, p, events...)
-	if err != nil {
-		return PreferencesWritten{}, err
-	}
-	return PreferencesWritten{Preferences: next, Position: res.Position}, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	. "github.com/onsi/gomega/gstruct"
 )
 
 var _ = Describe("Concurrent writes of one member", func() {
@@ -73,11 +74,13 @@ var _ = Describe("Concurrent writes of one member", func() {
 		Expect(names).To(ContainElement(me.Name))
 	})
 
-	It("keeps one of 32 parallel settings changes as the settings", func() {
-		pos := race("PUT", "/v1/member/memberSetting/modify", alice, func(i int) any { return map[string]any{"fontSize": i % 3} })
-		var got struct{ FontSize int }
+	It("keeps every setting of 32 parallel settings changes", func() {
+		changes := []map[string]any{{"fontSize": 2}, {"background": "night"}, {"notifications": false}, {"imagePreviewWindow": true}}
+		pos := race("PUT", "/v1/member/memberSetting/modify", alice, func(i int) any { return changes[i%len(changes)] })
+		var got map[string]any
 		s.ok("GET", fmt.Sprintf("/v1/member/memberSetting/get?after=%d", pos), alice.Token, nil, &got)
-		Expect(got.FontSize).To(BeNumerically("<", 3))
+		Expect(got).To(MatchKeys(IgnoreExtras, Keys{"fontSize": BeEquivalentTo(2), "background": Equal("night"),
+			"notifications": BeFalse(), "imagePreviewWindow": BeTrue()}))
 	})
 
 	It("logs in 32 devices at once", func() {
