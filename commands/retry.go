@@ -18,8 +18,8 @@ const maxDecisions = 16
 // maxPause caps the random pause before deciding again.
 const maxPause = 50 * time.Millisecond
 
-// retryOnConflict runs attempt, which loads its stream, decides on it and appends
-// with the revision it loaded, until its append wins. A lost race
+// retryOnConflict runs attempt, which loads its stream, decides on it and
+// appends with the revision it loaded, until its append wins. A lost race
 // (es.ErrConcurrency) means the state it decided on is stale: after a short
 // random pause, growing with each round so that racing callers spread out,
 // it loads and decides again, and the domain's refusal, when the intent no
