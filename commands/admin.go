@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
@@ -102,13 +101,7 @@ func (a *App) operateMember(ctx context.Context, op Operator, tenantCode, who, a
 		return MemberState{}, err
 	}
 	// A login racing the change moves the stream on: decide again.
-	for range 3 {
-		state, err := a.operateOnce(ctx, op, tenantCode, id, decide)
-		if !errors.Is(err, es.ErrConcurrency) {
-			return state, err
-		}
-	}
-	return MemberState{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+	return retryOnConflict(ctx, func() (MemberState, error) { return a.operateOnce(ctx, op, tenantCode, id, decide) })
 }
 
 func (a *App) operateOnce(ctx context.Context, op Operator, tenantCode, id string,

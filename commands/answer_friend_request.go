@@ -56,7 +56,7 @@ func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFrie
 	if !ok || friend.Peer(pair, p.MemberID) == "" {
 		return Answered{}, fault.New(fault.NotFound, fault.MsgApplyNotFound)
 	}
-	for attempt := 0; ; attempt++ {
+	return retryOnConflict(ctx, func() (Answered, error) {
 		f, st, err := a.friendship(ctx, p.Tenant, pair)
 		if err != nil {
 			return Answered{}, err
@@ -66,12 +66,9 @@ func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFrie
 			return Answered{}, err
 		}
 		res, err := a.appendFriendship(ctx, p, pair, st.expected(), events)
-		if isConcurrency(err) && attempt < maxRetries {
-			continue
-		}
 		if err != nil {
 			return Answered{}, err
 		}
 		return Answered{ID: r.ID, Status: r.Status, Position: res.Position}, nil
-	}
+	})
 }

@@ -180,8 +180,7 @@ func (a *App) signalCall(ctx context.Context, p Principal, id string, op call.Op
 // again, so that no node ends a call another has answered. decide returns
 // no events to append none.
 func (a *App) decideCall(ctx context.Context, p Principal, known callEntry, decide func(call.Call) ([]es.Event, error)) (CallResult, error) {
-	const attempts = 5
-	for range attempts {
+	return retryOnConflict(ctx, func() (CallResult, error) {
 		c, rev, err := a.readCall(ctx, known)
 		if err != nil {
 			return CallResult{}, err
@@ -190,12 +189,8 @@ func (a *App) decideCall(ctx context.Context, p Principal, known callEntry, deci
 		if err != nil || len(events) == 0 {
 			return CallResult{}, err
 		}
-		res, err := a.appendCall(ctx, p, "", known.chatID, es.Exact(rev), events)
-		if !errors.Is(err, es.ErrConcurrency) {
-			return res, err
-		}
-	}
-	return CallResult{}, fault.New(fault.Conflict, fault.MsgTooManyRequests) // the chat changed under every decision
+		return a.appendCall(ctx, p, "", known.chatID, es.Exact(rev), events)
+	})
 }
 
 // readCall folds the call of known from its chat stream, from the call's

@@ -156,11 +156,6 @@ func (a *App) conversation(ctx context.Context, p Principal, r Conversation) (in
 	return c, nil
 }
 
-// maxInboxRetries bounds the decisions of one change: each lost race means
-// another change of the same member's inbox won, so a member's devices
-// racing each other settle within a few rounds.
-const maxInboxRetries = 16
-
 // changeInbox lets decide change p's inbox and appends what it decided
 // with the inbox's expected revision, deciding again on a concurrent
 // change: two pins at once cannot pass the cap together.
@@ -170,7 +165,7 @@ func (a *App) changeInbox(ctx context.Context, p Principal, r Conversation, deci
 		return Changed{}, err
 	}
 	stream := es.Stream(p.Tenant, es.CategoryInbox, p.MemberID)
-	for attempt := 0; ; attempt++ {
+	return retryOnConflict(ctx, func() (Changed, error) {
 		x := inbox.New(p.MemberID)
 		st, err := a.loadAll(ctx, stream, x.Apply)
 		if err != nil {
@@ -181,14 +176,11 @@ func (a *App) changeInbox(ctx context.Context, p Principal, r Conversation, deci
 			return Changed{Position: st.position}, err
 		}
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
-		if isConcurrency(err) && attempt < maxInboxRetries {
-			continue
-		}
 		if err != nil {
 			return Changed{}, err
 		}
 		return Changed{Position: res.Position}, nil
-	}
+	})
 }
 
 // newestMessage finds the id of the last message of a chat stream.

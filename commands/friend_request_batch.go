@@ -86,27 +86,22 @@ func (a *App) handleRequests(ctx context.Context, p Principal, ids []string, dec
 	}
 	out := RequestsHandled{IDs: []string{}}
 	for i, id := range ids {
-		for attempt := 0; ; attempt++ {
+		res, err := retryOnConflict(ctx, func() (es.WriteResult, error) {
 			f, st, err := a.friendship(ctx, p.Tenant, pairs[i])
 			if err != nil {
-				return out, err
+				return es.WriteResult{}, err
 			}
 			events, err := decide(&f, id, a.Now())
-			if err != nil { // another device handled it since the check
-				return out, err
+			if err != nil || len(events) == 0 { // an error: another device handled it since the check
+				return es.WriteResult{}, err
 			}
-			if len(events) == 0 {
-				break
-			}
-			res, err := a.appendFriendship(ctx, p, pairs[i], st.expected(), events)
-			if isConcurrency(err) && attempt < maxRetries {
-				continue
-			}
-			if err != nil {
-				return out, err
-			}
+			return a.appendFriendship(ctx, p, pairs[i], st.expected(), events)
+		})
+		if err != nil {
+			return out, err
+		}
+		if res.Position != 0 { // 0: nothing to append for this one
 			out.IDs, out.Position = append(out.IDs, id), res.Position
-			break
 		}
 	}
 	return out, nil

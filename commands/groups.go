@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
@@ -60,12 +59,11 @@ type GroupWritten struct {
 	Position uint64 `json:"position"`
 }
 
-// maxGroupRetries bounds the decisions taken again after a concurrent
-// change of the same group.
-const maxGroupRetries = 8
-
 // CreateGroup creates a group of p with friends of p as its members.
 func (a *App) CreateGroup(ctx context.Context, p Principal, r CreateGroup) (GroupCreated, error) {
+	if err := a.checkGroupAvatar(ctx, p, r.HeadURL); err != nil {
+		return GroupCreated{}, err
+	}
 	id := a.NewID()
 	e, err := group.Create(id, p.MemberID, r.Name, r.HeadURL, r.Notice, r.MemberIDs, a.Now())
 	if err != nil {
@@ -118,7 +116,7 @@ func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action strin
 // actOnGroupEvents is actOnGroup for decisions of several events.
 func (a *App) actOnGroupEvents(ctx context.Context, p Principal, groupID, action string,
 	decide func(g *group.Group, now time.Time) ([]es.Event, error)) (GroupWritten, error) {
-	for range maxGroupRetries {
+	return retryOnConflict(ctx, func() (GroupWritten, error) {
 		g, st, err := a.loadGroup(ctx, p.Tenant, groupID)
 		if err != nil {
 			return GroupWritten{}, err
@@ -138,15 +136,8 @@ func (a *App) actOnGroupEvents(ctx context.Context, p Principal, groupID, action
 			return GroupWritten{}, err
 		}
 		res, err := a.appendEvents(ctx, p, es.Stream(p.Tenant, es.CategoryGroup, groupID), st.expected(), events)
-		if errors.Is(err, es.ErrConcurrency) {
-			continue
-		}
-		if err != nil {
-			return GroupWritten{}, err
-		}
-		return GroupWritten{Position: res.Position}, nil
-	}
-	return GroupWritten{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+		return GroupWritten{Position: res.Position}, err
+	})
 }
 
 // InviteToGroup adds friends of p to a group p belongs to. The friends a
@@ -294,6 +285,21 @@ func (a *App) ModifyGroup(ctx context.Context, p Principal, r ModifyGroup) (Grou
 		action = "mute"
 	}
 	return a.actOnGroup(ctx, p, r.GroupID, action, func(g *group.Group, now time.Time) (es.Event, error) {
+		if r.HeadURL != nil && *r.HeadURL != g.HeadURL { // a form sends the current avatar back unchanged
+			if err := a.checkGroupAvatar(ctx, p, *r.HeadURL); err != nil {
+				return nil, err
+			}
+		}
 		return g.Modify(p.MemberID, s, now)
 	})
+}
+
+// checkGroupAvatar fails unless headURL is empty or names a jpg or png
+// picture p uploaded: every member's client fetches it, so no outside
+// address, script or other member's file.
+func (a *App) checkGroupAvatar(ctx context.Context, p Principal, headURL string) error {
+	if headURL == "" {
+		return nil
+	}
+	return a.checkPicture(ctx, p, headURL, fault.MsgGroupAvatarInvalid, "jpg", "png")
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
@@ -57,13 +56,18 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 	// The session starts at the revision the decision saw: a ban or another
 	// login in between makes it decide again, so no session outlives a ban
 	// and single-device logins never both survive.
-	for range loginTries {
+	// The slow hash is checked again only when a decision sees another one.
+	matched, checked := "", false
+	return retryOnConflict(ctx, func() (LoggedIn, error) {
 		var m member.Member
 		st, err := a.loadAll(ctx, stream, m.Apply)
 		if err != nil {
 			return LoggedIn{}, err
 		}
-		if failed, err := m.CheckPassword(func(hash string) bool { return a.Hasher.Matches(hash, l.Password) }, a.Now()); err != nil {
+		failed, err := m.CheckPassword(func(hash string) bool {
+			return (checked && hash == matched) || a.Hasher.Matches(hash, l.Password)
+		}, a.Now())
+		if err != nil {
 			if len(failed) > 0 {
 				// Counted whatever the revision: a lost race must not
 				// lose a wrong password.
@@ -73,6 +77,7 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 			}
 			return LoggedIn{}, err
 		}
+		matched, checked = m.PasswordHash(), true
 		cfg, err := a.TenantConfig(ctx, l.TenantCode)
 		if err != nil {
 			return LoggedIn{}, err
@@ -92,15 +97,11 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 		}
 		member.StampIP(events, l.IP)
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
-		if errors.Is(err, es.ErrConcurrency) {
-			continue
-		}
 		if err != nil {
 			return LoggedIn{}, err
 		}
 		return LoggedIn{Principal: p, Position: res.Position}, nil
-	}
-	return LoggedIn{}, fault.New(fault.Conflict, fault.MsgTooManyRequests)
+	})
 }
 
 // loginHolder is the id of the member account names in tenantCode, by its
@@ -130,10 +131,6 @@ func (a *App) UnknownLoginKey(ctx context.Context, tenantCode, account string) (
 	}
 	return tenantCode + "\x00" + member.NormalizePhone(account), nil
 }
-
-// loginTries bounds how often a login decides again after a concurrent
-// change of the member's stream.
-const loginTries = 10
 
 // Logout ends p's session and returns the position to wait for.
 func (a *App) Logout(ctx context.Context, p Principal) (uint64, error) {

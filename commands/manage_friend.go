@@ -69,7 +69,7 @@ func (a *App) changeFriend(ctx context.Context, p Principal, peer string, decide
 		return FriendChanged{}, fault.New(fault.Invalid, fault.MsgFriendMissing)
 	}
 	pair := friend.PairID(p.MemberID, peer)
-	for attempt := 0; ; attempt++ {
+	return retryOnConflict(ctx, func() (FriendChanged, error) {
 		f, st, err := a.friendship(ctx, p.Tenant, pair)
 		if err != nil {
 			return FriendChanged{}, err
@@ -84,14 +84,11 @@ func (a *App) changeFriend(ctx context.Context, p Principal, peer string, decide
 			return FriendChanged{FriendMemberID: peer}, err
 		}
 		res, err := a.appendFriendship(ctx, p, pair, st.expected(), events)
-		if isConcurrency(err) && attempt < maxRetries {
-			continue
-		}
 		if err != nil {
 			return FriendChanged{}, err
 		}
 		return FriendChanged{FriendMemberID: peer, Position: res.Position}, nil
-	}
+	})
 }
 
 // foreignPeer returns the different-tenant fault when peer is a member of

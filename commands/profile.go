@@ -76,34 +76,31 @@ type PreferencesWritten struct {
 	Position uint64 `json:"position"`
 }
 
-// maxProfileRetries bounds the retries of a member-stream append that lost a
-// race with another change of the same member.
-const maxProfileRetries = 3
-
 // changeMember loads p's member, lets decide choose the events, and appends
-// them with the exact revision loaded, retrying a lost race. decide's error
-// is returned after its events (a wrong password is recorded) are appended.
+// them with the exact revision loaded, deciding again after a lost race.
+// decide's error is returned after its events (a wrong password is
+// recorded) are appended.
 func (a *App) changeMember(ctx context.Context, p Principal, decide func(m *member.Member) ([]es.Event, error)) (uint64, error) {
 	stream := es.Stream(p.Tenant, es.CategoryMember, p.MemberID)
-	for try := 0; ; try++ {
+	var decided error
+	pos, err := retryOnConflict(ctx, func() (uint64, error) {
 		var m member.Member
 		st, err := a.loadAll(ctx, stream, m.Apply)
 		if err != nil {
 			return 0, err
 		}
-		events, decided := decide(&m)
+		var events []es.Event
+		events, decided = decide(&m)
 		if len(events) == 0 {
-			return st.position, decided
+			return st.position, nil
 		}
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
-		if isConcurrency(err) && try < maxProfileRetries {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		return res.Position, decided
+		return res.Position, err
+	})
+	if err != nil {
+		return 0, err
 	}
+	return pos, decided
 }
 
 // ModifyProfile changes p's name, avatar or gender.
@@ -119,11 +116,11 @@ func (a *App) ModifyProfile(ctx context.Context, p Principal, r ModifyProfile) (
 	return ProfileWritten{Position: pos}, err
 }
 
-// checkPicture fails with key unless filePath names a picture uploaded to
-// p's tenant, of one of exts, under the picture cap.
+// checkPicture fails with key unless filePath names a picture p uploaded to
+// its tenant, of one of exts, under the picture cap.
 func (a *App) checkPicture(ctx context.Context, p Principal, filePath, key string, exts ...string) error {
 	t, name, ok := chat.ParseUploadPath(filePath)
-	if !ok || t != p.Tenant || !chat.ValidStoredName(name) {
+	if !ok || t != p.Tenant || !chat.UploadedBy(name, p.MemberID) {
 		return fault.New(fault.Invalid, key)
 	}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
@@ -328,19 +325,56 @@ func (a *App) Preferences(ctx context.Context, p Principal) (personal.Preference
 	return prefs, err
 }
 
-// SetPreferences changes some of p's settings.
+// SetPreferences changes some of p's settings. It decides on the last ones
+// p's inbox stream holds, not on the read model, and appends with the
+// stream's revision, so that devices changing different settings at once all
+// keep their change.
 func (a *App) SetPreferences(ctx context.Context, p Principal, r personal.PreferencesChange) (PreferencesWritten, error) {
-	current, err := a.Preferences(ctx, p)
-	if err != nil {
-		return PreferencesWritten{}, err
+	stream := es.Stream(p.Tenant, es.CategoryInbox, p.MemberID)
+	return retryOnConflict(ctx, func() (PreferencesWritten, error) {
+		current, st, err := a.storedPreferences(ctx, stream)
+		if err != nil {
+			return PreferencesWritten{}, err
+		}
+		events, next, err := personal.SetPreferences(p.MemberID, current, r, a.Now())
+		if err != nil || len(events) == 0 {
+			return PreferencesWritten{Preferences: next}, err
+		}
+		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
+		if err != nil {
+			return PreferencesWritten{}, err
+		}
+		return PreferencesWritten{Preferences: next, Position: res.Position}, nil
+	})
+}
+
+// storedPreferences reads the last settings an inbox stream holds, the
+// defaults when none, reading from its end; it returns the stream's state.
+func (a *App) storedPreferences(ctx context.Context, stream string) (personal.Preferences, streamState, error) {
+	var st streamState
+	for from := es.End; ; {
+		recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, from, readPage)
+		if err != nil {
+			return personal.Preferences{}, st, err
+		}
+		if len(recs) > 0 && !st.exists {
+			st = streamState{revision: recs[0].Revision, exists: true, position: recs[0].Position}
+		}
+		for _, r := range recs {
+			if r.Type != personal.TypePreferencesSet {
+				continue
+			}
+			e, err := a.registry.Decode(r.Type, r.Data)
+			if err != nil {
+				return personal.Preferences{}, st, err
+			}
+			if set, ok := e.(*personal.PreferencesSet); ok {
+				return set.Preferences, st, nil
+			}
+		}
+		if len(recs) < readPage || recs[len(recs)-1].Revision == 0 {
+			return personal.DefaultPreferences(), st, nil
+		}
+		from = recs[len(recs)-1].Revision - 1
 	}
-	events, next, err := personal.SetPreferences(p.MemberID, current, r, a.Now())
-	if err != nil || len(events) == 0 {
-		return PreferencesWritten{Preferences: next}, err
-	}
-	res, err := a.appendInbox(ctx, p, events...)
-	if err != nil {
-		return PreferencesWritten{}, err
-	}
-	return PreferencesWritten{Preferences: next, Position: res.Position}, nil
 }

@@ -20,10 +20,6 @@ type Applied struct {
 	Position uint64 `json:"position"`
 }
 
-// maxRetries bounds the retries of a decision that lost an optimistic
-// concurrency race on its stream.
-const maxRetries = 3
-
 // RequestFriend asks another member of the tenant to be friends.
 func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (Applied, error) {
 	if r.FriendMemberID == "" {
@@ -34,7 +30,7 @@ func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (
 	}
 	pair := friend.PairID(p.MemberID, r.FriendMemberID)
 	applyID := a.NewID()
-	for attempt := 0; ; attempt++ {
+	return retryOnConflict(ctx, func() (Applied, error) {
 		f, st, err := a.friendship(ctx, p.Tenant, pair)
 		if err != nil {
 			return Applied{}, err
@@ -44,14 +40,11 @@ func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (
 			return Applied{ID: id}, err
 		}
 		res, err := a.appendFriendship(ctx, p, pair, st.expected(), events)
-		if isConcurrency(err) && attempt < maxRetries {
-			continue
-		}
 		if err != nil {
 			return Applied{}, err
 		}
 		return Applied{ID: id, Position: res.Position}, nil
-	}
+	})
 }
 
 // checkTarget asks the policy whether p may act on another member: the

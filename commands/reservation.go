@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
@@ -73,24 +72,23 @@ func (a *App) taken(ctx context.Context, tenant string, c claim) (bool, error) {
 	return a.memberExists(ctx, tenant, c.member)
 }
 
-// reserve claims stream for p's member; it reports false when taken.
+// reserve claims stream for p's member; it reports false when taken. A
+// claim appended meanwhile is read again: another registration's holds it,
+// a release frees it.
 func (a *App) reserve(ctx context.Context, p Principal, stream string, e es.Event) (bool, error) {
-	c, err := a.lastClaim(ctx, stream)
-	if err != nil {
-		return false, err
-	}
-	if held, err := a.taken(ctx, p.Tenant, c); err != nil || held {
-		return false, err
-	}
-	expected := es.NoStream
-	if c.exists {
-		expected = es.Exact(c.revision)
-	}
-	_, err = a.appendEvents(ctx, p, stream, expected, []es.Event{e})
-	if isConcurrency(err) {
-		return false, nil
-	}
-	return err == nil, err
+	return retryOnConflict(ctx, func() (bool, error) {
+		c, err := a.lastClaim(ctx, stream)
+		if err != nil {
+			return false, err
+		}
+		if held, err := a.taken(ctx, p.Tenant, c); err != nil || held {
+			return false, err
+		}
+		expected := es.NoStream
+		if c.exists {
+			expected = es.Exact(c.revision)
+		}
+		_, err = a.appendEvents(ctx, p, stream, expected, []es.Event{e})
+		return err == nil, err
+	})
 }
-
-func isConcurrency(err error) bool { return errors.Is(err, es.ErrConcurrency) }

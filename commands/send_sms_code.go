@@ -54,20 +54,20 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 	if err != nil {
 		return err
 	}
-	var codes member.SMSCodes
 	stream := es.Stream(tenantCode, es.CategorySMS, phone)
-	st, err := a.loadAll(ctx, stream, codes.Apply)
-	if err != nil {
-		return err
-	}
-	events, err := codes.Issue(phone, purpose, hash, a.Now())
-	if err != nil {
-		return err
-	}
-	if _, err := a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events); err != nil {
-		if isConcurrency(err) {
-			return fault.New(fault.RateLimited, fault.MsgSMSTooOften)
+	_, err = retryOnConflict(ctx, func() (es.WriteResult, error) {
+		var codes member.SMSCodes
+		st, err := a.loadAll(ctx, stream, codes.Apply)
+		if err != nil {
+			return es.WriteResult{}, err
 		}
+		events, err := codes.Issue(phone, purpose, hash, a.Now())
+		if err != nil {
+			return es.WriteResult{}, err
+		}
+		return a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events)
+	})
+	if err != nil {
 		return err
 	}
 	return a.SMS.Send(ctx, phone, code, purpose)
@@ -79,31 +79,23 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 // spent twice.
 func (a *App) useSMSCode(ctx context.Context, tenantCode, phone, purpose, code string) error {
 	stream := es.Stream(tenantCode, es.CategorySMS, phone)
-	for range smsCodeTries {
+	_, err := retryOnConflict(ctx, func() (struct{}, error) {
 		var codes member.SMSCodes
 		st, err := a.loadAll(ctx, stream, codes.Apply)
 		if err != nil {
-			return err
+			return struct{}{}, err
 		}
 		events, decided := codes.Use(purpose, a.Now(), func(hash string) bool { return a.Hasher.Matches(hash, code) })
 		if len(events) == 0 {
-			return decided
+			return struct{}{}, decided
 		}
-		_, err = a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events)
-		if isConcurrency(err) {
-			continue
+		if _, err := a.appendEvents(ctx, Principal{Tenant: tenantCode}, stream, st.expected(), events); err != nil {
+			return struct{}{}, err
 		}
-		if err != nil {
-			return err
-		}
-		return decided
-	}
-	return fault.New(fault.RateLimited, fault.MsgTooManyAttempts)
+		return struct{}{}, decided
+	})
+	return err
 }
-
-// smsCodeTries bounds how often a code's use decides again after a
-// concurrent try of the same phone.
-const smsCodeTries = 10
 
 func sixDigits() (string, error) {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))

@@ -62,24 +62,25 @@ func (a *App) ConfigureTenant(ctx context.Context, op Operator, code string, set
 	if err := tenant.ValidateCode(code); err != nil {
 		return TenantSettings{}, err
 	}
-	t, st, err := a.loadTenant(ctx, code)
-	if err != nil {
-		return TenantSettings{}, err
-	}
-	events, err := t.Configure(settings, a.Now())
-	if err != nil || len(events) == 0 {
-		return TenantSettings{Config: t.Config()}, err
-	}
-	stream := es.Stream(code, es.CategoryTenant, code)
 	defer a.tenantConfigs.evict(code)
-	res, err := a.appendEvents(ctx, op.principal(code), stream, st.expected(), events)
-	if err != nil {
-		return TenantSettings{}, err
-	}
-	for _, e := range events {
-		t.Apply(e)
-	}
-	return TenantSettings{Config: t.Config(), Position: res.Position}, nil
+	return retryOnConflict(ctx, func() (TenantSettings, error) {
+		t, st, err := a.loadTenant(ctx, code)
+		if err != nil {
+			return TenantSettings{}, err
+		}
+		events, err := t.Configure(settings, a.Now())
+		if err != nil || len(events) == 0 {
+			return TenantSettings{Config: t.Config()}, err
+		}
+		res, err := a.appendEvents(ctx, op.principal(code), es.Stream(code, es.CategoryTenant, code), st.expected(), events)
+		if err != nil {
+			return TenantSettings{}, err
+		}
+		for _, e := range events {
+			t.Apply(e)
+		}
+		return TenantSettings{Config: t.Config(), Position: res.Position}, nil
+	})
 }
 
 // checkContent refuses a message whose text holds one of the sensitive

@@ -2,14 +2,14 @@
 // <root>/<tenant>/<first two letters of the name>/<name>. A file is written
 // to a temporary file beside its place, fsynced, renamed into place and its
 // directory fsynced, so that a stored name always holds the whole file. Names
-// are 128 random bits in hex plus the extension the caller gives; nothing of
-// a client's file name reaches a path.
+// are chat.StoredName's: 64 random bits and the uploader's mark in hex, plus
+// the extension the caller gives; nothing of a client's file name reaches a
+// path.
 package blobstore
 
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -60,18 +60,19 @@ var (
 // ErrInvalid reports a tenant or extension not of the stored forms.
 var ErrInvalid = errors.New("blob store: invalid tenant or extension")
 
-// Save streams src into a new file of tenant stored under a random name with
-// extension ext, and returns the name and the number of bytes stored. When
-// src fails (its error is returned, wrapped) or ctx ends, nothing is stored.
-func (s *Store) Save(ctx context.Context, tenant, ext string, src io.Reader) (string, int64, error) {
+// Save streams src, uploaded by the member uploader, into a new file of
+// tenant stored under a new name with extension ext, and returns the name and
+// the number of bytes stored. When src fails (its error is returned, wrapped)
+// or ctx ends, nothing is stored.
+func (s *Store) Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (string, int64, error) {
 	if !tenantPattern.MatchString(tenant) || !extPattern.MatchString(ext) {
 		return "", 0, ErrInvalid
 	}
-	var b [16]byte
+	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", 0, err
 	}
-	name := hex.EncodeToString(b[:]) + "." + ext
+	name := chat.StoredName(uploader, b, ext)
 	dir := filepath.Join(s.root, tenant, name[:2])
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", 0, fmt.Errorf("blob store: %w", err)

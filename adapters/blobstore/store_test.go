@@ -59,13 +59,13 @@ var _ = Describe("The blob store", func() {
 	}
 
 	It("stores a file under its tenant with a random name and reads it back with seeking", func() {
-		name, size, err := store.Save(ctx, "x0001", "png", strings.NewReader("0123456789"))
+		name, size, err := store.Save(ctx, "x0001", "m1", "png", strings.NewReader("0123456789"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(size).To(Equal(int64(10)))
 		Expect(name).To(MatchRegexp(`^[0-9a-f]{32}\.png$`))
 		Expect(files()).To(ConsistOf(filepath.Join(root, "x0001", name[:2], name)))
 
-		other, _, err := store.Save(ctx, "x0001", "png", strings.NewReader("0123456789"))
+		other, _, err := store.Save(ctx, "x0001", "m1", "png", strings.NewReader("0123456789"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(other).NotTo(Equal(name))
 
@@ -86,7 +86,7 @@ var _ = Describe("The blob store", func() {
 	})
 
 	It("keeps tenants apart", func() {
-		name, _, err := store.Save(ctx, "x0001", "txt", strings.NewReader("a"))
+		name, _, err := store.Save(ctx, "x0001", "m1", "txt", strings.NewReader("a"))
 		Expect(err).NotTo(HaveOccurred())
 		_, _, err = store.Open(ctx, "x0002", name)
 		Expect(errors.Is(err, fs.ErrNotExist)).To(BeTrue())
@@ -96,17 +96,17 @@ var _ = Describe("The blob store", func() {
 	})
 
 	It("stores nothing when the source fails or the context ends", func() {
-		_, _, err := store.Save(ctx, "x0001", "bin", &failing{})
+		_, _, err := store.Save(ctx, "x0001", "m1", "bin", &failing{})
 		Expect(err).To(MatchError(errBroken))
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
-		_, _, err = store.Save(cancelled, "x0001", "bin", bytes.NewReader(make([]byte, 1<<20)))
+		_, _, err = store.Save(cancelled, "x0001", "m1", "bin", bytes.NewReader(make([]byte, 1<<20)))
 		Expect(err).To(MatchError(context.Canceled))
 		Expect(files()).To(BeEmpty())
 	})
 
 	It("removes the temporary files of interrupted uploads when it opens, and keeps the stored ones", func() {
-		name, _, err := store.Save(ctx, "x0001", "png", strings.NewReader("kept"))
+		name, _, err := store.Save(ctx, "x0001", "m1", "png", strings.NewReader("kept"))
 		Expect(err).NotTo(HaveOccurred())
 		left := filepath.Join(root, "x0001", name[:2], ".upload-123")
 		Expect(os.WriteFile(left, []byte("half"), 0o600)).To(Succeed())
@@ -117,7 +117,7 @@ var _ = Describe("The blob store", func() {
 
 	It("refuses tenants and extensions that could leave its directory", func() {
 		for _, c := range [][2]string{{"../x", "png"}, {"x0001/..", "png"}, {"", "png"}, {"x0001", "../png"}, {"x0001", ""}, {"X0001", "png"}} {
-			_, _, err := store.Save(ctx, c[0], c[1], strings.NewReader("a"))
+			_, _, err := store.Save(ctx, c[0], "m1", c[1], strings.NewReader("a"))
 			Expect(err).To(MatchError(blobstore.ErrInvalid), "%q %q", c[0], c[1])
 		}
 		Expect(files()).To(BeEmpty())
@@ -126,7 +126,7 @@ var _ = Describe("The blob store", func() {
 	It("finds nothing for names that are not its own, whatever they hold", func() {
 		outside := filepath.Join(filepath.Dir(root), "secret.txt")
 		Expect(os.WriteFile(outside, []byte("secret"), 0o600)).To(Succeed())
-		name, _, err := store.Save(ctx, "x0001", "txt", strings.NewReader("a"))
+		name, _, err := store.Save(ctx, "x0001", "m1", "txt", strings.NewReader("a"))
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range [][2]string{
 			{"x0001", "../../secret.txt"}, {"..", "secret.txt"}, {"x0001", name[:2] + "/" + name},

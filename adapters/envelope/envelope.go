@@ -3,9 +3,11 @@
 package envelope
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 
+	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 )
 
@@ -42,9 +44,14 @@ func Status(k fault.Kind) int {
 	return http.StatusInternalServerError
 }
 
-// FromError maps an error to HTTP status and envelope. An error that is not a
-// domain failure is an internal one: its text never reaches the client.
+// FromError maps an error to HTTP status and envelope. A lost optimistic
+// concurrency race that escaped its handler is a conflict the user may retry;
+// any other error that is not a domain failure is an internal one: its text
+// never reaches the client.
 func FromError(err error, lang string) (int, Body) {
+	if errors.Is(err, es.ErrConcurrency) {
+		err = fault.New(fault.Conflict, fault.MsgConcurrentChange)
+	}
 	f, ok := fault.As(err)
 	if !ok {
 		return http.StatusInternalServerError, Body{Code: "500", Info: Translate(lang, msgInternal)}

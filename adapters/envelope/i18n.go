@@ -99,6 +99,7 @@ var texts = map[string]map[string]string{
 		fault.MsgPinLimit:           "置顶聊天数量已超过上限，请取消其他置顶后重试",
 		fault.MsgConversationTarget: "请提供与 chatType 相符的 friendMemberId 或 groupId",
 		fault.MsgOperationInvalid:   "operationType 必须是 Add、Del、Report、AddTop 或 DelTop",
+		fault.MsgConcurrentChange:   "该内容正在别处同时被修改，请重试",
 	},
 	"vi_VN": {
 		"success":                   "Thành công",
@@ -149,5 +150,6 @@ var texts = map[string]map[string]string{
 		fault.MsgPinLimit:           "Số cuộc trò chuyện được ghim đã vượt quá giới hạn, hãy bỏ ghim cuộc trò chuyện khác rồi thử lại",
 		fault.MsgConversationTarget: "Hãy cung cấp friendMemberId hoặc groupId phù hợp với chatType",
 		fault.MsgOperationInvalid:   "operationType phải là Add, Del, Report, AddTop hoặc DelTop",
+		fault.MsgConcurrentChange:   "Nội dung này đang được thay đổi đồng thời ở nơi khác, vui lòng thử lại",
 	},
 }

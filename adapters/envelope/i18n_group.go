@@ -26,6 +26,7 @@ var groupTexts = map[string]map[string]string{
 		fault.MsgRemoteDeleteDenied: "只有群主和管理员可以为所有人删除群消息",
 		fault.MsgPinnedTooMany:      "一个群最多置顶10条消息：请先取消其他置顶后重试",
 		fault.MsgMessageNotPinned:   "该消息未置顶",
+		fault.MsgGroupAvatarInvalid: "群头像必须是您自己上传的 jpg 或 png 图片",
 	},
 	"vi_VN": {
 		fault.MsgGroupNotFound:      "Không tìm thấy nhóm",
@@ -49,5 +50,6 @@ var groupTexts = map[string]map[string]string{
 		fault.MsgRemoteDeleteDenied: "Chỉ trưởng nhóm và quản trị viên mới có thể xóa tin nhắn nhóm cho mọi người",
 		fault.MsgPinnedTooMany:      "Mỗi nhóm ghim tối đa 10 tin nhắn: hãy bỏ ghim tin khác rồi thử lại",
 		fault.MsgMessageNotPinned:   "Tin nhắn này chưa được ghim",
+		fault.MsgGroupAvatarInvalid: "Ảnh đại diện nhóm phải là ảnh jpg hoặc png do chính bạn tải lên",
 	},
 }

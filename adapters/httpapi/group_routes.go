@@ -44,7 +44,7 @@ func (a *API) groupRoutes() []route {
 	}
 	return []route{
 		commandRoute(a, http.MethodPost, "/chat/groupInfo/build",
-			"Create a group (name required, 1 to 100 friends invited); its members get cmd 22.",
+			"Create a group (name required, 1 to 100 friends invited; headUrl, when given, a jpg or png picture the creator uploaded); its members get cmd 22.",
 			Commands.CreateGroup),
 		{method: http.MethodGet, path: "/chat/groupInfo/getGroupInfoByGroupId",
 			summary: "A group the member belongs to, with the member's role.", query: groupQuery,
@@ -65,7 +65,7 @@ func (a *API) groupRoutes() []route {
 		change("/chat/groupInfo/muteMember", "Owner or Admin: mute a member of lower rank for minutes (0 unmutes).", Commands.MuteGroupMember),
 		change("/chat/groupInfo/modifyMemberNickname", "Set one's nickname in a group.", Commands.SetGroupNickname),
 		commandRoute(a, http.MethodPut, "/chat/groupInfo/modify",
-			"Change name, notice, avatar, send rate (Admin), mute all (Admin), allow leaving (Owner); cmd 23.",
+			"Change name, notice, avatar (headUrl: a jpg or png picture the caller uploaded, or the current one; \"\" removes it), send rate (Admin), mute all (Admin), allow leaving (Owner); cmd 23.",
 			Commands.ModifyGroup),
 		{method: http.MethodDelete, path: "/chat/groupInfo/delete",
 			summary: "Owner only: dissolve a group; its members get cmd 21.", query: groupQuery,

@@ -44,7 +44,7 @@ type RefereeLink struct {
 func (a *API) profileRoutes() []route {
 	return []route{
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modify",
-			"Change the member's name (not empty, at most 32 characters), avatar (headUrl: a jpg or png uploaded with type=avatar; \"\" removes it) "+
+			"Change the member's name (not empty, at most 32 characters), avatar (headUrl: a jpg or png the member uploaded with type=avatar; \"\" removes it) "+
 				"or gender (male | female | prefer not to say); absent fields stay. The member's connections get 46.",
 			Commands.ModifyProfile),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyPassword",

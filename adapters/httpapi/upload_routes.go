@@ -24,12 +24,13 @@ import (
 
 // Blobs keeps uploaded files per tenant.
 //
-// Save streams src into a new file of tenant under a new unguessable name
-// ending in "."+ext, and returns that name and the bytes stored; when src
-// fails, its error is returned wrapped and nothing is stored. Open returns a
+// Save streams src, uploaded by the member uploader, into a new file of
+// tenant under a new unguessable name (chat.StoredName) ending in "."+ext,
+// and returns that name and the bytes stored; when src fails, its error is
+// returned wrapped and nothing is stored. Open returns a
 // stored file and its time of storing; an unknown name is fs.ErrNotExist.
 type Blobs interface {
-	Save(ctx context.Context, tenant, ext string, src io.Reader) (name string, size int64, err error)
+	Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (name string, size int64, err error)
 	Open(ctx context.Context, tenant, name string) (io.ReadSeekCloser, time.Time, error)
 }
 
@@ -154,7 +155,7 @@ func (a *API) store(ctx context.Context, p commands.Principal, kind uploadKind, 
 		return Uploaded{}, fault.New(fault.Invalid, chat.MsgImageRequired)
 	}
 	capped := &capReader{r: io.MultiReader(bytes.NewReader(head), src), left: limit}
-	name, size, err := a.deps.Blobs.Save(ctx, p.Tenant, ext, capped)
+	name, size, err := a.deps.Blobs.Save(ctx, p.Tenant, p.MemberID, ext, capped)
 	switch {
 	case errors.Is(err, errOverCap):
 		return Uploaded{}, fault.New(fault.TooLarge, tooLarge)

@@ -1,6 +1,8 @@
 package chat
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"math"
 	"path"
@@ -37,9 +39,28 @@ const (
 	maxDuration     = 24 * 3600
 )
 
-// storedName is the form of a stored file's name: 32 random hex digits and
-// the extension of its sniffed type.
+// storedName is the form of a stored file's name: 32 hex digits and the
+// extension of its sniffed type.
 var storedName = regexp.MustCompile(`^[0-9a-f]{32}\.[a-z0-9]{1,5}$`)
+
+// StoredName names a file uploader stores: 16 random hex digits, then 16 of
+// a digest of them and the uploader's member id, so that the name alone
+// tells whose upload it is (UploadedBy), with no record to look up.
+func StoredName(uploader string, random [8]byte, ext string) string {
+	r := hex.EncodeToString(random[:])
+	return r + uploaderDigest(uploader, r) + "." + ext
+}
+
+// UploadedBy reports whether name is the stored name of a file member
+// uploaded.
+func UploadedBy(name, member string) bool {
+	return ValidStoredName(name) && name[16:32] == uploaderDigest(member, name[:16])
+}
+
+func uploaderDigest(member, random string) string {
+	sum := sha256.Sum256([]byte(member + "/" + random))
+	return hex.EncodeToString(sum[:8])
+}
 
 // tenantCode is the form of a tenant code (domain/tenant).
 var tenantCode = regexp.MustCompile(`^[a-z0-9]{2,16}$`)

@@ -110,6 +110,16 @@ var _ = Describe("Media content", func() {
 		Expect(ext).To(Equal("png"))
 	})
 
+	It("names a stored file after its uploader, and no other member", func() {
+		stored := chat.StoredName("1866000000000000001", [8]byte{1, 2, 3, 4, 5, 6, 7, 8}, "png")
+		Expect(chat.ValidStoredName(stored)).To(BeTrue())
+		Expect(stored).To(HavePrefix("0102030405060708"))
+		Expect(chat.UploadedBy(stored, "1866000000000000001")).To(BeTrue())
+		Expect(chat.UploadedBy(stored, "1866000000000000002")).To(BeFalse())
+		Expect(chat.UploadedBy(name+".png", "1866000000000000001")).To(BeFalse())
+		Expect(chat.UploadedBy("../"+stored, "1866000000000000001")).To(BeFalse())
+	})
+
 	It("makes the media types sendable", func() {
 		for _, t := range []string{"Picture", "VideoMsg", "VoiceMsg", "File"} {
 			got, err := chat.ParseSendableType(t)

@@ -49,4 +49,5 @@ const (
 	MsgPinLimit           = "The number of pinned chats has reached its limit, cancel another pin and try again"
 	MsgConversationTarget = "give either a friendMemberId or a groupId that matches chatType"
 	MsgOperationInvalid   = "operationType must be Add, Del, Report, AddTop or DelTop"
+	MsgConcurrentChange   = "this was being changed at the same time elsewhere, please try again"
 )

@@ -23,4 +23,5 @@ const (
 	MsgRemoteDeleteDenied = "only the group owner and admins can delete group messages for everyone"
 	MsgPinnedTooMany      = "at most 10 messages can be pinned in a group: unpin another and retry"
 	MsgMessageNotPinned   = "this message is not pinned"
+	MsgGroupAvatarInvalid = "the group avatar must be a jpg or png picture you uploaded"
 )
