@@ -22,7 +22,7 @@ func ack(reader, peer, id string) *chat.ReadAcknowledged {
 }
 
 func statuses(store projections.ReadStore, member string) []string {
-	page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+	page, err := store.HistoryPage(ctx, as(member), "1_2", nil, projections.Up, 50)
 	Expect(err).NotTo(HaveOccurred())
 	var out []string
 	for _, m := range page {
@@ -116,7 +116,7 @@ var _ = Describe("The chats projector", func() {
 			add(chatStream, sent("f", "2", "1", "six")).
 			add(inbox1, &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 3, At: 1900})
 		view := func(store projections.ReadStore, member string) []string {
-			page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+			page, err := store.HistoryPage(ctx, as(member), "1_2", nil, projections.Up, 50)
 			Expect(err).NotTo(HaveOccurred())
 			var out []string
 			for _, m := range page {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/projections"
@@ -166,7 +167,7 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 	return nil
 }
 
-func (s *Store) Group(ctx context.Context, id string) (projections.Group, bool, error) {
+func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (projections.Group, bool, error) {
 	var g projections.Group
 	found := false
 	err := s.read(ctx, func(r *readStatements) error {
@@ -177,11 +178,22 @@ func (s *Store) Group(ctx context.Context, id string) (projections.Group, bool, 
 	if err != nil {
 		return g, false, fmt.Errorf("sqliteread: group %s: %w", id, err)
 	}
-	return g, found, nil
+	if !found || !v.SeesCard(g.Tenant) {
+		return projections.Group{}, false, nil
+	}
+	return g, true, nil
 }
 
-func (s *Store) GroupMembers(ctx context.Context, groupID string) ([]projections.GroupMember, error) {
-	return s.groupMembers(ctx, func(r *readStatements) *sqlitec.Stmt { return r.groupMembers }, groupID)
+func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {
+	ms, err := s.groupMembers(ctx, func(r *readStatements) *sqlitec.Stmt { return r.groupMembers }, groupID)
+	if err != nil || len(ms) == 0 {
+		return ms, err
+	}
+	in := slices.ContainsFunc(ms, func(m projections.GroupMember) bool { return m.Member == v.Member })
+	if !v.SeesRoster(ms[0].Tenant, in) {
+		return []projections.GroupMember{}, nil
+	}
+	return ms, nil
 }
 
 func (s *Store) MemberGroups(ctx context.Context, member string) ([]projections.GroupMember, error) {
