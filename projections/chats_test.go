@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -99,6 +100,21 @@ var _ = Describe("The chats projector", func() {
 		ds := fold(store, projections.Chats{}, l.envs, 0)
 		Expect(cmds(ds)).To(Equal([]int{11, 11}))
 		Expect(unread(store, "2")).To(Equal(1))
+	})
+
+	It("ignores an acknowledgement of another chat's message folded in an earlier batch", func() {
+		store := openStore()
+		l := newLog().
+			add(chatStream, sent("m1", "1", "2", "hello")).
+			add("x0001.chat-3_4", sent("m9", "3", "4", "other")).
+			add("x0001.inbox-2", &inbox.MarkedUnread{Ref: inbox.Ref{Member: "2", ChatType: "Friend", Peer: "1", At: 1500}}).
+			add(chatStream, ack("2", "1", "m9"))
+		Expect(cmds(fold(store, projections.Chats{}, l.envs[:3], 0))).To(Equal([]int{11, 11, 49}))
+
+		Expect(fold(store, projections.Chats{}, l.envs[3:], 0)).To(BeEmpty(), "no read mark, no 28 to the peer")
+		Expect(unread(store, "2")).To(Equal(1))
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
+		Expect(sessionOf(store, "2", "1").MarkedUnread).To(BeTrue(), "the conversation stays marked unread")
 	})
 
 	It("folds edits, recalls, deletions and clears alike whatever the batch boundaries", func() {
