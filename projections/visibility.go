@@ -1,5 +1,10 @@
 package projections
 
+import (
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/group"
+)
+
 // Viewer is whom a query answers for: a member of a tenant, or a tenant's
 // auditor (see Auditor). Every query that takes ids takes the viewer and
 // returns only what it may see. The rules are the methods below: the read
@@ -17,7 +22,7 @@ func Auditor(tenant string) Viewer { return Viewer{Tenant: tenant, auditor: true
 
 // InGroupChat reports whether m is a message of a group's chat, which
 // only the group's current members read.
-func (m *Message) InGroupChat() bool { return m.GroupID != "" || m.ChatType == "Group" }
+func (m *Message) InGroupChat() bool { return m.GroupID != "" || m.ChatType == string(chat.Group) }
 
 // ReadsChat reports whether v reads the chat m belongs to: a one-to-one
 // chat is its two parties', a group's chat its current members' (inGroup:
@@ -41,10 +46,24 @@ func (v Viewer) Sees(m *Message, floor uint64, inGroup bool) bool {
 	return v.ReadsChat(m, inGroup) && m.VisibleTo(v.Member, floor)
 }
 
-// SeesCard reports whether v sees the public card of a member or a group
-// of tenant: anyone of the same tenant does (a friend request, a join
-// request, a notice name them).
+// SeesCard reports whether v sees the public card of a member of tenant:
+// anyone of the same tenant does (a friend request, a join request, a
+// notice name members).
 func (v Viewer) SeesCard(tenant string) bool { return tenant == v.Tenant }
+
+// GroupSeen is what v sees of g: the whole group for its current members
+// (isMember: v is one) and the tenant's auditor, its card (name, avatar)
+// for the rest of its tenant, as a notice names it; nothing for others.
+func (v Viewer) GroupSeen(g Group, isMember bool) (Group, bool) {
+	switch {
+	case g.Tenant != v.Tenant:
+		return Group{}, false
+	case v.auditor || isMember:
+		return g, true
+	default:
+		return Group{ID: g.ID, Tenant: g.Tenant, Name: g.Name, HeadURL: g.HeadURL, Dissolved: g.Dissolved}, true
+	}
+}
 
 // SeesRoster reports whether v lists the members of a group of tenant:
 // its current members do (isMember: v is one).
@@ -55,7 +74,7 @@ func (v Viewer) SeesRoster(tenant string, isMember bool) bool {
 // Manages reports whether v handles the join requests of a group, given
 // m, v's membership of it: its owner and admins do.
 func (v Viewer) Manages(m GroupMember) bool {
-	return !v.auditor && m.Tenant == v.Tenant && m.Member == v.Member && (m.Role == "Owner" || m.Role == "Admin")
+	return !v.auditor && m.Tenant == v.Tenant && m.Member == v.Member && (m.Role == string(group.Owner) || m.Role == string(group.Admin))
 }
 
 // Owns reports whether v owns what belongs to member of tenant (its

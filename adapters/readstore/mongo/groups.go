@@ -158,10 +158,15 @@ func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (pro
 	if err != nil {
 		return projections.Group{}, false, fmt.Errorf("mongoread: group %s: %w", id, err)
 	}
-	if g := d.group(); found && v.SeesCard(g.Tenant) {
-		return g, true, nil
+	if !found {
+		return projections.Group{}, false, nil
 	}
-	return projections.Group{}, false, nil
+	in, err := s.inGroup(ctx, id, v.Member)
+	if err != nil {
+		return projections.Group{}, false, fmt.Errorf("mongoread: group %s: %w", id, err)
+	}
+	g, found := v.GroupSeen(d.group(), in)
+	return g, found, nil
 }
 
 func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {

@@ -34,7 +34,7 @@ func describeGroups(store func() projections.ReadStore) {
 		})
 
 		It("reads a group back, within a transaction and after", func() {
-			g, ok, err := store().Group(ctx, viewerA, "g1")
+			g, ok, err := store().Group(ctx, as("o"), "g1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())
 			Expect(g).To(Equal(g1))
@@ -52,7 +52,7 @@ func describeGroups(store func() projections.ReadStore) {
 				Expect(found["g1"].Tenant).To(Equal(tenantA))
 				return nil
 			})
-			g, _, _ = store().Group(ctx, viewerA, "g1")
+			g, _, _ = store().Group(ctx, as("o"), "g1")
 			Expect(g.MuteAll).To(BeTrue())
 			Expect(g.MuteAllUntil).To(Equal(int64(1_800_000_000_000)))
 			Expect(g.Pinned).To(Equal([]string{"m2", "m1"}))

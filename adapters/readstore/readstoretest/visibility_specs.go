@@ -49,7 +49,8 @@ func describeVisibility(store func() projections.ReadStore) {
 				})
 			})
 			update(store(), func(tx projections.Tx) error {
-				if err := tx.PutGroups(ctx, []projections.Group{{ID: "g1", Tenant: tenantA, Name: "Team", Owner: "alice"}}); err != nil {
+				if err := tx.PutGroups(ctx, []projections.Group{{ID: "g1", Tenant: tenantA, Name: "Team", HeadURL: "https://img.example/g1",
+					Notice: "members only", Owner: "alice", MemberCount: 2, Pinned: []string{"g1-m1"}}}); err != nil {
 					return err
 				}
 				if err := tx.PutGroupMembers(ctx, []projections.GroupMember{
@@ -191,14 +192,18 @@ func describeVisibility(store func() projections.ReadStore) {
 			Expect(got).To(BeEmpty())
 		})
 
-		It("Group: a group's card for its tenant only", func() {
-			for _, v := range []projections.Viewer{alice, stranger, gone} {
+		It("Group: the whole group for its current members, its card for the rest of its tenant, nothing for others", func() {
+			g, found, err := store().Group(ctx, bob, "g1")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(found).To(BeTrue())
+			Expect([]any{g.Notice, g.Pinned, g.MemberCount}).To(Equal([]any{"members only", []string{"g1-m1"}, 2}))
+			for _, v := range []projections.Viewer{stranger, gone} {
 				g, found, err := store().Group(ctx, v, "g1")
 				Expect(err).NotTo(HaveOccurred())
 				Expect(found).To(BeTrue(), v.Member)
-				Expect(g.Name).To(Equal("Team"))
+				Expect(g).To(Equal(projections.Group{ID: "g1", Tenant: tenantA, Name: "Team", HeadURL: "https://img.example/g1"}), v.Member)
 			}
-			g, found, err := store().Group(ctx, mallory, "g1")
+			g, found, err = store().Group(ctx, mallory, "g1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(found).To(BeFalse())
 			Expect(g).To(Equal(projections.Group{}))

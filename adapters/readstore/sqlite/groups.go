@@ -170,18 +170,23 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (projections.Group, bool, error) {
 	var g projections.Group
 	found := false
+	in := false
 	err := s.read(ctx, func(r *readStatements) error {
 		var err error
-		g, found, err = readGroupDoc(r.group, id)
+		if g, found, err = readGroupDoc(r.group, id); err != nil || !found {
+			return err
+		}
+		in, err = inGroup(r.groupMember, id, v.Member)
 		return err
 	})
 	if err != nil {
 		return g, false, fmt.Errorf("sqliteread: group %s: %w", id, err)
 	}
-	if !found || !v.SeesCard(g.Tenant) {
+	if !found {
 		return projections.Group{}, false, nil
 	}
-	return g, true, nil
+	g, found = v.GroupSeen(g, in)
+	return g, found, nil
 }
 
 func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {

@@ -165,16 +165,22 @@ func (w *viewing) inGroup(m *projections.Message) (bool, error) {
 	}
 	in, known := w.groups[m.GroupID]
 	if !known {
-		st := w.r.groupMember
-		st.BindText(m.GroupID)
-		st.BindText(w.v.Member)
-		in = st.Next()
-		if err := st.Done(); err != nil {
+		var err error
+		if in, err = inGroup(w.r.groupMember, m.GroupID, w.v.Member); err != nil {
 			return false, err
 		}
 		w.groups[m.GroupID] = in
 	}
 	return in, nil
+}
+
+// inGroup tells with st, a groupMemberSQL statement, whether member
+// belongs to group groupID now.
+func inGroup(st *sqlitec.Stmt, groupID, member string) (bool, error) {
+	st.BindText(groupID)
+	st.BindText(member)
+	in := st.Next()
+	return in, st.Done()
 }
 
 // readsChat tells whether v reads m's chat.
