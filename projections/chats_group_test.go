@@ -96,6 +96,21 @@ var _ = Describe("The chats projector in a group chat", func() {
 		Expect(b.UnreadCount).To(Equal(3))
 	})
 
+	It("ignores an acknowledgement of another group's message folded in an earlier batch", func() {
+		store := openStore()
+		other := &chat.MessageSent{MessageID: "x1", UUID: "u-x1", ChatType: "Group", From: "o", GroupID: "g2", MsgType: "Text", Content: "elsewhere", At: 10}
+		l := created().
+			add("x0001.group-g2", &group.Created{GroupID: "g2", Name: "Other", Owner: "o", Members: []string{"a"}, At: 1}).
+			add(chats, groupSent("m1", "a", "one")).
+			add("x0001.chat-g2", other).
+			add(chats, groupAck("o", "x1"))
+		foldChats(store, l.envs[:len(l.envs)-1], 0)
+
+		Expect(foldChats(store, l.envs[len(l.envs)-1:], 0)).To(BeEmpty())
+		s, _ := session(store, "o")
+		Expect(s.UnreadCount).To(Equal(1))
+	})
+
 	It("stops a member who left or was removed, and shows new members the chat from their joining on", func() {
 		l := created().
 			add(chats, groupSent("m1", "o", "before")).
