@@ -138,13 +138,15 @@ func (s *Store) HistoryPage(ctx context.Context, v projections.Viewer, chatID st
 			a := bound(*anchor)
 			from = &a
 		}
+		// Who reads a chat is the same for all its messages: the first one
+		// v does not read ends the scan.
 		var denied error
 		_, err = scanVisible(st, chatID, from, descending, v.Member, floor, func(m projections.Message) bool {
 			var ok bool
 			if ok, denied = w.readsChat(&m); ok {
 				page = append(page, m)
 			}
-			return denied == nil && len(page) < size
+			return ok && denied == nil && len(page) < size
 		})
 		return errors.Join(err, denied)
 	})
