@@ -11,6 +11,7 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/projections"
 )
 
 var _ = Describe("Account security", func() {
@@ -24,7 +25,7 @@ var _ = Describe("Account security", func() {
 	}
 	phoneOf := func(p commands.Principal) string {
 		w.settle()
-		ms, err := w.reads.MembersByID(ctx, []string{p.MemberID})
+		ms, err := w.reads.MembersByID(ctx, projections.Viewer{Tenant: p.Tenant, Member: p.MemberID}, []string{p.MemberID})
 		Expect(err).NotTo(HaveOccurred())
 		return ms[p.MemberID].Phone
 	}

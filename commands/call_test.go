@@ -49,7 +49,7 @@ var _ = Describe("Calls", func() {
 	records := func(x, y commands.Principal) []call.Record {
 		GinkgoHelper()
 		w.settle()
-		page, err := w.reads.HistoryPage(ctx, friend.PairID(x.MemberID, y.MemberID), x.MemberID, nil, projections.Up, 50)
+		page, err := w.reads.HistoryPage(ctx, viewer(x), friend.PairID(x.MemberID, y.MemberID), nil, projections.Up, 50)
 		Expect(err).NotTo(HaveOccurred())
 		var out []call.Record
 		for _, m := range page {

@@ -147,3 +147,8 @@ func (w *world) befriend(a, b commands.Principal) {
 	_, err = w.app.AnswerFriendRequest(ctx, b, commands.AnswerFriendRequest{ID: applied.ID, Status: "accepted"})
 	Expect(err).NotTo(HaveOccurred())
 }
+
+// viewer is p as the read models' queries know it.
+func viewer(p commands.Principal) projections.Viewer {
+	return projections.Viewer{Tenant: p.Tenant, Member: p.MemberID}
+}

@@ -270,7 +270,7 @@ var _ = Describe("Messages", func() {
 		}
 
 		w.settle()
-		page, err := w.reads.HistoryPage(ctx, friend.PairID(a.MemberID, b.MemberID), a.MemberID, nil, projections.Up, 200)
+		page, err := w.reads.HistoryPage(ctx, viewer(a), friend.PairID(a.MemberID, b.MemberID), nil, projections.Up, 200)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(page).To(HaveLen(200))
 		for i := 1; i < len(page); i++ {
@@ -299,7 +299,7 @@ var _ = Describe("Messages", func() {
 		w.settle()
 		ss, _ = w.reads.Sessions(ctx, b.MemberID)
 		Expect(ss[0].UnreadCount).To(BeZero())
-		page, _ := w.reads.HistoryPage(ctx, friend.PairID(a.MemberID, b.MemberID), b.MemberID, nil, projections.Up, 20)
+		page, _ := w.reads.HistoryPage(ctx, viewer(b), friend.PairID(a.MemberID, b.MemberID), nil, projections.Up, 20)
 		for _, m := range page {
 			Expect(m.Status).To(Equal(projections.StatusRead))
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
+	"github.com/eventchat/eventchat/projections"
 )
 
 var _ = Describe("Concurrent changes of one stream", func() {
@@ -75,7 +76,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		Expect(errs).To(HaveEach(Not(HaveOccurred())))
 		Expect(typesOf(es.Stream("x0001", es.CategoryMember, alice.MemberID))).To(HaveKeyWithValue(member.TypeProfileModified, n))
 		w.settle()
-		ms, err := w.reads.MembersByID(ctx, []string{alice.MemberID})
+		ms, err := w.reads.MembersByID(ctx, projections.Viewer{Tenant: alice.Tenant, Member: alice.MemberID}, []string{alice.MemberID})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(names).To(ContainElement(ms[alice.MemberID].Name))
 	})

@@ -154,7 +154,7 @@ var _ = Describe("Conversation settings", func() {
 		s, _ = sessionWith(a, b)
 		Expect(s.MarkedUnread).To(BeFalse())
 		Expect(s.UnreadCount).To(BeZero())
-		page, _ := w.reads.HistoryPage(ctx, s.ChatID, a.MemberID, nil, projections.Up, 10)
+		page, _ := w.reads.HistoryPage(ctx, viewer(a), s.ChatID, nil, projections.Up, 10)
 		for _, m := range page {
 			Expect(m.Status).To(Equal(projections.StatusRead))
 		}

@@ -9,12 +9,13 @@ import (
 
 // Deliveries answers where a device stands in the delivery of messages.
 type Deliveries interface {
-	// Delivered is the position up to which the device of member's login
-	// session acknowledged its messages, 0 when it never did.
-	Delivered(ctx context.Context, member, session string) (uint64, error)
+	// Delivered is the position up to which the device of the login
+	// session of member of tenant acknowledged its messages, 0 when it
+	// never did.
+	Delivered(ctx context.Context, tenant, member, session string) (uint64, error)
 	// MessagePositions returns the log positions of the messages among
-	// ids that member sees, by id.
-	MessagePositions(ctx context.Context, member string, ids []string) (map[string]uint64, error)
+	// ids that member of tenant sees, by id.
+	MessagePositions(ctx context.Context, tenant, member string, ids []string) (map[string]uint64, error)
 	// Head is the position of the log's last event.
 	Head(ctx context.Context) (uint64, error)
 }
@@ -43,7 +44,7 @@ func (a *App) AckDelivery(ctx context.Context, p Principal, r MessageAck) (Deliv
 	case len(r.MessageIDs) > personal.MaxIDsPerCall:
 		return Delivery{}, fault.New(fault.Invalid, fault.MsgTooManyMessages)
 	case len(r.MessageIDs) > 0:
-		positions, err := a.Deliveries.MessagePositions(ctx, p.MemberID, r.MessageIDs)
+		positions, err := a.Deliveries.MessagePositions(ctx, p.Tenant, p.MemberID, r.MessageIDs)
 		if err != nil {
 			return Delivery{}, err
 		}
@@ -62,7 +63,7 @@ func (a *App) AckDelivery(ctx context.Context, p Principal, r MessageAck) (Deliv
 	if pos > head {
 		return Delivery{}, fault.New(fault.Invalid, fault.MsgDeliveryAhead)
 	}
-	current, err := a.Deliveries.Delivered(ctx, p.MemberID, p.SessionID)
+	current, err := a.Deliveries.Delivered(ctx, p.Tenant, p.MemberID, p.SessionID)
 	if err != nil {
 		return Delivery{}, err
 	}

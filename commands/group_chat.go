@@ -82,7 +82,7 @@ func (a *App) sendToGroup(ctx context.Context, p Principal, out chat.Outgoing) (
 		return SendResult{}, err
 	}
 	if out.MsgType == chat.Reply {
-		parents, err := a.Messages.SentMessages(ctx, p.MemberID, []string{out.Parent})
+		parents, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{out.Parent})
 		if err != nil {
 			return SendResult{}, err
 		}
@@ -161,7 +161,7 @@ func (a *App) PinGroupMessage(ctx context.Context, p Principal, r GroupMessage) 
 	if _, err := a.groupMember(ctx, p, r.GroupID, "pin-message"); err != nil {
 		return GroupWritten{}, err
 	}
-	ms, err := a.Messages.SentMessages(ctx, p.MemberID, []string{r.MessageID})
+	ms, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{r.MessageID})
 	if err != nil {
 		return GroupWritten{}, err
 	}

@@ -122,7 +122,7 @@ var _ = Describe("Group chats", func() {
 		_, err = w.app.EditMessage(ctx, ad, commands.EditMessage{ID: m.ID, Content: "mine now"})
 		expectFault(err, fault.Forbidden, fault.MsgNotYourMessage)
 		_, err = w.app.EditMessage(ctx, stranger, commands.EditMessage{ID: m.ID, Content: "x"})
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgMessageNotFound) // as for an id that does not exist
 
 		reply, err := w.app.SendMessage(ctx, ad, commands.SendMessage{UUID: "r1", ChatType: "Group", GroupID: groupID, MsgType: "Reply", Content: "ok", ParentMessageID: m.ID})
 		Expect(err).NotTo(HaveOccurred())

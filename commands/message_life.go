@@ -82,7 +82,7 @@ func (a *App) sentMessages(ctx context.Context, p Principal, ids []string) ([]ch
 			return nil, fault.New(fault.Invalid, fault.MsgMessageNotFound)
 		}
 	}
-	ms, err := a.Messages.SentMessages(ctx, p.MemberID, ids)
+	ms, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +455,7 @@ func (a *App) ShareContact(ctx context.Context, p Principal, r ShareContact) (Se
 	if !ok {
 		return SendResult{}, fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
-	card, found, err := a.Messages.Card(ctx, r.MemberID)
+	card, found, err := a.Messages.Card(ctx, p.Tenant, r.MemberID)
 	if err != nil {
 		return SendResult{}, err
 	}

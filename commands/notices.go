@@ -9,9 +9,9 @@ import (
 
 // Notices finds a member's system notices in the read models.
 type Notices interface {
-	// NoticeFlags tells which of member's notices among ids exist and
-	// whether each is unread.
-	NoticeFlags(ctx context.Context, member string, ids []string) (map[string]bool, error)
+	// NoticeFlags tells which of the notices among ids of member of tenant
+	// exist and whether each is unread.
+	NoticeFlags(ctx context.Context, tenant, member string, ids []string) (map[string]bool, error)
 	// UnreadNoticeCount counts member's unread notices.
 	UnreadNoticeCount(ctx context.Context, member string) (int, error)
 }
@@ -41,7 +41,7 @@ func (a *App) knownNotices(ctx context.Context, p Principal, ids []string) (map[
 	if err := notice.CheckIDs(ids); err != nil {
 		return nil, err
 	}
-	flags, err := a.Notices.NoticeFlags(ctx, p.MemberID, ids)
+	flags, err := a.Notices.NoticeFlags(ctx, p.Tenant, p.MemberID, ids)
 	if err != nil {
 		return nil, err
 	}

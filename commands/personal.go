@@ -14,13 +14,15 @@ import (
 // Personal finds a member's personal items (favourites, stickers, mass
 // messages, settings) in the read models.
 type Personal interface {
-	// PersonalDocs returns the JSON documents of member's items of kind
-	// among ids, in the order of ids; missing ones are left out.
-	PersonalDocs(ctx context.Context, member, kind string, ids []string) ([][]byte, error)
+	// PersonalDocs returns the JSON documents of the items of kind among
+	// ids of member of tenant, in the order of ids; missing ones are left
+	// out.
+	PersonalDocs(ctx context.Context, tenant, member, kind string, ids []string) ([][]byte, error)
 	// PersonalCount counts member's items of kind.
 	PersonalCount(ctx context.Context, member, kind string) (int, error)
-	// BatchSendSetting is member's mass-send setting, Enable by default.
-	BatchSendSetting(ctx context.Context, member string) (string, error)
+	// BatchSendSetting is the mass-send setting of member of tenant,
+	// Enable by default.
+	BatchSendSetting(ctx context.Context, tenant, member string) (string, error)
 }
 
 // AddFavourite is the body of POST /v1/chat/favoriteInfo/build.
@@ -110,7 +112,7 @@ func (a *App) appendInbox(ctx context.Context, p Principal, events ...es.Event) 
 // favourites returns p's favourites of ids, in their order, or fails with
 // not found.
 func (a *App) favourites(ctx context.Context, p Principal, ids []string) ([]personal.Favourite, error) {
-	docs, err := a.Personal.PersonalDocs(ctx, p.MemberID, personal.KindFavourite, ids)
+	docs, err := a.Personal.PersonalDocs(ctx, p.Tenant, p.MemberID, personal.KindFavourite, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +275,7 @@ func (a *App) DeleteStickers(ctx context.Context, p Principal, r PersonalIDs) (D
 	if err := personal.CheckIDs(r.IDs); err != nil {
 		return Dropped{}, err
 	}
-	docs, err := a.Personal.PersonalDocs(ctx, p.MemberID, personal.KindSticker, r.IDs)
+	docs, err := a.Personal.PersonalDocs(ctx, p.Tenant, p.MemberID, personal.KindSticker, r.IDs)
 	if err != nil {
 		return Dropped{}, err
 	}
@@ -292,7 +294,7 @@ func (a *App) DeleteStickers(ctx context.Context, p Principal, r PersonalIDs) (D
 // unless every recipient may be written to; the same uuid again answers
 // the first result and appends nothing.
 func (a *App) SendBatch(ctx context.Context, p Principal, r SendBatch) (BatchResult, error) {
-	setting, err := a.Personal.BatchSendSetting(ctx, p.MemberID)
+	setting, err := a.Personal.BatchSendSetting(ctx, p.Tenant, p.MemberID)
 	if err != nil {
 		return BatchResult{}, err
 	}

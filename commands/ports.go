@@ -63,9 +63,9 @@ type ApplyLocator interface {
 // The message life acts on messages a member has seen, so it finds them in
 // the read models.
 type Messages interface {
-	// SentMessages returns the messages among ids that member sees, in the
-	// order of ids.
-	SentMessages(ctx context.Context, member string, ids []string) ([]chat.Stored, error)
-	// Card returns what a contact card shows of a member.
-	Card(ctx context.Context, memberID string) (chat.Card, bool, error)
+	// SentMessages returns the messages among ids that member of tenant
+	// sees, in the order of ids.
+	SentMessages(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error)
+	// Card returns what a contact card shows of a member of tenant.
+	Card(ctx context.Context, tenant, memberID string) (chat.Card, bool, error)
 }

@@ -316,7 +316,7 @@ func (a *App) BuildFeedback(ctx context.Context, p Principal, r BuildFeedback) (
 
 // Preferences returns p's settings, the defaults for those never changed.
 func (a *App) Preferences(ctx context.Context, p Principal) (personal.Preferences, error) {
-	docs, err := a.Personal.PersonalDocs(ctx, p.MemberID, personal.KindSetting, []string{personal.SettingPreferences})
+	docs, err := a.Personal.PersonalDocs(ctx, p.Tenant, p.MemberID, personal.KindSetting, []string{personal.SettingPreferences})
 	if err != nil || len(docs) == 0 {
 		return personal.DefaultPreferences(), err
 	}

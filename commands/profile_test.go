@@ -22,7 +22,7 @@ var _ = Describe("Profile and credentials", func() {
 	}
 	phoneOf := func(p commands.Principal) string {
 		w.settle()
-		ms, err := w.reads.MembersByID(ctx, []string{p.MemberID})
+		ms, err := w.reads.MembersByID(ctx, viewer(p), []string{p.MemberID})
 		Expect(err).NotTo(HaveOccurred())
 		return ms[p.MemberID].Phone
 	}

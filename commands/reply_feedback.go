@@ -31,7 +31,7 @@ func (a *App) ReplyFeedback(ctx context.Context, op Operator, tenantCode, id, re
 	if id == "" || len(id) > 20 {
 		return FeedbackReplied{}, fault.New(fault.NotFound, fault.MsgFeedbackNotFound)
 	}
-	docs, err := a.Personal.PersonalDocs(ctx, personal.FeedbackOwner(tenantCode), personal.KindFeedback, []string{id})
+	docs, err := a.Personal.PersonalDocs(ctx, tenantCode, personal.FeedbackOwner(tenantCode), personal.KindFeedback, []string{id})
 	if err != nil {
 		return FeedbackReplied{}, err
 	}

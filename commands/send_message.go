@@ -46,7 +46,7 @@ func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendRes
 		return SendResult{}, err
 	}
 	if out.MsgType == chat.Reply {
-		parents, err := a.Messages.SentMessages(ctx, p.MemberID, []string{out.Parent})
+		parents, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{out.Parent})
 		if err != nil {
 			return SendResult{}, err
 		}

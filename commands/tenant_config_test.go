@@ -215,7 +215,7 @@ var catalogRegistry = catalog.Registry()
 func phoneOf(w *world, p commands.Principal) string {
 	GinkgoHelper()
 	w.settle()
-	ms, err := w.reads.MembersByID(ctx, []string{p.MemberID})
+	ms, err := w.reads.MembersByID(ctx, viewer(p), []string{p.MemberID})
 	Expect(err).NotTo(HaveOccurred())
 	return ms[p.MemberID].Phone
 }

@@ -65,7 +65,7 @@ var _ = Describe("The calls projector", func() {
 		l := newLog().add(chatStream, started).add(chatStream, ended).add(chatStream, record)
 		ds := fold(store, projections.Chats{}, l.envs, 0)
 		Expect(cmds(ds)).To(Equal([]int{11}))
-		page, err := store.HistoryPage(ctx, "1_2", "2", nil, projections.Up, 10)
+		page, err := store.HistoryPage(ctx, as("2"), "1_2", nil, projections.Up, 10)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(page).To(HaveLen(1))
 		Expect([]string{page[0].ID, page[0].MsgType, page[0].Content}).To(Equal([]string{"m9", "VideoCall", record.Content}))

@@ -48,7 +48,6 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 				b.sent(env, e)
 			}
 		case *chat.ReadAcknowledged:
-			b.clearMark(env, e)
 			if e.ChatType == string(chat.Group) {
 				err = b.groupRead(ctx, env, e)
 			} else {
@@ -223,6 +222,7 @@ func (b *chatBatch) read(ctx context.Context, env Envelope, e *chat.ReadAcknowle
 	if err != nil || !ok {
 		return err
 	}
+	b.clearMark(env, e)
 	key := SessionKey{Member: e.Reader, Peer: e.Peer}
 	s := b.session(env, key, e.ChatType)
 	var changed []string
@@ -258,7 +258,8 @@ func (b *chatBatch) read(ctx context.Context, env Envelope, e *chat.ReadAcknowle
 }
 
 // seqOf finds an acknowledged message's sequence in this batch or the store;
-// a message of another chat is not found.
+// a message of another chat is not found, and its acknowledgement changes
+// nothing.
 func (b *chatBatch) seqOf(ctx context.Context, chatID, messageID string) (uint64, bool, error) {
 	if i, ok := b.pendingIndex[messageID]; ok {
 		m := b.pending[i]

@@ -204,6 +204,7 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	if err != nil || !ok {
 		return err
 	}
+	b.clearMark(env, e)
 	key := SessionKey{Member: e.Reader, Peer: e.Peer}
 	s, err := b.loadSession(ctx, key)
 	if err != nil || s == nil || s.UnreadCount == 0 {

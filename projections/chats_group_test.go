@@ -31,7 +31,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 		return projections.Session{}, false
 	}
 	history := func(store projections.ReadStore, member string) []string {
-		page, err := store.HistoryPage(ctx, "g1", member, nil, projections.Up, 50)
+		page, err := store.HistoryPage(ctx, as(member), "g1", nil, projections.Up, 50)
 		Expect(err).NotTo(HaveOccurred())
 		var out []string
 		for _, m := range page {
@@ -43,6 +43,14 @@ var _ = Describe("The chats projector in a group chat", func() {
 		}
 		return out
 	}
+	// foldChats folds the chats projector, then the groups projector, whose
+	// memberships decide who reads the group's chat.
+	foldChats := func(store projections.ReadStore, envs []projections.Envelope, n int) []projections.Delta {
+		GinkgoHelper()
+		ds := fold(store, projections.Chats{}, envs, n)
+		fold(store, projections.Groups{}, envs, 0)
+		return ds
+	}
 	created := func() *log {
 		return newLog().add(groups, &group.Created{GroupID: "g1", Name: "Team", Owner: "o", Members: []string{"a", "b"}, At: 1})
 	}
@@ -53,7 +61,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 			add(chats, groupSent("m2", "b", "hi"))
 		for _, n := range []int{0, 1} {
 			store := openStore()
-			ds := fold(store, projections.Chats{}, l.envs, n)
+			ds := foldChats(store, l.envs, n)
 			msgs := 0
 			for _, d := range ds {
 				if d.Cmd == projections.CmdMessage {
@@ -73,7 +81,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 
 	It("recounts a reader's unread messages as those after the one read, event lines never counted", func() {
 		store := openStore()
-		ds := fold(store, projections.Chats{}, created().
+		ds := foldChats(store, created().
 			add(chats, groupSent("m1", "a", "one")).
 			add(chats, groupSent("m2", "a", "two")).
 			add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Admin, By: "o", At: 12}).
@@ -88,6 +96,21 @@ var _ = Describe("The chats projector in a group chat", func() {
 		Expect(b.UnreadCount).To(Equal(3))
 	})
 
+	It("ignores an acknowledgement of another group's message folded in an earlier batch", func() {
+		store := openStore()
+		other := &chat.MessageSent{MessageID: "x1", UUID: "u-x1", ChatType: "Group", From: "o", GroupID: "g2", MsgType: "Text", Content: "elsewhere", At: 10}
+		l := created().
+			add("x0001.group-g2", &group.Created{GroupID: "g2", Name: "Other", Owner: "o", Members: []string{"a"}, At: 1}).
+			add(chats, groupSent("m1", "a", "one")).
+			add("x0001.chat-g2", other).
+			add(chats, groupAck("o", "x1"))
+		foldChats(store, l.envs[:len(l.envs)-1], 0)
+
+		Expect(foldChats(store, l.envs[len(l.envs)-1:], 0)).To(BeEmpty())
+		s, _ := session(store, "o")
+		Expect(s.UnreadCount).To(Equal(1))
+	})
+
 	It("stops a member who left or was removed, and shows new members the chat from their joining on", func() {
 		l := created().
 			add(chats, groupSent("m1", "o", "before")).
@@ -97,7 +120,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 			add(chats, groupSent("m2", "o", "after"))
 		for _, n := range []int{0, 1} {
 			store := openStore()
-			ds := fold(store, projections.Chats{}, l.envs, n)
+			ds := foldChats(store, l.envs, n)
 			last := ds[len(ds)-1]
 			Expect(last.Cmd).To(Equal(projections.CmdMessage))
 			Expect(last.To).To(Equal([]string{"c", "o"}))
@@ -113,7 +136,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 	It("writes an event line for each change the spec names, from the group's events alone", func() {
 		name, notice, head, muted := "Renamed", "Read me", "https://img/x", true
 		store := openStore()
-		fold(store, projections.Chats{}, created().
+		foldChats(store, created().
 			add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Admin, By: "o", At: 2}).
 			add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Normal, By: "o", At: 3}).
 			add(groups, &group.Modified{Name: &name, Notice: &notice, HeadURL: &head, MuteAll: &muted, By: "o", At: 4}).
@@ -126,7 +149,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 			projections.OpModifyName, projections.OpModifyNotice, projections.OpModifyHead, projections.OpMuteAll,
 			projections.OpMuteMember, projections.OpUnmuteMember, projections.OpTransferOwner,
 		}))
-		page, _ := store.HistoryPage(ctx, "g1", "b", nil, projections.Up, 50)
+		page, _ := store.HistoryPage(ctx, as("b"), "g1", nil, projections.Up, 50)
 		last := page[len(page)-1]
 		Expect([]string{last.OperatorID, last.TargetID, last.Content}).To(Equal([]string{"o", "a", "@[o] made @[a] the group owner"}))
 		s, _ := session(store, "b")
@@ -135,7 +158,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 
 	It("takes a dissolved group out of every member's list", func() {
 		store := openStore()
-		fold(store, projections.Chats{}, created().
+		foldChats(store, created().
 			add(chats, groupSent("m1", "o", "bye")).
 			add(groups, &group.Dissolved{By: "o", At: 2}).envs, 0)
 		for _, m := range []string{"o", "a", "b"} {
@@ -150,7 +173,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 		at.MsgType = "AtText"
 		all := groupSent("m2", "2", "@[0000000000000000000] all")
 		all.MsgType = "AtText"
-		fold(store, projections.Chats{}, newLog().
+		foldChats(store, newLog().
 			add(groups, &group.Created{GroupID: "g1", Name: "Team", Owner: "1", Members: []string{"2", "3"}, At: 1}).
 			add(chats, at).add(chats, all).envs, 0)
 		count := func(member string) int {
@@ -165,7 +188,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 
 	It("takes recalled, deleted and hidden messages off the unread counts of those who had not read them", func() {
 		store := openStore()
-		ds := fold(store, projections.Chats{}, created().
+		ds := foldChats(store, created().
 			add(chats, groupSent("m1", "a", "one")).
 			add(chats, groupSent("m2", "a", "two")).
 			add(chats, groupSent("m3", "a", "three")).
@@ -185,7 +208,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 		}
 		Expect(recalls).To(Equal(2))
 
-		fold(store, projections.Chats{}, (&log{revisions: map[string]uint64{}, offset: 30}).
+		foldChats(store, (&log{revisions: map[string]uint64{}, offset: 30}).
 			add(chats, groupSent("m4", "o", "four")).
 			add(chats, &chat.MessagesDeleted{MessageIDs: []string{"m4"}, By: "a", At: 23}).envs, 0)
 		a, _ := session(store, "a")
@@ -195,7 +218,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 
 	It("clears a member's history up to the clear, with command 29", func() {
 		store := openStore()
-		ds := fold(store, projections.Chats{}, created().
+		ds := foldChats(store, created().
 			add(chats, groupSent("m1", "a", "one")).
 			add("x0001.inbox-b", &chat.ChatCleared{Member: "b", Peer: "g1", ChatType: "Group", At: 30}).
 			add(chats, groupSent("m2", "a", "two")).envs, 0)

@@ -92,7 +92,7 @@ var _ = Describe("Conversation settings in the chats projector", func() {
 		Expect(list(store, "1")).To(Equal([]string{"2", "4"}))
 		Expect(ops(ds)).To(Equal([]string{"Del"}))
 		Expect(ds[len(ds)-1].Payload.(projections.SessionView).Hide).To(Equal("Y"))
-		page, err := store.HistoryPage(ctx, "1_3", "1", nil, projections.Up, 10)
+		page, err := store.HistoryPage(ctx, as("1"), "1_3", nil, projections.Up, 10)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(page).To(HaveLen(1))
 

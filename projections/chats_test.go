@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/inbox"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -22,7 +23,7 @@ func ack(reader, peer, id string) *chat.ReadAcknowledged {
 }
 
 func statuses(store projections.ReadStore, member string) []string {
-	page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+	page, err := store.HistoryPage(ctx, as(member), "1_2", nil, projections.Up, 50)
 	Expect(err).NotTo(HaveOccurred())
 	var out []string
 	for _, m := range page {
@@ -101,6 +102,21 @@ var _ = Describe("The chats projector", func() {
 		Expect(unread(store, "2")).To(Equal(1))
 	})
 
+	It("ignores an acknowledgement of another chat's message folded in an earlier batch", func() {
+		store := openStore()
+		l := newLog().
+			add(chatStream, sent("m1", "1", "2", "hello")).
+			add("x0001.chat-3_4", sent("m9", "3", "4", "other")).
+			add("x0001.inbox-2", &inbox.MarkedUnread{Ref: inbox.Ref{Member: "2", ChatType: "Friend", Peer: "1", At: 1500}}).
+			add(chatStream, ack("2", "1", "m9"))
+		Expect(cmds(fold(store, projections.Chats{}, l.envs[:3], 0))).To(Equal([]int{11, 11, 49}))
+
+		Expect(fold(store, projections.Chats{}, l.envs[3:], 0)).To(BeEmpty(), "no read mark, no 28 to the peer")
+		Expect(unread(store, "2")).To(Equal(1))
+		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
+		Expect(sessionOf(store, "2", "1").MarkedUnread).To(BeTrue(), "the conversation stays marked unread")
+	})
+
 	It("folds edits, recalls, deletions and clears alike whatever the batch boundaries", func() {
 		inbox1 := "x0001.inbox-1"
 		l := newLog().
@@ -116,7 +132,7 @@ var _ = Describe("The chats projector", func() {
 			add(chatStream, sent("f", "2", "1", "six")).
 			add(inbox1, &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 3, At: 1900})
 		view := func(store projections.ReadStore, member string) []string {
-			page, err := store.HistoryPage(ctx, "1_2", member, nil, projections.Up, 50)
+			page, err := store.HistoryPage(ctx, as(member), "1_2", nil, projections.Up, 50)
 			Expect(err).NotTo(HaveOccurred())
 			var out []string
 			for _, m := range page {

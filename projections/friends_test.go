@@ -143,7 +143,7 @@ var _ = Describe("The members projector and level changes", func() {
 			ds := fold(store, projections.Members{}, l.envs, batch)
 			Expect(cmds(ds)).To(Equal([]int{46, 46}))
 			Expect(ds[1].To).To(Equal([]string{"7"}))
-			ms, err := store.MembersByID(ctx, []string{"7"})
+			ms, err := store.MembersByID(ctx, as("7"), []string{"7"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ms["7"].Level).To(Equal(member.LevelSystem))
 			Expect(ms["7"].Account).To(Equal("alice01"))

@@ -22,7 +22,7 @@ var _ = Describe("The groups projector", func() {
 		add(stream, &group.Modified{Name: &name, SendRate: &rate, By: "a", At: 8}).
 		add(stream, &group.OwnershipTransferred{From: "o", To: "c", At: 9})
 	members := func(store projections.ReadStore) []string {
-		ms, err := store.GroupMembers(ctx, "g1")
+		ms, err := store.GroupMembers(ctx, projections.Auditor("x0001"), "g1")
 		Expect(err).NotTo(HaveOccurred())
 		var out []string
 		for _, m := range ms {
@@ -37,11 +37,11 @@ var _ = Describe("The groups projector", func() {
 		fold(single, projections.Groups{}, l.envs, 1)
 		Expect(members(whole)).To(Equal([]string{"c:Owner:Cee", "a:Admin:", "o:Admin:"}))
 		Expect(members(single)).To(Equal(members(whole)))
-		g, ok, err := whole.Group(ctx, "g1")
+		g, ok, err := whole.Group(ctx, as("a"), "g1")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(ok).To(BeTrue())
 		Expect([]any{g.Name, g.SendRate, g.Owner, g.MemberCount}).To(Equal([]any{"Renamed", "FivePerMinute", "c", 3}))
-		gs, _, _ := single.Group(ctx, "g1")
+		gs, _, _ := single.Group(ctx, as("a"), "g1")
 		Expect(gs).To(Equal(g))
 
 		Expect(cmds(ds)[:3]).To(Equal([]int{22, 22, 23}))
@@ -64,7 +64,7 @@ var _ = Describe("The groups projector", func() {
 			add(stream, &group.Dissolved{By: "o", At: 2}).envs, 0)
 		Expect(ds[len(ds)-1].Cmd).To(Equal(21))
 		Expect(ds[len(ds)-1].To).To(ConsistOf("o", "a"))
-		g, _, _ := store.Group(ctx, "g1")
+		g, _, _ := store.Group(ctx, as("a"), "g1")
 		Expect(g.Dissolved).To(BeTrue())
 	})
 
@@ -75,7 +75,7 @@ var _ = Describe("The groups projector", func() {
 			add(stream, &group.MessagePinned{MessageID: "m1", By: "o", At: 2}).
 			add(stream, &group.MessagePinned{MessageID: "m2", By: "o", At: 3}).
 			add(stream, &group.MessageUnpinned{MessageID: "m1", By: "o", At: 4}).envs, 1)
-		g, _, _ := store.Group(ctx, "g1")
+		g, _, _ := store.Group(ctx, as("a"), "g1")
 		Expect(g.Pinned).To(Equal([]string{"m2"}))
 		Expect(cmds(ds)[1:]).To(Equal([]int{50, 39, 50, 39, 50, 39}))
 		Expect(ds[len(ds)-1].To).To(ConsistOf("o", "a"))

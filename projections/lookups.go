@@ -23,10 +23,10 @@ type Lookups struct {
 // catchUpWait bounds the wait for the read models to reach the log's head.
 const catchUpWait = 2 * time.Second
 
-// SentMessages returns the messages among ids that member sees.
-func (l Lookups) SentMessages(ctx context.Context, member string, ids []string) ([]chat.Stored, error) {
+// SentMessages returns the messages among ids that member of tenant sees.
+func (l Lookups) SentMessages(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error) {
 	l.caughtUp(ctx)
-	ms, err := l.Q.VisibleMessages(ctx, member, ids)
+	ms, err := l.Q.VisibleMessages(ctx, Viewer{Tenant: tenant, Member: member}, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -41,9 +41,9 @@ func (l Lookups) SentMessages(ctx context.Context, member string, ids []string) 
 	return out, nil
 }
 
-// Card returns the contact card of a member.
-func (l Lookups) Card(ctx context.Context, memberID string) (chat.Card, bool, error) {
-	ms, err := l.Q.MembersByID(ctx, []string{memberID})
+// Card returns the contact card of a member of tenant.
+func (l Lookups) Card(ctx context.Context, tenant, memberID string) (chat.Card, bool, error) {
+	ms, err := l.Q.MembersByID(ctx, Viewer{Tenant: tenant}, []string{memberID})
 	if err != nil {
 		return chat.Card{}, false, err
 	}

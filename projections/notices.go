@@ -273,12 +273,13 @@ func cmpNotice(x, y Notice) int {
 	return 0
 }
 
-// NoticeFlags tells which of member's notices among ids exist and whether
-// each is unread. It first waits for the read models to reach the log's
-// head, so that a command never acts on a notice already read or deleted.
-func (l Lookups) NoticeFlags(ctx context.Context, member string, ids []string) (map[string]bool, error) {
+// NoticeFlags tells which of the notices among ids of member of tenant
+// exist and whether each is unread. It first waits for the read models to
+// reach the log's head, so that a command never acts on a notice already
+// read or deleted.
+func (l Lookups) NoticeFlags(ctx context.Context, tenant, member string, ids []string) (map[string]bool, error) {
 	l.caughtUp(ctx)
-	ns, err := l.Q.NoticesByID(ctx, member, ids)
+	ns, err := l.Q.NoticesByID(ctx, Viewer{Tenant: tenant, Member: member}, ids)
 	if err != nil {
 		return nil, err
 	}

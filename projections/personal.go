@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"encoding/json"
-	"slices"
 
 	"github.com/eventchat/eventchat/domain/personal"
 )
@@ -78,12 +77,13 @@ type delivered struct {
 	Position uint64 `json:"position"`
 }
 
-// Delivered returns the position up to which the device of member's login
-// session has acknowledged the messages of its chats, 0 when it never
-// did. It first waits for the read models to reach the log's head.
-func (l Lookups) Delivered(ctx context.Context, member, session string) (uint64, error) {
+// Delivered returns the position up to which the device of the login
+// session of member of tenant has acknowledged the messages of its chats,
+// 0 when it never did. It first waits for the read models to reach the
+// log's head.
+func (l Lookups) Delivered(ctx context.Context, tenant, member, session string) (uint64, error) {
 	l.caughtUp(ctx)
-	items, err := l.Q.PersonalItemsByID(ctx, member, personal.KindDelivery, []string{session})
+	items, err := l.Q.PersonalItemsByID(ctx, Viewer{Tenant: tenant, Member: member}, personal.KindDelivery, []string{session})
 	if err != nil || len(items) == 0 {
 		return 0, err
 	}
@@ -93,32 +93,16 @@ func (l Lookups) Delivered(ctx context.Context, member, session string) (uint64,
 }
 
 // MessagePositions returns the log positions of the messages among ids
-// that member sees in a chat it belongs to, by id.
-func (l Lookups) MessagePositions(ctx context.Context, member string, ids []string) (map[string]uint64, error) {
+// that member of tenant sees, by id.
+func (l Lookups) MessagePositions(ctx context.Context, tenant, member string, ids []string) (map[string]uint64, error) {
 	l.caughtUp(ctx)
-	ms, err := l.Q.VisibleMessages(ctx, member, ids)
+	ms, err := l.Q.VisibleMessages(ctx, Viewer{Tenant: tenant, Member: member}, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]uint64, len(ms))
-	inGroup := map[string]bool{}
 	for _, m := range ms {
-		mine := m.From == member || m.To == member
-		if !mine && m.GroupID != "" {
-			in, seen := inGroup[m.GroupID]
-			if !seen {
-				members, err := l.Q.GroupMembers(ctx, m.GroupID)
-				if err != nil {
-					return nil, err
-				}
-				in = slices.ContainsFunc(members, func(g GroupMember) bool { return g.Member == member })
-				inGroup[m.GroupID] = in
-			}
-			mine = in
-		}
-		if mine {
-			out[m.ID] = m.Position
-		}
+		out[m.ID] = m.Position
 	}
 	return out, nil
 }
@@ -131,13 +115,13 @@ func (l Lookups) Head(ctx context.Context) (uint64, error) {
 	return l.Log.Head(ctx)
 }
 
-// PersonalDocs returns the documents of member's items of kind among ids,
-// in the order of ids. It first waits for the read models to reach the
-// log's head, so that a command never acts on an item the member has
-// already deleted or changed.
-func (l Lookups) PersonalDocs(ctx context.Context, member, kind string, ids []string) ([][]byte, error) {
+// PersonalDocs returns the documents of the items of kind among ids of
+// member of tenant, in the order of ids. It first waits for the read
+// models to reach the log's head, so that a command never acts on an item
+// the member has already deleted or changed.
+func (l Lookups) PersonalDocs(ctx context.Context, tenant, member, kind string, ids []string) ([][]byte, error) {
 	l.caughtUp(ctx)
-	items, err := l.Q.PersonalItemsByID(ctx, member, kind, ids)
+	items, err := l.Q.PersonalItemsByID(ctx, Viewer{Tenant: tenant, Member: member}, kind, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -154,12 +138,12 @@ func (l Lookups) PersonalCount(ctx context.Context, member, kind string) (int, e
 	return n, err
 }
 
-// BatchSendSetting returns member's mass-send setting: Enable unless it
-// turned it off. It first waits for the read models to reach the log's
-// head, so that a change the member has just made counts.
-func (l Lookups) BatchSendSetting(ctx context.Context, member string) (string, error) {
+// BatchSendSetting returns the mass-send setting of member of tenant:
+// Enable unless it turned it off. It first waits for the read models to
+// reach the log's head, so that a change the member has just made counts.
+func (l Lookups) BatchSendSetting(ctx context.Context, tenant, member string) (string, error) {
 	l.caughtUp(ctx)
-	items, err := l.Q.PersonalItemsByID(ctx, member, personal.KindSetting, []string{personal.SettingBatchSend})
+	items, err := l.Q.PersonalItemsByID(ctx, Viewer{Tenant: tenant, Member: member}, personal.KindSetting, []string{personal.SettingBatchSend})
 	if err != nil || len(items) == 0 {
 		return personal.Enable, err
 	}

@@ -40,8 +40,8 @@ var _ = Describe("The personal projector", func() {
 		Expect(items(store, personal.KindBatch)).To(HaveLen(1))
 		Expect(items(store, personal.KindBatch)[0]).To(HavePrefix(`b2=`))
 		Expect(items(store, personal.KindSetting)).To(Equal([]string{`sendBatchMessage={"value":"Disable"}`}))
-		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "1")).To(Equal("Disable"))
-		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "2")).To(Equal("Enable"))
+		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "x0001", "1")).To(Equal("Disable"))
+		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "x0001", "2")).To(Equal("Enable"))
 	}
 
 	It("folds favourites, stickers, mass messages and the setting, pushing 43 to the member on sticker changes", func() {
@@ -73,9 +73,9 @@ var _ = Describe("The personal projector's delivered positions", func() {
 			add(inboxOf1, &personal.MessagesDelivered{Member: "1", Session: "s1", Position: 9, At: 3})
 		Expect(fold(store, projections.Personal{}, l.envs, 1)).To(BeEmpty())
 		lookups := projections.Lookups{Q: store}
-		Expect(lookups.Delivered(ctx, "1", "s1")).To(Equal(uint64(9)))
-		Expect(lookups.Delivered(ctx, "1", "s2")).To(Equal(uint64(3)))
-		Expect(lookups.Delivered(ctx, "1", "s3")).To(BeZero())
-		Expect(lookups.Delivered(ctx, "2", "s1")).To(BeZero())
+		Expect(lookups.Delivered(ctx, "x0001", "1", "s1")).To(Equal(uint64(9)))
+		Expect(lookups.Delivered(ctx, "x0001", "1", "s2")).To(Equal(uint64(3)))
+		Expect(lookups.Delivered(ctx, "x0001", "1", "s3")).To(BeZero())
+		Expect(lookups.Delivered(ctx, "x0001", "2", "s1")).To(BeZero())
 	})
 })

@@ -38,6 +38,7 @@ type ReadStore interface {
 	Checkpoints(ctx context.Context) (map[string]uint64, error)
 	Leases
 	Queries
+	Resolvers
 }
 
 // Leases is the read store's one projection lease.
@@ -136,53 +137,66 @@ type Tx interface {
 	DeleteNotices(ctx context.Context, member string, ids []string) error
 }
 
-// Queries are the reads the API serves from the read models.
+// Queries are the reads the API serves from the read models. A query that
+// takes ids takes the viewer too, and answers only what it may see (see
+// Viewer): another's ids answer as unknown ones do. The others take the
+// member whose own lists they read.
 type Queries interface {
-	MembersByID(ctx context.Context, ids []string) (map[string]Member, error)
+	// MembersByID returns the cards of the members among ids, by id.
+	MembersByID(ctx context.Context, v Viewer, ids []string) (map[string]Member, error)
 	// FindMember finds a member of tenant by exact account or phone.
 	FindMember(ctx context.Context, tenant, keyword string) (Member, bool, error)
 	// Sessions lists member's conversations but the hidden ones: pinned
 	// first, latest pinned first, then newest first.
 	Sessions(ctx context.Context, member string) ([]Session, error)
-	// HistoryPage returns up to size messages of chatID visible to member, in
-	// chat order: the newest when anchor is nil, else those before (Up) or
-	// after (Down) the anchor's sequence.
-	HistoryPage(ctx context.Context, chatID, member string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
-	MessageSeq(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)
-	Group(ctx context.Context, id string) (Group, bool, error)
+	// HistoryPage returns up to size messages of chatID v sees, in chat
+	// order: the newest when anchor is nil, else those before (Up) or after
+	// (Down) the anchor's sequence.
+	HistoryPage(ctx context.Context, v Viewer, chatID string, anchor *uint64, dir PageDirection, size int) ([]Message, error)
+	// MessageSeq returns the chat and sequence of a message of a chat v
+	// reads.
+	MessageSeq(ctx context.Context, v Viewer, messageID string) (chatID string, seq uint64, ok bool, err error)
+	Group(ctx context.Context, v Viewer, id string) (Group, bool, error)
 	// GroupMembers lists a group's members: the owner, the admins, then
 	// the others, each by the time they joined.
-	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
+	GroupMembers(ctx context.Context, v Viewer, groupID string) ([]GroupMember, error)
 	// MemberGroups lists member's memberships, oldest first.
 	MemberGroups(ctx context.Context, member string) ([]GroupMember, error)
 	// Mentions lists member's unacknowledged mentions, oldest first.
 	Mentions(ctx context.Context, member string) ([]Mention, error)
-	// VisibleMessages returns the messages among ids that member sees, in
-	// the order of ids.
-	VisibleMessages(ctx context.Context, member string, ids []string) ([]Message, error)
+	// VisibleMessages returns the messages among ids that v sees, in the
+	// order of ids.
+	VisibleMessages(ctx context.Context, v Viewer, ids []string) ([]Message, error)
 	Friends(ctx context.Context, member string) ([]Friend, error)
 	// Applies pages the requests member sent or received, newest first.
 	Applies(ctx context.Context, member string, page, size int) ([]Apply, int, error)
-	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
-	// GroupApplies pages the join requests of groups, newest first, and
-	// counts them.
-	GroupApplies(ctx context.Context, groupIDs []string, page, size int) ([]GroupApply, int, error)
-	GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
-	TenantOf(ctx context.Context, memberID string) (string, bool, error)
-	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
+	// GroupApplies pages the join requests of the groups v manages, newest
+	// first, and counts them.
+	GroupApplies(ctx context.Context, v Viewer, page, size int) ([]GroupApply, int, error)
 	// PersonalItems pages member's items of kind, newest first, and counts
 	// them; size <= 0 lists all.
 	PersonalItems(ctx context.Context, member, kind string, page, size int) ([]PersonalItem, int, error)
-	// PersonalItemsByID returns member's items of kind among ids, in the
-	// order of ids.
-	PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]PersonalItem, error)
+	// PersonalItemsByID returns v's items of kind among ids, in the order
+	// of ids.
+	PersonalItemsByID(ctx context.Context, v Viewer, kind string, ids []string) ([]PersonalItem, error)
 	// Notices pages member's notices of tab ("" or all: every tab), the
 	// newest first, and counts them.
 	Notices(ctx context.Context, member, tab string, page, size int) ([]Notice, int, error)
-	// NoticesByID returns member's notices among ids, in the order of ids.
-	NoticesByID(ctx context.Context, member string, ids []string) ([]Notice, error)
+	// NoticesByID returns v's notices among ids, in the order of ids.
+	NoticesByID(ctx context.Context, v Viewer, ids []string) ([]Notice, error)
 	// NoticeCounts counts member's unread notices.
 	NoticeCounts(ctx context.Context, member string) (NoticeCounts, error)
+}
+
+// Resolvers are the reads that come before a principal: the token check
+// finds the login session of a signed token, the commands find the tenant
+// of a member id and what a request id of the principal's tenant belongs
+// to, and decide on the aggregates. The API never answers with them.
+type Resolvers interface {
+	TenantOf(ctx context.Context, memberID string) (string, bool, error)
+	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
+	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
+	GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
 }
 
 // PageDirection of a history page.

@@ -87,3 +87,6 @@ func encoded(d projections.Delta) []byte {
 	Expect(err).NotTo(HaveOccurred())
 	return raw
 }
+
+// as is member of x0001, the tenant of the specs' streams, as a viewer.
+func as(member string) projections.Viewer { return projections.Viewer{Tenant: "x0001", Member: member} }

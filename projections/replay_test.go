@@ -90,9 +90,9 @@ var _ = Describe("Replays", func() {
 	members := func(r projections.Replay) map[string]projections.Member {
 		GinkgoHelper()
 		var ms map[string]projections.Member
-		Expect(replays.Browse(r.ID, func(_ projections.Replay, s projections.ReadStore) error {
+		Expect(replays.Browse(r.ID, func(r projections.Replay, s projections.ReadStore) error {
 			var err error
-			ms, err = s.MembersByID(ctx, []string{"1", "2", "3"})
+			ms, err = s.MembersByID(ctx, projections.Viewer{Tenant: r.Tenant}, []string{"1", "2", "3"})
 			return err
 		})).To(Succeed())
 		return ms
@@ -300,9 +300,9 @@ var _ = Describe("Replays", func() {
 		store := filepath.Join(dir, r.ID+".db")
 		browse := func() {
 			GinkgoHelper()
-			Expect(replays.Browse(r.ID, func(_ projections.Replay, s projections.ReadStore) error {
+			Expect(replays.Browse(r.ID, func(r projections.Replay, s projections.ReadStore) error {
 				Expect(openFiles(store)).NotTo(BeZero(), "open while browsed")
-				ms, err := s.MembersByID(ctx, []string{"1", "3"})
+				ms, err := s.MembersByID(ctx, projections.Viewer{Tenant: r.Tenant}, []string{"1", "3"})
 				Expect(ms).To(HaveLen(2))
 				return err
 			})).To(Succeed())

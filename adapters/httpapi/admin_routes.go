@@ -198,7 +198,7 @@ func (a *API) adminFeedback(c echo.Context, _ commands.Principal) error {
 		}
 		ids[i], senders[i] = it.ID, out.Records[i].MemberID
 	}
-	replies, err := a.deps.Queries.PersonalItemsByID(ctx, owner, personal.KindFeedbackReply, ids)
+	replies, err := a.deps.Queries.PersonalItemsByID(ctx, projections.Viewer{Tenant: code, Member: owner}, personal.KindFeedbackReply, ids)
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (a *API) adminFeedback(c echo.Context, _ commands.Principal) error {
 	for _, r := range replies {
 		byID[r.ID] = r.Doc
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, senders)
+	members, err := a.deps.Queries.MembersByID(ctx, projections.Viewer{Tenant: code}, senders)
 	if err != nil {
 		return err
 	}

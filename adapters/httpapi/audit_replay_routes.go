@@ -249,7 +249,7 @@ func (a *API) browseReplay(c echo.Context, needMember bool, view func(memberRead
 		p := commands.Principal{Tenant: r.Tenant}
 		if needMember {
 			id := c.QueryParam("memberId")
-			ms, err := store.MembersByID(c.Request().Context(), []string{id})
+			ms, err := store.MembersByID(c.Request().Context(), projections.Viewer{Tenant: r.Tenant}, []string{id})
 			if err != nil {
 				return err
 			}
@@ -264,7 +264,7 @@ func (a *API) browseReplay(c echo.Context, needMember bool, view func(memberRead
 
 func (a *API) replaySessions(c echo.Context, _ commands.Principal) error {
 	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
-		return answer(c)(r.sessionItems(c, p.MemberID, func(projections.Session) bool { return true }))
+		return answer(c)(r.sessionItems(c, viewer(p), func(projections.Session) bool { return true }))
 	})
 }
 
@@ -277,18 +277,19 @@ func (a *API) replayHistory(c echo.Context, _ commands.Principal) error {
 
 func (a *API) replayGroups(c echo.Context, _ commands.Principal) error {
 	return a.browseReplay(c, true, func(r memberReads, p commands.Principal) error {
-		return answer(c)(r.myGroups(c.Request().Context(), p.MemberID))
+		return answer(c)(r.myGroups(c.Request().Context(), viewer(p)))
 	})
 }
 
 func (a *API) replayGroupMembers(c echo.Context, _ commands.Principal) error {
 	return a.browseReplay(c, false, func(r memberReads, p commands.Principal) error {
 		ctx := c.Request().Context()
-		g, err := r.tenantGroup(ctx, p.Tenant, c.QueryParam("groupId"))
+		auditor := projections.Auditor(p.Tenant)
+		g, err := r.tenantGroup(ctx, auditor, c.QueryParam("groupId"))
 		if err != nil {
 			return err
 		}
-		return answer(c)(r.groupMemberItems(ctx, g.ID))
+		return answer(c)(r.groupMemberItems(ctx, auditor, g.ID))
 	})
 }
 

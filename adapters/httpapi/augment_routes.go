@@ -79,14 +79,14 @@ func (a *API) augmented(c echo.Context, p commands.Principal) error {
 		return err
 	}
 	if len(ns) > 0 {
-		items, err := a.noticeItems(c, ns)
+		items, err := a.noticeItems(c, viewer(p), ns)
 		if err != nil {
 			return err
 		}
 		notices.LastMessageID, notices.LastMessageContent, notices.LastMessageTime = items[0].ID, items[0].Content, items[0].CreatedAt
 	}
 
-	sessions, err := a.memberReads().sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
+	sessions, err := a.memberReads().sessionItems(c, viewer(p), func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func (a *API) setDoNotDisturb(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) pinned(c echo.Context, p commands.Principal) error {
-	items, err := a.memberReads().sessionItems(c, p.MemberID, func(s projections.Session) bool { return s.Top })
+	items, err := a.memberReads().sessionItems(c, viewer(p), func(s projections.Session) bool { return s.Top })
 	if err != nil {
 		return err
 	}

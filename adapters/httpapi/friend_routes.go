@@ -135,7 +135,7 @@ func (a *API) applies(c echo.Context, p commands.Principal) error {
 	for _, it := range items {
 		ids = append(ids, other(it, p.MemberID))
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	members, err := a.deps.Queries.MembersByID(ctx, viewer(p), ids)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func (r memberReads) friendViews(c echo.Context, p commands.Principal) ([]Friend
 	for i, f := range fs {
 		ids[i] = f.FriendID
 	}
-	members, err := r.q.MembersByID(ctx, ids)
+	members, err := r.q.MembersByID(ctx, viewer(p), ids)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/eventchat/eventchat/commands"
-	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -41,17 +40,7 @@ func (a *API) groupApplies(c echo.Context, p commands.Principal) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	memberships, err := a.deps.Queries.MemberGroups(ctx, p.MemberID)
-	if err != nil {
-		return err
-	}
-	var managed []string
-	for _, m := range memberships {
-		if m.Role != string(group.Normal) {
-			managed = append(managed, m.GroupID)
-		}
-	}
-	items, total, err := a.deps.Queries.GroupApplies(ctx, managed, page, size)
+	items, total, err := a.deps.Queries.GroupApplies(ctx, viewer(p), page, size)
 	if err != nil {
 		return err
 	}
@@ -59,7 +48,7 @@ func (a *API) groupApplies(c echo.Context, p commands.Principal) error {
 	for _, it := range items {
 		ids = append(ids, it.Member, it.By)
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	members, err := a.deps.Queries.MembersByID(ctx, viewer(p), ids)
 	if err != nil {
 		return err
 	}
@@ -68,7 +57,7 @@ func (a *API) groupApplies(c echo.Context, p commands.Principal) error {
 	for _, it := range items {
 		name, ok := names[it.GroupID]
 		if !ok {
-			g, _, err := a.deps.Queries.Group(ctx, it.GroupID)
+			g, _, err := a.deps.Queries.Group(ctx, viewer(p), it.GroupID)
 			if err != nil {
 				return err
 			}

@@ -42,22 +42,9 @@ func (a *API) pinnedMessages(c echo.Context, p commands.Principal) error {
 	}
 	ms := []projections.Message{}
 	if len(g.Pinned) > 0 {
-		if ms, err = a.deps.Queries.VisibleMessages(c.Request().Context(), p.MemberID, g.Pinned); err != nil {
+		if ms, err = a.deps.Queries.VisibleMessages(c.Request().Context(), viewer(p), g.Pinned); err != nil {
 			return err
 		}
 	}
 	return ok(c, ms)
-}
-
-// memberOf lists the ids of the groups member belongs to.
-func (a *API) memberOf(c echo.Context, member string) (map[string]bool, error) {
-	gs, err := a.deps.Queries.MemberGroups(c.Request().Context(), member)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(gs))
-	for _, g := range gs {
-		out[g.GroupID] = true
-	}
-	return out, nil
 }

@@ -76,7 +76,7 @@ func (a *API) groupRoutes() []route {
 // memberGroup finds group id, which the principal belongs to, with its
 // role there; 404 otherwise (another tenant's groups are not visible).
 func (r memberReads) memberGroup(c echo.Context, p commands.Principal, id string) (projections.Group, string, error) {
-	g, err := r.tenantGroup(c.Request().Context(), p.Tenant, id)
+	g, err := r.tenantGroup(c.Request().Context(), viewer(p), id)
 	if err != nil {
 		return g, "", err
 	}
@@ -92,16 +92,16 @@ func (r memberReads) memberGroup(c echo.Context, p commands.Principal, id string
 	return g, "", fault.New(fault.NotFound, fault.MsgGroupNotFound)
 }
 
-// tenantGroup finds group id of tenant, 404 otherwise.
-func (r memberReads) tenantGroup(ctx context.Context, tenant, id string) (projections.Group, error) {
+// tenantGroup finds group id, which v sees, 404 otherwise.
+func (r memberReads) tenantGroup(ctx context.Context, v projections.Viewer, id string) (projections.Group, error) {
 	if id == "" {
 		return projections.Group{}, fault.New(fault.Invalid, fault.MsgGroupNotFound)
 	}
-	g, ok, err := r.q.Group(ctx, id)
+	g, ok, err := r.q.Group(ctx, v, id)
 	if err != nil {
 		return g, err
 	}
-	if !ok || g.Tenant != tenant {
+	if !ok {
 		return g, fault.New(fault.NotFound, fault.MsgGroupNotFound)
 	}
 	return g, nil
@@ -129,13 +129,13 @@ func (a *API) groupMembers(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	return answer(c)(r.groupMemberItems(c.Request().Context(), g.ID))
+	return answer(c)(r.groupMemberItems(c.Request().Context(), viewer(p), g.ID))
 }
 
-// groupMemberItems lists a group's members with their names, avatars and
-// whether they may speak.
-func (r memberReads) groupMemberItems(ctx context.Context, groupID string) ([]GroupMemberItem, error) {
-	ms, err := r.q.GroupMembers(ctx, groupID)
+// groupMemberItems lists the members of a group v sees the roster of,
+// with their names, avatars and whether they may speak.
+func (r memberReads) groupMemberItems(ctx context.Context, v projections.Viewer, groupID string) ([]GroupMemberItem, error) {
+	ms, err := r.q.GroupMembers(ctx, v, groupID)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (r memberReads) groupMemberItems(ctx context.Context, groupID string) ([]Gr
 	for i, m := range ms {
 		ids[i] = m.Member
 	}
-	people, err := r.q.MembersByID(ctx, ids)
+	people, err := r.q.MembersByID(ctx, v, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -160,18 +160,18 @@ func (r memberReads) groupMemberItems(ctx context.Context, groupID string) ([]Gr
 }
 
 func (a *API) myGroups(c echo.Context, p commands.Principal) error {
-	return answer(c)(a.memberReads().myGroups(c.Request().Context(), p.MemberID))
+	return answer(c)(a.memberReads().myGroups(c.Request().Context(), viewer(p)))
 }
 
-// myGroups lists member's groups, managed and joined, with its role.
-func (r memberReads) myGroups(ctx context.Context, member string) (MyGroups, error) {
-	ms, err := r.q.MemberGroups(ctx, member)
+// myGroups lists v's groups, managed and joined, with its role.
+func (r memberReads) myGroups(ctx context.Context, v projections.Viewer) (MyGroups, error) {
+	ms, err := r.q.MemberGroups(ctx, v.Member)
 	if err != nil {
 		return MyGroups{}, err
 	}
 	out := MyGroups{Managed: []GroupInfo{}, Joined: []GroupInfo{}}
 	for _, m := range ms {
-		g, found, err := r.q.Group(ctx, m.GroupID)
+		g, found, err := r.q.Group(ctx, v, m.GroupID)
 		if err != nil {
 			return MyGroups{}, err
 		}

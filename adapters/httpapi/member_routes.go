@@ -122,7 +122,7 @@ func (a *API) register(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	m, err := a.member(c.Request().Context(), res.MemberID, res.Position)
+	m, err := a.member(c.Request().Context(), projections.Viewer{Tenant: r.TenantCode, Member: res.MemberID}, res.MemberID, res.Position)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func (a *API) login(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	m, err := a.member(c.Request().Context(), res.Principal.MemberID, res.Position)
+	m, err := a.member(c.Request().Context(), viewer(res.Principal), res.Principal.MemberID, res.Position)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (a *API) logout(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) me(c echo.Context, p commands.Principal) error {
-	m, err := a.member(c.Request().Context(), p.MemberID, 0)
+	m, err := a.member(c.Request().Context(), viewer(p), p.MemberID, 0)
 	if err != nil {
 		return err
 	}
@@ -174,13 +174,9 @@ func (a *API) me(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) memberByID(c echo.Context, p commands.Principal) error {
-	ms, err := a.deps.Queries.MembersByID(c.Request().Context(), []string{c.QueryParam("memberId")})
+	m, err := a.member(c.Request().Context(), viewer(p), c.QueryParam("memberId"), 0)
 	if err != nil {
 		return err
-	}
-	m, found := ms[c.QueryParam("memberId")]
-	if !found || m.Tenant != p.Tenant {
-		return fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
 	return ok(c, publicInfo(m))
 }
@@ -203,13 +199,13 @@ func (a *API) findMember(c echo.Context, p commands.Principal) error {
 	return ok(c, publicInfo(m))
 }
 
-// member reads a member's directory entry once the read models have folded
-// position (0: whatever they hold).
-func (a *API) member(ctx context.Context, id string, position uint64) (projections.Member, error) {
+// member reads the directory entry of member id, which v sees, once the
+// read models have folded position (0: whatever they hold).
+func (a *API) member(ctx context.Context, v projections.Viewer, id string, position uint64) (projections.Member, error) {
 	if position > 0 {
 		a.waitFor(ctx, position)
 	}
-	ms, err := a.deps.Queries.MembersByID(ctx, []string{id})
+	ms, err := a.deps.Queries.MembersByID(ctx, v, []string{id})
 	if err != nil {
 		return projections.Member{}, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -150,17 +149,7 @@ func (a *API) messagesByIDs(c echo.Context, p commands.Principal) error {
 	if err := chat.CheckIDs(ids); err != nil {
 		return err
 	}
-	ms, err := a.deps.Queries.VisibleMessages(c.Request().Context(), p.MemberID, ids)
-	if err != nil {
-		return err
-	}
-	groups, err := a.memberOf(c, p.MemberID)
-	if err != nil {
-		return err
-	}
-	// A group's messages are for its current members only.
-	ms = slices.DeleteFunc(ms, func(m projections.Message) bool { return m.GroupID != "" && !groups[m.GroupID] })
-	return ok(c, ms)
+	return answer(c)(a.deps.Queries.VisibleMessages(c.Request().Context(), viewer(p), ids))
 }
 
 // sessionBody names one conversation.

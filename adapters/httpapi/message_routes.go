@@ -60,19 +60,19 @@ func (a *API) send(c echo.Context, p commands.Principal) error {
 }
 
 func (a *API) sessions(c echo.Context, p commands.Principal) error {
-	out, err := a.memberReads().sessionItems(c, p.MemberID, func(projections.Session) bool { return true })
+	out, err := a.memberReads().sessionItems(c, viewer(p), func(projections.Session) bool { return true })
 	if err != nil {
 		return err
 	}
 	return ok(c, out)
 }
 
-// sessionItems lists the sessions of member that keep admits, with their
-// peers' names and avatars, mentions resolved to names in previews, and
-// the marker of unacknowledged mentions.
-func (r memberReads) sessionItems(c echo.Context, member string, keep func(projections.Session) bool) ([]SessionItem, error) {
+// sessionItems lists the sessions of v that keep admits, with their peers'
+// names and avatars, mentions resolved to names in previews, and the
+// marker of unacknowledged mentions.
+func (r memberReads) sessionItems(c echo.Context, v projections.Viewer, keep func(projections.Session) bool) ([]SessionItem, error) {
 	ctx := c.Request().Context()
-	ss, err := r.q.Sessions(ctx, member)
+	ss, err := r.q.Sessions(ctx, v.Member)
 	if err != nil {
 		return nil, err
 	}
@@ -84,18 +84,18 @@ func (r memberReads) sessionItems(c echo.Context, member string, keep func(proje
 			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
 		}
 	}
-	groups, senders, err := r.groupSessions(c, member, ss)
+	groups, senders, err := r.groupSessions(c, v, ss)
 	if err != nil {
 		return nil, err
 	}
 	for _, from := range senders {
 		ids = append(ids, from)
 	}
-	members, err := r.q.MembersByID(ctx, ids)
+	members, err := r.q.MembersByID(ctx, v, ids)
 	if err != nil {
 		return nil, err
 	}
-	mentions, err := r.q.Mentions(ctx, member)
+	mentions, err := r.q.Mentions(ctx, v.Member)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func (r memberReads) history(c echo.Context, p commands.Principal, peer, groupID
 	ctx := c.Request().Context()
 	var anchor *uint64
 	if anchorID != "" {
-		cid, seq, found, err := r.q.MessageSeq(ctx, anchorID)
+		cid, seq, found, err := r.q.MessageSeq(ctx, viewer(p), anchorID)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +191,7 @@ func (r memberReads) history(c echo.Context, p commands.Principal, peer, groupID
 		}
 		anchor = &seq
 	}
-	ms, err := r.q.HistoryPage(ctx, chatID, p.MemberID, anchor, dir, size)
+	ms, err := r.q.HistoryPage(ctx, viewer(p), chatID, anchor, dir, size)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (r memberReads) history(c echo.Context, p commands.Principal, peer, groupID
 
 // groupSessions finds the groups of the group sessions among ss, and the
 // senders of their last messages (Event lines have none), by message id.
-func (r memberReads) groupSessions(c echo.Context, member string, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
+func (r memberReads) groupSessions(c echo.Context, v projections.Viewer, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
 	ctx := c.Request().Context()
 	groups := map[string]projections.Group{}
 	var last []string
@@ -211,7 +211,7 @@ func (r memberReads) groupSessions(c echo.Context, member string, ss []projectio
 		if s.ChatType != string(chat.Group) {
 			continue
 		}
-		g, ok, err := r.q.Group(ctx, s.Peer)
+		g, ok, err := r.q.Group(ctx, v, s.Peer)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -226,7 +226,7 @@ func (r memberReads) groupSessions(c echo.Context, member string, ss []projectio
 	if len(last) == 0 {
 		return groups, senders, nil
 	}
-	ms, err := r.q.VisibleMessages(ctx, member, last)
+	ms, err := r.q.VisibleMessages(ctx, v, last)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -87,7 +87,7 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	items, err := a.noticeItems(c, ns)
+	items, err := a.noticeItems(c, viewer(p), ns)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (a *API) notices(c echo.Context, p commands.Principal) error {
 
 // noticeItems turns notices into items with the names of whom and what
 // they tell of, and their texts in the request's language.
-func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem, error) {
+func (a *API) noticeItems(c echo.Context, v projections.Viewer, ns []projections.Notice) ([]NoticeItem, error) {
 	ctx := c.Request().Context()
 	ids := make([]string, 0, len(ns))
 	for _, n := range ns {
@@ -105,7 +105,7 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 			ids = append(ids, n.Detail.Member)
 		}
 	}
-	members, err := a.deps.Queries.MembersByID(ctx, ids)
+	members, err := a.deps.Queries.MembersByID(ctx, v, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (a *API) noticeItems(c echo.Context, ns []projections.Notice) ([]NoticeItem
 		case notice.GroupInvite, notice.GroupOwner, notice.GroupJoinRequest:
 			g, seen := groups[n.ContentID]
 			if !seen {
-				if g, _, err = a.deps.Queries.Group(ctx, n.ContentID); err != nil {
+				if g, _, err = a.deps.Queries.Group(ctx, v, n.ContentID); err != nil {
 					return nil, err
 				}
 				groups[n.ContentID] = g

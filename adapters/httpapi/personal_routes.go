@@ -11,6 +11,7 @@ import (
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/personal"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // PersonalPage is a page of a member's favourites, stickers or mass
@@ -122,7 +123,7 @@ func (a *API) withBatchSetting(ctx context.Context, u UserInfo) (UserInfo, error
 		u.SendBatchMessage = personal.Disable
 		return u, nil
 	}
-	items, err := a.deps.Queries.PersonalItemsByID(ctx, u.ID, personal.KindSetting, []string{personal.SettingBatchSend})
+	items, err := a.deps.Queries.PersonalItemsByID(ctx, projections.Viewer{Tenant: u.TenantCode, Member: u.ID}, personal.KindSetting, []string{personal.SettingBatchSend})
 	if err != nil || len(items) == 0 {
 		return u, err
 	}

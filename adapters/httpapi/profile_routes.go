@@ -115,7 +115,7 @@ func (a *API) friendIP(c echo.Context, p commands.Principal) error {
 	if !isFriend {
 		return fault.New(fault.NotFound, fault.MsgNotFriend)
 	}
-	m, err := a.member(c.Request().Context(), id, 0)
+	m, err := a.member(c.Request().Context(), viewer(p), id, 0)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (a *API) realtime(c echo.Context, p commands.Principal) error {
 			return fault.New(fault.Invalid, fault.MsgPositionInvalid)
 		}
 	} else {
-		items, err := a.deps.Queries.PersonalItemsByID(ctx, p.MemberID, personal.KindDelivery, []string{p.SessionID})
+		items, err := a.deps.Queries.PersonalItemsByID(ctx, viewer(p), personal.KindDelivery, []string{p.SessionID})
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (a *API) realtime(c echo.Context, p commands.Principal) error {
 	for _, s := range sessions {
 		var anchor *uint64
 		for {
-			page, err := a.deps.Queries.HistoryPage(ctx, s.ChatID, p.MemberID, anchor, projections.Up, realtimeScan)
+			page, err := a.deps.Queries.HistoryPage(ctx, viewer(p), s.ChatID, anchor, projections.Up, realtimeScan)
 			if err != nil {
 				return err
 			}

@@ -158,7 +158,7 @@ func (a *API) sensitiveWords(c echo.Context, p commands.Principal) error {
 	ctx := c.Request().Context()
 	level := c.QueryParam("memberLevelId")
 	if level == "" {
-		m, err := a.member(ctx, p.MemberID, 0)
+		m, err := a.member(ctx, viewer(p), p.MemberID, 0)
 		if err != nil {
 			return err
 		}

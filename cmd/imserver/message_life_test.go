@@ -251,7 +251,7 @@ var _ = Describe("The message life", func() {
 		Expect([]string{card.MemberID, card.Account}).To(Equal([]string{carol.ID, "carol001"}))
 
 		s.ok("POST", "/v1/message/messagePush/getMessageByIds", carol.Token, map[string][]string{"ids": {r.ID}}, &got)
-		Expect(got).To(HaveLen(1), "getMessageByIds returns what the read models hold for any id the member sees")
+		Expect(got).To(BeEmpty(), "the card is of carol, the message is alice's and bob's")
 		s.refused("POST", "/v1/message/shareContact", alice, map[string]string{"uuid": "c-2", "chatType": "Friend", "to": bob.ID, "memberId": "1234567890123456789"}, http.StatusNotFound, "member not found")
 		s.refused("POST", "/v1/message/messagePush/getMessageByIds", alice, []string{}, http.StatusBadRequest, "select the messages first")
 	})

@@ -61,7 +61,7 @@ var _ = Describe("a crash during a commit", func() {
 		})).To(Succeed())
 		checkpoints, err := store.Checkpoints(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		_, _, found, err := store.MessageSeq(ctx, "m2")
+		_, found, err := store.message(ctx, "m2")
 		Expect(err).NotTo(HaveOccurred())
 		return checkpoints, unread, found
 	}
@@ -134,7 +134,7 @@ var _ = Describe("a crash during a commit", func() {
 
 		Expect(second.TakeLease(ctx, "node-b", time.Unix(10, 0), time.Unix(20, 0))).To(Equal("node-b"))
 		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 2}))
-		_, _, found, err := second.MessageSeq(ctx, "m2")
+		_, found, err := second.message(ctx, "m2")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(found).To(BeTrue())
 		n, err := store.coll(journalColl).CountDocuments(ctx, map[string]any{})

@@ -152,18 +152,40 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 	return nil
 }
 
-func (s *Store) Group(ctx context.Context, id string) (projections.Group, bool, error) {
+func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (projections.Group, bool, error) {
 	var d groupDoc
 	found, err := s.findOne(ctx, groupsColl, byID(id), &d)
 	if err != nil {
 		return projections.Group{}, false, fmt.Errorf("mongoread: group %s: %w", id, err)
 	}
-	return d.group(), found, nil
+	if !found {
+		return projections.Group{}, false, nil
+	}
+	in, err := s.inGroup(ctx, id, v.Member)
+	if err != nil {
+		return projections.Group{}, false, fmt.Errorf("mongoread: group %s: %w", id, err)
+	}
+	g, found := v.GroupSeen(d.group(), in)
+	return g, found, nil
 }
 
-func (s *Store) GroupMembers(ctx context.Context, groupID string) ([]projections.GroupMember, error) {
+func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {
 	sort := bson.D{{Key: "rank", Value: 1}, {Key: "joinedAt", Value: 1}, {Key: "member", Value: 1}}
-	return s.groupMembers(ctx, bson.D{{Key: "group", Value: groupID}}, sort)
+	ms, err := s.groupMembers(ctx, bson.D{{Key: "group", Value: groupID}}, sort)
+	if err != nil || len(ms) == 0 {
+		return ms, err
+	}
+	in := slices.ContainsFunc(ms, func(m projections.GroupMember) bool { return m.Member == v.Member })
+	if !v.SeesRoster(ms[0].Tenant, in) {
+		return []projections.GroupMember{}, nil
+	}
+	return ms, nil
+}
+
+// inGroup tells whether member belongs to group groupID now.
+func (s *Store) inGroup(ctx context.Context, groupID, member string) (bool, error) {
+	var d groupMemberDoc
+	return s.findOne(ctx, groupMembersColl, byID(pairID(groupID, member)), &d)
 }
 
 func (s *Store) MemberGroups(ctx context.Context, member string) ([]projections.GroupMember, error) {

@@ -162,9 +162,10 @@ func (s *Store) Notices(ctx context.Context, member, tab string, page, size int)
 	return out, int(total), nil
 }
 
-func (s *Store) NoticesByID(ctx context.Context, member string, ids []string) ([]projections.Notice, error) {
+func (s *Store) NoticesByID(ctx context.Context, v projections.Viewer, ids []string) ([]projections.Notice, error) {
 	out := []projections.Notice{}
-	if len(ids) == 0 {
+	member := v.Member
+	if len(ids) == 0 || !v.Owns(v.Tenant, member) {
 		return out, nil
 	}
 	keys := make([]string, len(ids))
@@ -181,7 +182,9 @@ func (s *Store) NoticesByID(ctx context.Context, member string, ids []string) ([
 	}
 	for _, id := range ids {
 		if d, ok := byID[id]; ok {
-			out = append(out, d.notice())
+			if n := d.notice(); v.Owns(n.Tenant, n.Member) {
+				out = append(out, n)
+			}
 		}
 	}
 	return out, nil

@@ -85,9 +85,10 @@ func (s *Store) PersonalItems(ctx context.Context, member, kind string, page, si
 	return out, int(total), nil
 }
 
-func (s *Store) PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]projections.PersonalItem, error) {
+func (s *Store) PersonalItemsByID(ctx context.Context, v projections.Viewer, kind string, ids []string) ([]projections.PersonalItem, error) {
 	out := []projections.PersonalItem{}
-	if len(ids) == 0 {
+	member := v.Member
+	if len(ids) == 0 || !v.Owns(v.Tenant, member) {
 		return out, nil
 	}
 	keys := make([]string, len(ids))
@@ -104,7 +105,9 @@ func (s *Store) PersonalItemsByID(ctx context.Context, member, kind string, ids 
 	}
 	for _, id := range ids {
 		if d, ok := byID[id]; ok {
-			out = append(out, d.item())
+			if it := d.item(); v.Owns(it.Tenant, it.Member) {
+				out = append(out, it)
+			}
 		}
 	}
 	return out, nil

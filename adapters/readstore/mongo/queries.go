@@ -19,7 +19,20 @@ const (
 
 func byID(id string) bson.D { return bson.D{{Key: "_id", Value: id}} }
 
-func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+// MembersByID returns the stored members among ids whose cards v sees,
+// keyed by id.
+func (s *Store) MembersByID(ctx context.Context, v projections.Viewer, ids []string) (map[string]projections.Member, error) {
+	out, err := s.membersByID(ctx, ids)
+	for id, m := range out {
+		if !v.SeesCard(m.Tenant) {
+			delete(out, id)
+		}
+	}
+	return out, err
+}
+
+// membersByID returns the stored members among ids, keyed by id.
+func (s *Store) membersByID(ctx context.Context, ids []string) (map[string]projections.Member, error) {
 	out := make(map[string]projections.Member, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -79,19 +92,32 @@ func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Sess
 	return out, nil
 }
 
-func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint64, bool, error) {
-	var d messageDoc
-	found, err := s.findOne(ctx, messagesColl, byID(messageID), &d)
-	if err != nil {
-		return "", 0, false, fmt.Errorf("mongoread: message seq of %s: %w", messageID, err)
+func (s *Store) MessageSeq(ctx context.Context, v projections.Viewer, messageID string) (string, uint64, bool, error) {
+	m, found, err := s.message(ctx, messageID)
+	if err == nil && found {
+		found, err = s.viewing(v).readsChat(ctx, &m)
 	}
-	return d.ChatID, uint64(d.Seq), found, nil
+	if err != nil || !found {
+		return "", 0, false, err
+	}
+	return m.ChatID, m.Seq, true, nil
+}
+
+// message reads the stored message id.
+func (s *Store) message(ctx context.Context, id string) (projections.Message, bool, error) {
+	var d messageDoc
+	found, err := s.findOne(ctx, messagesColl, byID(id), &d)
+	if err != nil {
+		return projections.Message{}, false, fmt.Errorf("mongoread: message %s: %w", id, err)
+	}
+	return d.message(), found, nil
 }
 
 // HistoryPage returns the page in ascending sequence order, of the
-// messages member sees.
-func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
+// messages v sees.
+func (s *Store) HistoryPage(ctx context.Context, v projections.Viewer, chatID string, anchor *uint64,
 	dir projections.PageDirection, size int) ([]projections.Message, error) {
+	member := v.Member
 	if size <= 0 {
 		size = defaultPageSize
 	}
@@ -115,9 +141,17 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 	if err := s.findAll(ctx, messagesColl, visibleFilter(chatID, member, seq), opts, &docs); err != nil {
 		return nil, fmt.Errorf("mongoread: history of %s: %w", chatID, err)
 	}
-	page := make([]projections.Message, len(docs)) // empty, not nil: a list encodes as []
-	for i, d := range docs {
-		page[i] = d.message()
+	page := make([]projections.Message, 0, len(docs)) // empty, not nil: a list encodes as []
+	w := s.viewing(v)
+	for _, d := range docs {
+		m := d.message()
+		ok, err := w.readsChat(ctx, &m)
+		if err != nil {
+			return nil, fmt.Errorf("mongoread: history of %s: %w", chatID, err)
+		}
+		if ok {
+			page = append(page, m)
+		}
 	}
 	if order < 0 {
 		slices.Reverse(page)
@@ -144,31 +178,79 @@ func (s *Store) clearFloor(ctx context.Context, member, chatID string) (uint64, 
 	return uint64(d.Seq), nil
 }
 
-func (s *Store) VisibleMessages(ctx context.Context, member string, ids []string) ([]projections.Message, error) {
+// viewing gathers what v's rules ask of messages: v's clear floors and
+// group memberships, each read once.
+type viewing struct {
+	s      *Store
+	v      projections.Viewer
+	floors map[string]uint64
+	groups map[string]bool
+}
+
+func (s *Store) viewing(v projections.Viewer) *viewing {
+	return &viewing{s: s, v: v, floors: map[string]uint64{}, groups: map[string]bool{}}
+}
+
+// inGroup tells whether v is a current member of the group of m, a
+// message of a group's chat.
+func (w *viewing) inGroup(ctx context.Context, m *projections.Message) (bool, error) {
+	if !m.InGroupChat() {
+		return false, nil
+	}
+	in, known := w.groups[m.GroupID]
+	if !known {
+		var err error
+		if in, err = w.s.inGroup(ctx, m.GroupID, w.v.Member); err != nil {
+			return false, err
+		}
+		w.groups[m.GroupID] = in
+	}
+	return in, nil
+}
+
+// readsChat tells whether v reads m's chat.
+func (w *viewing) readsChat(ctx context.Context, m *projections.Message) (bool, error) {
+	in, err := w.inGroup(ctx, m)
+	return err == nil && w.v.ReadsChat(m, in), err
+}
+
+// sees tells whether v sees m.
+func (w *viewing) sees(ctx context.Context, m *projections.Message) (bool, error) {
+	in, err := w.inGroup(ctx, m)
+	if err != nil || !w.v.ReadsChat(m, in) {
+		return false, err
+	}
+	floor, known := w.floors[m.ChatID]
+	if !known {
+		if floor, err = w.s.clearFloor(ctx, w.v.Member, m.ChatID); err != nil {
+			return false, err
+		}
+		w.floors[m.ChatID] = floor
+	}
+	return w.v.Sees(m, floor, in), nil
+}
+
+func (s *Store) VisibleMessages(ctx context.Context, v projections.Viewer, ids []string) ([]projections.Message, error) {
 	var docs []messageDoc
 	if err := s.findAll(ctx, messagesColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, nil, &docs); err != nil {
-		return nil, fmt.Errorf("mongoread: messages for %s: %w", member, err)
+		return nil, fmt.Errorf("mongoread: messages for %s: %w", v.Member, err)
 	}
 	found := make(map[string]projections.Message, len(docs))
 	for _, d := range docs {
 		found[d.ID] = d.message()
 	}
-	floors := map[string]uint64{}
+	w := s.viewing(v)
 	out := []projections.Message{}
 	for _, id := range ids {
 		m, ok := found[id]
 		if !ok {
 			continue
 		}
-		floor, known := floors[m.ChatID]
-		if !known {
-			var err error
-			if floor, err = s.clearFloor(ctx, member, m.ChatID); err != nil {
-				return nil, fmt.Errorf("mongoread: messages for %s: %w", member, err)
-			}
-			floors[m.ChatID] = floor
+		sees, err := w.sees(ctx, &m)
+		if err != nil {
+			return nil, fmt.Errorf("mongoread: messages for %s: %w", v.Member, err)
 		}
-		if m.VisibleTo(member, floor) {
+		if sees {
 			out = append(out, m)
 		}
 	}

@@ -99,8 +99,9 @@ func generationOf(s *mongoread.Store) int64 {
 	return n
 }
 
+// nameOf is the name of member id of x0001.
 func nameOf(s projections.Queries, id string) (string, error) {
-	ms, err := s.MembersByID(context.Background(), []string{id})
+	ms, err := s.MembersByID(context.Background(), projections.Viewer{Tenant: "x0001"}, []string{id})
 	return ms[id].Name, err
 }
 

@@ -206,7 +206,7 @@ func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projectio
 	if len(rest) == 0 {
 		return out, nil
 	}
-	stored, err := t.s.MembersByID(ctx, rest)
+	stored, err := t.s.membersByID(ctx, rest)
 	if err != nil {
 		return nil, fmt.Errorf("mongoread: get members: %w", err)
 	}
@@ -423,7 +423,8 @@ func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint6
 	if d, ok := t.newMessages[messageID]; ok {
 		return d.ChatID, uint64(d.Seq), true, nil
 	}
-	return t.s.MessageSeq(ctx, messageID)
+	m, found, err := t.s.message(ctx, messageID)
+	return m.ChatID, m.Seq, found, err
 }
 
 // MarkRead returns the ids it changed in chat order.

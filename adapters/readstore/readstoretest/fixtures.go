@@ -11,6 +11,10 @@ const (
 	tenantB = "x0002"
 )
 
+// viewerA is a member of tenantA who is in no chat or group of the
+// fixtures.
+var viewerA = projections.Viewer{Tenant: tenantA, Member: "viewer"}
+
 func member(tenant, id, account, phone string) projections.Member {
 	return projections.Member{
 		ID: id, Tenant: tenant, Account: account, Phone: phone, Name: "name of " + id,
@@ -81,3 +85,6 @@ func applyIDs(as []projections.Apply) []string {
 }
 
 func ptr(u uint64) *uint64 { return &u }
+
+// as is member of tenantA as a viewer.
+func as(member string) projections.Viewer { return projections.Viewer{Tenant: tenantA, Member: member} }

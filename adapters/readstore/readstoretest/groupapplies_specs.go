@@ -17,18 +17,29 @@ func describeGroupApplies(store func() projections.ReadStore) {
 			GinkgoHelper()
 			update(store(), func(tx projections.Tx) error { return tx.PutGroupApplies(ctx, as) })
 		}
+		// boss owns g1 and administers g2; in g3 it is a Normal member.
+		boss := projections.Viewer{Tenant: tenantA, Member: "boss"}
+		BeforeEach(func() {
+			update(store(), func(tx projections.Tx) error {
+				return tx.PutGroupMembers(ctx, []projections.GroupMember{
+					{GroupID: "g1", Tenant: tenantA, Member: "boss", Role: "Owner"},
+					{GroupID: "g2", Tenant: tenantA, Member: "boss", Role: "Admin"},
+					{GroupID: "g3", Tenant: tenantA, Member: "boss", Role: "Normal"},
+				})
+			})
+		})
 
-		It("pages the requests of several groups, newest first, with the total", func() {
+		It("pages the requests of the groups the viewer manages, newest first, with the total", func() {
 			put(request("r1", "g1", 100), request("r2", "g2", 300), request("r3", "g3", 200), request("r4", "g1", 400))
 
-			got, total, err := store().GroupApplies(ctx, []string{"g1", "g2"}, 1, 2)
+			got, total, err := store().GroupApplies(ctx, boss, 1, 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(total).To(Equal(3))
 			Expect(got).To(Equal([]projections.GroupApply{request("r4", "g1", 400), request("r2", "g2", 300)}))
-			got, _, err = store().GroupApplies(ctx, []string{"g1", "g2"}, 2, 2)
+			got, _, err = store().GroupApplies(ctx, boss, 2, 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal([]projections.GroupApply{request("r1", "g1", 100)}))
-			got, total, err = store().GroupApplies(ctx, nil, 1, 10)
+			got, total, err = store().GroupApplies(ctx, projections.Viewer{Tenant: tenantA, Member: "nobody"}, 1, 10)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(BeEmpty())
 			Expect(total).To(BeZero())
@@ -60,7 +71,7 @@ func describeGroupApplies(store func() projections.ReadStore) {
 				Expect(found).To(BeFalse())
 				return nil
 			})
-			got, _, err := store().GroupApplies(ctx, []string{"g1"}, 1, 10)
+			got, _, err := store().GroupApplies(ctx, boss, 1, 10)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal([]projections.GroupApply{answered}))
 		})

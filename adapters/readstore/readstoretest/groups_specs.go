@@ -34,11 +34,11 @@ func describeGroups(store func() projections.ReadStore) {
 		})
 
 		It("reads a group back, within a transaction and after", func() {
-			g, ok, err := store().Group(ctx, "g1")
+			g, ok, err := store().Group(ctx, as("o"), "g1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeTrue())
 			Expect(g).To(Equal(g1))
-			_, ok, err = store().Group(ctx, "nope")
+			_, ok, err = store().Group(ctx, viewerA, "nope")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ok).To(BeFalse())
 			update(store(), func(tx projections.Tx) error {
@@ -52,14 +52,14 @@ func describeGroups(store func() projections.ReadStore) {
 				Expect(found["g1"].Tenant).To(Equal(tenantA))
 				return nil
 			})
-			g, _, _ = store().Group(ctx, "g1")
+			g, _, _ = store().Group(ctx, as("o"), "g1")
 			Expect(g.MuteAll).To(BeTrue())
 			Expect(g.MuteAllUntil).To(Equal(int64(1_800_000_000_000)))
 			Expect(g.Pinned).To(Equal([]string{"m2", "m1"}))
 		})
 
 		It("lists a group's members owner first, then admins, then by joining time", func() {
-			ms, err := store().GroupMembers(ctx, "g1")
+			ms, err := store().GroupMembers(ctx, projections.Viewer{Tenant: tenantA, Member: "o"}, "g1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(names(ms)).To(Equal([]string{"g1/o:Owner", "g1/a:Admin", "g1/n1:Normal", "g1/n2:Normal"}))
 			ms, err = store().MemberGroups(ctx, "n1")
@@ -84,7 +84,7 @@ func describeGroups(store func() projections.ReadStore) {
 				Expect(some["n1"].Nickname).To(Equal("Nick"))
 				return nil
 			})
-			ms, err := store().GroupMembers(ctx, "g1")
+			ms, err := store().GroupMembers(ctx, projections.Viewer{Tenant: tenantA, Member: "o"}, "g1")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(names(ms)).To(Equal([]string{"g1/o:Owner", "g1/n1:Admin", "g1/a:Normal"}))
 			Expect(ms[1].MutedUntil).To(Equal(int64(99)))

@@ -20,7 +20,7 @@ func describeHistory(store func() projections.ReadStore) {
 
 		DescribeTable("pages in ascending sequence order",
 			func(chatID string, anchor *uint64, dir projections.PageDirection, size int, want []uint64) {
-				page, err := store().HistoryPage(ctx, chatID, "alice", anchor, dir, size)
+				page, err := store().HistoryPage(ctx, as("alice"), chatID, anchor, dir, size)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(seqs(page)).To(Equal(want))
 				for _, m := range page {

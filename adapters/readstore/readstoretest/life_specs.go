@@ -15,7 +15,7 @@ func describeMessageLife(store func() projections.ReadStore) {
 
 		history := func(member string) []uint64 {
 			GinkgoHelper()
-			page, err := store().HistoryPage(ctx, "c1", member, nil, projections.Up, 50)
+			page, err := store().HistoryPage(ctx, as(member), "c1", nil, projections.Up, 50)
 			Expect(err).NotTo(HaveOccurred())
 			return seqs(page)
 		}
@@ -49,7 +49,7 @@ func describeMessageLife(store func() projections.ReadStore) {
 				m.ForwardBatchID, m.ForwardBatch, m.ForwardFrom, m.ForwardType = "c1-m3", []string{"c1-m3", "c1-m4"}, "carol", "Picture"
 				m.Status = projections.StatusRead
 			})
-			got, err := store().VisibleMessages(ctx, "alice", []string{"c1-m3"})
+			got, err := store().VisibleMessages(ctx, as("alice"), []string{"c1-m3"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(HaveLen(1))
 			m := got[0]
@@ -64,8 +64,13 @@ func describeMessageLife(store func() projections.ReadStore) {
 			line := message("c1", 11, "", "")
 			line.ChatType, line.GroupID, line.MsgType = "Group", "c1", "Event"
 			line.OperationType, line.OperatorID, line.TargetID = "SetMemberRole", "alice", "bob,carol"
-			update(store(), func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{line}) })
-			got, err := store().VisibleMessages(ctx, "bob", []string{line.ID})
+			update(store(), func(tx projections.Tx) error {
+				if err := tx.PutGroupMembers(ctx, []projections.GroupMember{{GroupID: "c1", Tenant: tenantA, Member: "bob"}}); err != nil {
+					return err
+				}
+				return tx.InsertMessages(ctx, []projections.Message{line})
+			})
+			got, err := store().VisibleMessages(ctx, as("bob"), []string{line.ID})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(Equal([]projections.Message{line}))
 		})
@@ -107,7 +112,7 @@ func describeMessageLife(store func() projections.ReadStore) {
 			change(5, func(m *projections.Message) { m.Deleted = true })
 			Expect(history("alice")).To(Equal([]uint64{1, 2, 3, 4, 6, 7, 8, 9}))
 			Expect(history("bob")).To(Equal([]uint64{1, 2, 3, 4, 6, 7, 8, 9}))
-			got, err := store().VisibleMessages(ctx, "bob", []string{"c1-m10", "c1-m9"})
+			got, err := store().VisibleMessages(ctx, as("bob"), []string{"c1-m10", "c1-m9"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(seqs(got)).To(Equal([]uint64{9}))
 		})
@@ -123,10 +128,10 @@ func describeMessageLife(store func() projections.ReadStore) {
 			for _, seq := range []uint64{7, 8, 9} {
 				change(seq, func(m *projections.Message) { m.HiddenFor = []string{"alice"} })
 			}
-			page, err := store().HistoryPage(ctx, "c1", "alice", ptr(10), projections.Up, 3)
+			page, err := store().HistoryPage(ctx, as("alice"), "c1", ptr(10), projections.Up, 3)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(seqs(page)).To(Equal([]uint64{4, 5, 6}))
-			page, err = store().HistoryPage(ctx, "c1", "alice", ptr(5), projections.Down, 3)
+			page, err = store().HistoryPage(ctx, as("alice"), "c1", ptr(5), projections.Down, 3)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(seqs(page)).To(Equal([]uint64{6, 10}))
 		})
@@ -136,10 +141,10 @@ func describeMessageLife(store func() projections.ReadStore) {
 			update(store(), func(tx projections.Tx) error { return tx.SetClearFloor(ctx, "alice", "c1", 4) })
 			Expect(history("alice")).To(Equal([]uint64{7, 8, 9, 10}))
 			Expect(history("bob")).To(Equal(seqRange(1, 10)))
-			page, err := store().HistoryPage(ctx, "c1", "alice", ptr(2), projections.Down, 2)
+			page, err := store().HistoryPage(ctx, as("alice"), "c1", ptr(2), projections.Down, 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(seqs(page)).To(Equal([]uint64{7, 8}))
-			got, err := store().VisibleMessages(ctx, "alice", []string{"c1-m8", "c1-m3"})
+			got, err := store().VisibleMessages(ctx, as("alice"), []string{"c1-m8", "c1-m3"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(seqs(got)).To(Equal([]uint64{8}))
 		})

@@ -21,11 +21,14 @@ func describeMembers(store func() projections.ReadStore) {
 			})
 		})
 
-		It("returns the members asked for by id, leaving out unknown ids", func() {
-			Expect(store().MembersByID(ctx, []string{"m1", "m3", "nobody"})).To(Equal(map[string]projections.Member{
-				"m1": alice, "m3": otherAlice,
+		It("returns the members asked for by id, leaving out unknown ids and other tenants' members", func() {
+			Expect(store().MembersByID(ctx, viewerA, []string{"m1", "m3", "nobody"})).To(Equal(map[string]projections.Member{
+				"m1": alice,
 			}))
-			Expect(store().MembersByID(ctx, nil)).To(BeEmpty())
+			Expect(store().MembersByID(ctx, projections.Viewer{Tenant: tenantB, Member: "m3"}, []string{"m1", "m3"})).To(Equal(map[string]projections.Member{
+				"m3": otherAlice,
+			}))
+			Expect(store().MembersByID(ctx, viewerA, nil)).To(BeEmpty())
 		})
 
 		It("returns many members at once", func() {
@@ -37,7 +40,7 @@ func describeMembers(store func() projections.ReadStore) {
 			}
 			update(store(), func(tx projections.Tx) error { return tx.PutMembers(ctx, many) })
 
-			got, err := store().MembersByID(ctx, wanted)
+			got, err := store().MembersByID(ctx, viewerA, wanted)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(got).To(HaveLen(37))
 			Expect(got["bulk-36"]).To(Equal(many[36]))
@@ -61,7 +64,7 @@ func describeMembers(store func() projections.ReadStore) {
 			renamed.Name, renamed.Phone, renamed.HeadURL = "Alice B.", "", ""
 			update(store(), func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{renamed}) })
 
-			Expect(store().MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": renamed}))
+			Expect(store().MembersByID(ctx, viewerA, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": renamed}))
 			_, found, err := store().FindMember(ctx, tenantA, "13800000001")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(found).To(BeFalse())
@@ -102,7 +105,7 @@ func describeMembers(store func() projections.ReadStore) {
 			changed := alice
 			changed.Gender, changed.LastIP, changed.Referrer = "female", "203.0.113.7", "m2"
 			update(store(), func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{changed}) })
-			Expect(store().MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": changed}))
+			Expect(store().MembersByID(ctx, viewerA, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": changed}))
 		})
 
 		It("reads members in a transaction, the transaction's own puts over the stored", func() {
@@ -123,7 +126,7 @@ func describeMembers(store func() projections.ReadStore) {
 				Expect(got).To(BeEmpty())
 				return nil
 			})
-			Expect(store().MembersByID(ctx, []string{"m2"})).To(Equal(map[string]projections.Member{"m2": renamed}))
+			Expect(store().MembersByID(ctx, viewerA, []string{"m2"})).To(Equal(map[string]projections.Member{"m2": renamed}))
 		})
 
 		It("tells the tenant of a member", func() {

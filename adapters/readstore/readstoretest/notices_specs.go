@@ -50,10 +50,10 @@ func describeNotices(store func() projections.ReadStore) {
 		})
 
 		It("keeps every field and finds a member's notices by id in the order asked", func() {
-			ns, err := store().NoticesByID(ctx, "alice", []string{"3", "9", "2"})
+			ns, err := store().NoticesByID(ctx, as("alice"), []string{"3", "9", "2"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ns).To(Equal([]projections.Notice{notice("alice", "3", "friends", 3, false), notice("alice", "2", "groups", 2, true)}))
-			ns, err = store().NoticesByID(ctx, "carol", []string{"1"})
+			ns, err = store().NoticesByID(ctx, as("carol"), []string{"1"})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ns).To(BeEmpty())
 		})
@@ -64,7 +64,7 @@ func describeNotices(store func() projections.ReadStore) {
 			join := notice("alice", "8", "groups", 8, true)
 			join.Detail = projections.NoticeDetail{RequestID: "r1", Member: "carol", Status: "accepted"}
 			put(verification, join)
-			Expect(store().NoticesByID(ctx, "alice", []string{"7", "8"})).To(Equal([]projections.Notice{verification, join}))
+			Expect(store().NoticesByID(ctx, as("alice"), []string{"7", "8"})).To(Equal([]projections.Notice{verification, join}))
 			ns, _, err := store().Notices(ctx, "alice", "", 1, 2)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(ns).To(Equal([]projections.Notice{join, verification}))

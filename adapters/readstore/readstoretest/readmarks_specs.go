@@ -41,7 +41,7 @@ func describeReadMarks(store func() projections.ReadStore) {
 		}
 		statuses := func(chatID string) map[uint64]string {
 			GinkgoHelper()
-			page, err := store().HistoryPage(ctx, chatID, "alice", nil, projections.Up, 200)
+			page, err := store().HistoryPage(ctx, as("alice"), chatID, nil, projections.Up, 200)
 			Expect(err).NotTo(HaveOccurred())
 			out := map[uint64]string{}
 			for _, m := range page {

@@ -55,6 +55,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeApplies(current)
 		describeGroupApplies(current)
 		describeFriendsAndAuthSessions(current)
+		describeVisibility(current)
 		describeLease(current, another)
 	})
 }
@@ -65,4 +66,17 @@ var ctx = context.Background()
 func update(store projections.ReadStore, fn func(tx projections.Tx) error) {
 	GinkgoHelper()
 	Expect(store.Update(ctx, fn)).To(Succeed())
+}
+
+// stored reads every stored message of chatID in chat order as the
+// projectors do, whoever may see them.
+func stored(store projections.ReadStore, chatID string) []projections.Message {
+	GinkgoHelper()
+	var out []projections.Message
+	update(store, func(tx projections.Tx) error {
+		var err error
+		out, err = tx.MessagesAfter(ctx, chatID, 0)
+		return err
+	})
+	return out
 }

@@ -23,7 +23,7 @@ func describeUpdate(store func() projections.ReadStore) {
 			})
 
 			Expect(store().Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 5, "history.v1": 7}))
-			Expect(store().MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+			Expect(store().MembersByID(ctx, viewerA, []string{"m1"})).To(HaveKey("m1"))
 		})
 
 		It("replaces a projector's checkpoint", func() {
@@ -52,8 +52,8 @@ func describeUpdate(store func() projections.ReadStore) {
 
 			Expect(err).To(MatchError(boom))
 			Expect(store().Checkpoints(ctx)).To(Equal(map[string]uint64{"history.v1": 3}))
-			Expect(store().MembersByID(ctx, []string{"m1"})).To(BeEmpty())
-			Expect(store().HistoryPage(ctx, "c1", "alice", nil, projections.Up, 20)).To(BeEmpty())
+			Expect(store().MembersByID(ctx, viewerA, []string{"m1"})).To(BeEmpty())
+			Expect(store().HistoryPage(ctx, as("alice"), "c1", nil, projections.Up, 20)).To(BeEmpty())
 			Expect(store().Sessions(ctx, "alice")).To(BeEmpty())
 			_, total, err := store().Applies(ctx, "alice", 1, 20)
 			Expect(err).NotTo(HaveOccurred())

@@ -79,9 +79,14 @@ func (t *tx) GetGroupApply(ctx context.Context, tenant, id string) (projections.
 	return a, found, nil
 }
 
-// GroupApplies returns page (from 1) of the join requests of groupIDs,
-// newest first, and how many there are in all, both from one snapshot.
-func (s *Store) GroupApplies(ctx context.Context, groupIDs []string, page, size int) ([]projections.GroupApply, int, error) {
+// GroupApplies returns page (from 1) of the join requests of the groups
+// v manages, newest first, and how many there are in all, both from one snapshot.
+func (s *Store) GroupApplies(ctx context.Context, v projections.Viewer, page, size int) ([]projections.GroupApply, int, error) {
+	memberships, err := s.MemberGroups(ctx, v.Member)
+	if err != nil {
+		return nil, 0, err
+	}
+	groupIDs := v.Managed(memberships)
 	page = max(page, 1)
 	if size <= 0 {
 		size = defaultPageSize

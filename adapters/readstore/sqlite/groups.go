@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/projections"
@@ -166,22 +167,38 @@ func (t *tx) DeleteGroupMembers(ctx context.Context, groupID string, ids []strin
 	return nil
 }
 
-func (s *Store) Group(ctx context.Context, id string) (projections.Group, bool, error) {
+func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (projections.Group, bool, error) {
 	var g projections.Group
 	found := false
+	in := false
 	err := s.read(ctx, func(r *readStatements) error {
 		var err error
-		g, found, err = readGroupDoc(r.group, id)
+		if g, found, err = readGroupDoc(r.group, id); err != nil || !found {
+			return err
+		}
+		in, err = inGroup(r.groupMember, id, v.Member)
 		return err
 	})
 	if err != nil {
 		return g, false, fmt.Errorf("sqliteread: group %s: %w", id, err)
 	}
+	if !found {
+		return projections.Group{}, false, nil
+	}
+	g, found = v.GroupSeen(g, in)
 	return g, found, nil
 }
 
-func (s *Store) GroupMembers(ctx context.Context, groupID string) ([]projections.GroupMember, error) {
-	return s.groupMembers(ctx, func(r *readStatements) *sqlitec.Stmt { return r.groupMembers }, groupID)
+func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {
+	ms, err := s.groupMembers(ctx, func(r *readStatements) *sqlitec.Stmt { return r.groupMembers }, groupID)
+	if err != nil || len(ms) == 0 {
+		return ms, err
+	}
+	in := slices.ContainsFunc(ms, func(m projections.GroupMember) bool { return m.Member == v.Member })
+	if !v.SeesRoster(ms[0].Tenant, in) {
+		return []projections.GroupMember{}, nil
+	}
+	return ms, nil
 }
 
 func (s *Store) MemberGroups(ctx context.Context, member string) ([]projections.GroupMember, error) {

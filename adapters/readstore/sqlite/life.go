@@ -144,33 +144,87 @@ func scanVisible(st *sqlitec.Stmt, chatID string, anchor *int64, descending bool
 	return seen, st.Done()
 }
 
-func (s *Store) VisibleMessages(ctx context.Context, member string, ids []string) ([]projections.Message, error) {
+// viewing gathers on one read connection what v's rules ask of messages:
+// v's clear floors and group memberships, each read once.
+type viewing struct {
+	r      *readStatements
+	v      projections.Viewer
+	floors map[string]uint64
+	groups map[string]bool
+}
+
+func newViewing(r *readStatements, v projections.Viewer) *viewing {
+	return &viewing{r: r, v: v, floors: map[string]uint64{}, groups: map[string]bool{}}
+}
+
+// inGroup tells whether v is a current member of the group of m, a
+// message of a group's chat.
+func (w *viewing) inGroup(m *projections.Message) (bool, error) {
+	if !m.InGroupChat() {
+		return false, nil
+	}
+	in, known := w.groups[m.GroupID]
+	if !known {
+		var err error
+		if in, err = inGroup(w.r.groupMember, m.GroupID, w.v.Member); err != nil {
+			return false, err
+		}
+		w.groups[m.GroupID] = in
+	}
+	return in, nil
+}
+
+// inGroup tells with st, a groupMemberSQL statement, whether member
+// belongs to group groupID now.
+func inGroup(st *sqlitec.Stmt, groupID, member string) (bool, error) {
+	st.BindText(groupID)
+	st.BindText(member)
+	in := st.Next()
+	return in, st.Done()
+}
+
+// readsChat tells whether v reads m's chat.
+func (w *viewing) readsChat(m *projections.Message) (bool, error) {
+	in, err := w.inGroup(m)
+	return err == nil && w.v.ReadsChat(m, in), err
+}
+
+// sees tells whether v sees m.
+func (w *viewing) sees(m *projections.Message) (bool, error) {
+	in, err := w.inGroup(m)
+	if err != nil || !w.v.ReadsChat(m, in) {
+		return false, err
+	}
+	floor, known := w.floors[m.ChatID]
+	if !known {
+		if floor, err = clearFloor(w.r.clearFloor, w.v.Member, m.ChatID); err != nil {
+			return false, err
+		}
+		w.floors[m.ChatID] = floor
+	}
+	return w.v.Sees(m, floor, in), nil
+}
+
+func (s *Store) VisibleMessages(ctx context.Context, v projections.Viewer, ids []string) ([]projections.Message, error) {
 	out := []projections.Message{}
 	err := s.read(ctx, func(r *readStatements) error {
-		floors := map[string]uint64{}
+		w := newViewing(r, v)
 		for _, id := range ids {
 			m, ok, err := messageByID(r.messageByID, id)
-			if err != nil || !ok {
-				if err != nil {
-					return err
-				}
-				continue
+			if err == nil && ok {
+				ok, err = w.sees(&m)
 			}
-			floor, known := floors[m.ChatID]
-			if !known {
-				if floor, err = clearFloor(r.clearFloor, member, m.ChatID); err != nil {
-					return err
-				}
-				floors[m.ChatID] = floor
+			if err != nil {
+				return err
 			}
-			if m.VisibleTo(member, floor) {
+			if ok {
 				out = append(out, m)
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("sqliteread: messages for %s: %w", member, err)
+		return nil, fmt.Errorf("sqliteread: messages for %s: %w", v.Member, err)
 	}
 	return out, nil
 }

@@ -87,8 +87,9 @@ func (t *tx) GetMembers(ctx context.Context, ids []string) (map[string]projectio
 	return out, nil
 }
 
-// MembersByID returns the stored members among ids, keyed by id.
-func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]projections.Member, error) {
+// MembersByID returns the stored members among ids whose cards v sees,
+// keyed by id.
+func (s *Store) MembersByID(ctx context.Context, v projections.Viewer, ids []string) (map[string]projections.Member, error) {
 	out := make(map[string]projections.Member, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -99,8 +100,9 @@ func (s *Store) MembersByID(ctx context.Context, ids []string) (map[string]proje
 			st := r.membersByID
 			st.BindTextBytes(list)
 			for st.Next() {
-				m := memberAt(st)
-				out[m.ID] = m
+				if m := memberAt(st); v.SeesCard(m.Tenant) {
+					out[m.ID] = m
+				}
 			}
 			return st.Done()
 		})

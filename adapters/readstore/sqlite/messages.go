@@ -2,6 +2,7 @@ package sqliteread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -89,27 +90,28 @@ func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint6
 	return chatID, uint64(seq), found, nil
 }
 
-func (s *Store) MessageSeq(ctx context.Context, messageID string) (string, uint64, bool, error) {
-	var chatID string
-	var seq int64
+func (s *Store) MessageSeq(ctx context.Context, v projections.Viewer, messageID string) (string, uint64, bool, error) {
+	var m projections.Message
 	found := false
 	err := s.read(ctx, func(r *readStatements) error {
-		st := r.messageSeq
-		st.BindText(messageID)
-		if found = st.Next(); found {
-			chatID, seq = st.Text(0), st.Int(1)
+		var err error
+		if m, found, err = messageByID(r.messageByID, messageID); err == nil && found {
+			found, err = newViewing(r, v).readsChat(&m)
 		}
-		return st.Done()
+		return err
 	})
 	if err != nil {
 		return "", 0, false, fmt.Errorf("sqliteread: message seq of %s: %w", messageID, err)
 	}
-	return chatID, uint64(seq), found, nil
+	if !found {
+		return "", 0, false, nil
+	}
+	return m.ChatID, m.Seq, true, nil
 }
 
 // HistoryPage returns the page in ascending sequence order, of the
-// messages member sees.
-func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *uint64,
+// messages v sees.
+func (s *Store) HistoryPage(ctx context.Context, v projections.Viewer, chatID string, anchor *uint64,
 	dir projections.PageDirection, size int) ([]projections.Message, error) {
 	if size <= 0 {
 		size = defaultPageSize
@@ -118,10 +120,11 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 	page := []projections.Message{} // empty, not nil: a list encodes as []
 	descending := anchor == nil || dir != projections.Down
 	err := s.read(ctx, func(r *readStatements) error {
-		floor, err := clearFloor(r.clearFloor, member, chatID)
+		floor, err := clearFloor(r.clearFloor, v.Member, chatID)
 		if err != nil {
 			return err
 		}
+		w := newViewing(r, v)
 		st := r.historyNewest
 		var from *int64
 		switch {
@@ -135,11 +138,17 @@ func (s *Store) HistoryPage(ctx context.Context, chatID, member string, anchor *
 			a := bound(*anchor)
 			from = &a
 		}
-		_, err = scanVisible(st, chatID, from, descending, member, floor, func(m projections.Message) bool {
-			page = append(page, m)
-			return len(page) < size
+		// Who reads a chat is the same for all its messages: the first one
+		// v does not read ends the scan.
+		var denied error
+		_, err = scanVisible(st, chatID, from, descending, v.Member, floor, func(m projections.Message) bool {
+			var ok bool
+			if ok, denied = w.readsChat(&m); ok {
+				page = append(page, m)
+			}
+			return ok && denied == nil && len(page) < size
 		})
-		return err
+		return errors.Join(err, denied)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: history of %s: %w", chatID, err)

@@ -174,15 +174,21 @@ func (s *Store) Notices(ctx context.Context, member, tab string, page, size int)
 	return out, int(total), nil
 }
 
-func (s *Store) NoticesByID(ctx context.Context, member string, ids []string) ([]projections.Notice, error) {
+func (s *Store) NoticesByID(ctx context.Context, v projections.Viewer, ids []string) ([]projections.Notice, error) {
 	out := []projections.Notice{}
+	member := v.Member
+	if !v.Owns(v.Tenant, member) {
+		return out, nil
+	}
 	err := s.read(ctx, func(r *readStatements) error {
 		for _, id := range ids {
 			st := r.noticeByID
 			st.BindText(member)
 			st.BindText(id)
 			if st.Next() {
-				out = append(out, noticeAt(st))
+				if n := noticeAt(st); v.Owns(n.Tenant, n.Member) {
+					out = append(out, n)
+				}
 			}
 			if err := st.Done(); err != nil {
 				return err

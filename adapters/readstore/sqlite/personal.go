@@ -115,15 +115,19 @@ func (s *Store) PersonalItems(ctx context.Context, member, kind string, page, si
 	return out, int(total), nil
 }
 
-func (s *Store) PersonalItemsByID(ctx context.Context, member, kind string, ids []string) ([]projections.PersonalItem, error) {
+func (s *Store) PersonalItemsByID(ctx context.Context, v projections.Viewer, kind string, ids []string) ([]projections.PersonalItem, error) {
 	out := []projections.PersonalItem{}
+	member := v.Member
+	if !v.Owns(v.Tenant, member) {
+		return out, nil
+	}
 	err := s.read(ctx, func(r *readStatements) error {
 		for _, id := range ids {
 			st := r.personalByID
 			st.BindText(member)
 			st.BindText(kind)
 			st.BindText(id)
-			if st.Next() {
+			if st.Next() && v.Owns(st.Text(0), member) {
 				out = append(out, projections.PersonalItem{Member: member, Kind: kind, ID: id,
 					Tenant: st.Text(0), At: st.Int(1), Doc: []byte(st.Text(2))})
 			}

@@ -102,11 +102,11 @@ type readStatements struct {
 	begin, commit *sqlitec.Stmt
 
 	checkpoints, membersByID, findMember, tenantOf, sessions, historyNewest, historyBefore, historyAfter,
-	messageSeq, friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
+	friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
-	group, groupMembers, memberGroups                   *sqlitec.Stmt
+	group, groupMember, groupMembers, memberGroups      *sqlitec.Stmt
 	personalPage, personalCount, personalByID           *sqlitec.Stmt
 	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
 	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
@@ -125,7 +125,6 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.historyNewest:     historyNewestSQL,
 		&r.historyBefore:     historyBeforeSQL,
 		&r.historyAfter:      historyAfterSQL,
-		&r.messageSeq:        messageSeqSQL,
 		&r.friends:           friendsSQL,
 		&r.applies:           appliesSQL,
 		&r.countApplies:      countAppliesSQL,
@@ -135,6 +134,7 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.clearFloor:        clearFloorSQL,
 		&r.mentions:          mentionsSQL,
 		&r.group:             groupSQL,
+		&r.groupMember:       groupMemberSQL,
 		&r.groupMembers:      groupMembersSQL,
 		&r.memberGroups:      memberGroupsSQL,
 		&r.personalPage:      personalPageSQL,

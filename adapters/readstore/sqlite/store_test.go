@@ -83,9 +83,14 @@ var _ = Describe("sqlite read store file", func() {
 		bad := "invalid \xff\xfe\xc3 \"quoted\" \x00"
 		m := projections.Message{ID: "m1", UUID: bad, Tenant: bad, ChatID: "c1", Seq: 1, Position: 1 << 63, ChatType: bad,
 			From: bad, To: bad, GroupID: bad, MsgType: bad, Content: bad, Status: bad}
-		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{m}) })).To(Succeed())
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutGroupMembers(ctx, []projections.GroupMember{{GroupID: bad, Tenant: bad, Member: bad}}); err != nil {
+				return err
+			}
+			return tx.InsertMessages(ctx, []projections.Message{m})
+		})).To(Succeed())
 
-		Expect(s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 20)).To(Equal([]projections.Message{m}))
+		Expect(s.HistoryPage(ctx, projections.Viewer{Tenant: bad, Member: bad}, "c1", nil, projections.Up, 20)).To(Equal([]projections.Message{m}))
 	})
 
 	It("reports a corrupted message instead of failing silently", func() {
@@ -96,7 +101,7 @@ var _ = Describe("sqlite read store file", func() {
 
 		for _, doc := range []string{``, `{`, `{"uuid":"x`, `{"uuid":"\u12"}`, `{"uuid":1}`, `{"position":"x"}`, `{"other":""}`, `{}x`, `{"uuid":"a""tenant":"b"}`, `{"uuid":"a",}`} {
 			foreign(`UPDATE messages SET doc = '` + doc + `'`)
-			_, err := s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 20)
+			_, err := s.HistoryPage(ctx, projections.Viewer{Tenant: "x0001", Member: "m"}, "c1", nil, projections.Up, 20)
 			Expect(err).To(MatchError(ContainSubstring("malformed message doc")), doc)
 		}
 	})
@@ -146,10 +151,10 @@ var _ = Describe("sqlite read store file", func() {
 		defer s.Close()
 		Expect(s.Replaced()).To(Equal(int64(5)))
 		Expect(s.Checkpoints(ctx)).To(BeEmpty(), "the projectors start again from the start of the log")
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(BeEmpty())
+		Expect(s.MembersByID(ctx, projections.Viewer{Tenant: "x0001"}, []string{"m1"})).To(BeEmpty())
 		alice := projections.Member{ID: "m1", Tenant: "x0001", Account: "alice", Referrer: "m2"}
 		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.PutMembers(ctx, []projections.Member{alice}) })).To(Succeed())
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
+		Expect(s.MembersByID(ctx, projections.Viewer{Tenant: "x0001"}, []string{"m1"})).To(Equal(map[string]projections.Member{"m1": alice}))
 	})
 
 	It("refuses a read store of a newer schema version: it belongs to a newer build", func() {
@@ -170,12 +175,12 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(s.Update(ctx, func(tx projections.Tx) error {
 			Expect(tx.PutMembers(ctx, []projections.Member{member})).To(Succeed())
 			Expect(tx.SetCheckpoint(ctx, "members.v1", 1)).To(Succeed())
-			Expect(s.MembersByID(ctx, []string{"m1"})).To(BeEmpty())
+			Expect(s.MembersByID(ctx, projections.Viewer{Tenant: "x0001"}, []string{"m1"})).To(BeEmpty())
 			Expect(s.Checkpoints(ctx)).To(BeEmpty())
 			return nil
 		})).To(Succeed())
 
-		Expect(s.MembersByID(ctx, []string{"m1"})).To(HaveKey("m1"))
+		Expect(s.MembersByID(ctx, projections.Viewer{Tenant: "x0001"}, []string{"m1"})).To(HaveKey("m1"))
 	})
 
 	It("runs concurrent updates one after the other", func() {
@@ -228,7 +233,7 @@ var _ = Describe("sqlite read store file", func() {
 						return
 					default:
 					}
-					newest, err := s.HistoryPage(ctx, "c1", "m", nil, projections.Up, 1)
+					newest, err := s.HistoryPage(ctx, projections.Viewer{Tenant: "x0001", Member: "m"}, "c1", nil, projections.Up, 1)
 					Expect(err).NotTo(HaveOccurred())
 					for _, m := range newest {
 						Expect(m.Seq % perBatch).To(BeZero()) // the end of a batch, never its middle
@@ -243,7 +248,7 @@ var _ = Describe("sqlite read store file", func() {
 				ms := make([]projections.Message, perBatch)
 				for i := range ms {
 					seq := uint64(b*perBatch + i + 1)
-					ms[i] = projections.Message{ID: fmt.Sprintf("m%d", seq), ChatID: "c1", Seq: seq, Status: projections.StatusUnread}
+					ms[i] = projections.Message{ID: fmt.Sprintf("m%d", seq), Tenant: "x0001", ChatID: "c1", Seq: seq, From: "m", To: "n", Status: projections.StatusUnread}
 				}
 				return tx.InsertMessages(ctx, ms)
 			})).To(Succeed())
