@@ -69,7 +69,7 @@ func (a *API) auditReplayRoutes() []route {
 		{method: http.MethodPost, path: "/admin/audit/replays", audit: true,
 			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background" + full,
 			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
-		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, maxBody: maxExport,
+		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, streamed: true, maxBody: maxExport,
 			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before anything is recorded or folded) into an isolated read store, in the background" + full,
 			result:  projections.Replay{}, handle: a.importReplay},
 		{method: http.MethodGet, path: "/admin/audit/replays", audit: true,
