@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/fault"
 )
 
@@ -34,9 +35,10 @@ type route struct {
 	tokenQuery bool // the token may come as ?token= too, for <img src>
 	lookup     bool // a query sent with a body: it waits for ?after= as GETs do
 	admin      bool // served to operators only: the bearer is an operator token
-	// audit: served to operators and auditors (an operator's or an auditor's
-	// token); the handler calls a.audited before anything else.
-	audit bool
+	// audit is the action on a tenant's history of a route served to
+	// operators and auditors (an operator's or an auditor's token); "": none.
+	// Its handler calls a.audited (or a.auditRefused) before anything else.
+	audit string
 	// contentType is the 200 answer's type when it is not the envelope.
 	contentType string
 }
@@ -44,7 +46,7 @@ type route struct {
 // waits tells whether the route reads the read models and so honours
 // ?after=. Audit routes read the log (their after is a cursor in it) or
 // stores of their own.
-func (r route) waits() bool { return (r.method == http.MethodGet && !r.audit) || r.lookup }
+func (r route) waits() bool { return (r.method == http.MethodGet && r.audit == "") || r.lookup }
 
 type param struct {
 	name     string
@@ -62,12 +64,13 @@ func (a *API) add(g *echo.Group, r route) {
 	}
 	g.Add(r.method, r.path, func(c echo.Context) error {
 		var p commands.Principal
-		if r.audit {
+		if r.audit != "" {
 			who, err := a.authenticateAuditor(c)
 			if err != nil {
 				return err
 			}
 			c.Set(auditorKey, who)
+			c.Set(auditActionKey, r.audit)
 		} else if r.admin {
 			op, err := a.authenticateOperator(c)
 			if err != nil {
@@ -82,6 +85,9 @@ func (a *API) add(g *echo.Group, r route) {
 			c.Set(principalKey, p)
 		}
 		if err := capBody(c, limit, r.streamed); err != nil {
+			if r.audit != "" {
+				return a.auditRefused(c, audit.Filter{}, err)
+			}
 			return err
 		}
 		if r.waits() {
