@@ -344,7 +344,6 @@ func (a *API) file(c echo.Context, p commands.Principal) error {
 	contentType := chat.ContentTypeOf(name)
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, contentType)
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=86400")
 	if chat.IsInline(contentType) {
