@@ -70,7 +70,7 @@ func (a *API) auditReplayRoutes() []route {
 			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background" + full,
 			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
 		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: audit.ActionReplay, streamed: true, maxBody: maxExport,
-			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before anything is recorded or folded) into an isolated read store, in the background" + full,
+			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before it is folded; a refused one is recorded as a refused access) into an isolated read store, in the background" + full,
 			result:  projections.Replay{}, handle: a.importReplay},
 		{method: http.MethodGet, path: "/admin/audit/replays", audit: audit.ActionReplay,
 			summary: "Every replay with its progress (done/total positions), of one tenant when tenant is given.",
@@ -156,7 +156,8 @@ func (a *API) importReplay(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	// The file is staged and checked whole before it is recorded or folded.
+	// The file is staged and checked whole before it is folded; the access
+	// is recorded with the tenant it names, or as refused when it is none.
 	staged, err := rs.Stage(c.Request().Body)
 	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
 		err = fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
