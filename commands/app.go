@@ -18,7 +18,6 @@ type Deps struct {
 	Authz      Authorizer
 	Hasher     PasswordHasher
 	SMS        SMSSender
-	Directory  Directory
 	Applies    ApplyLocator
 	Messages   Messages
 	Personal   Personal

@@ -170,7 +170,7 @@ var _ = Describe("Calls", func() {
 			{commands.StartCall{UUID: "s", ChatType: "Friend", Media: "voice"}, fault.Invalid, fault.MsgFriendMissing},
 			{commands.StartCall{UUID: "s", ChatType: "Friend", To: a.MemberID, Media: "voice"}, fault.Invalid, fault.MsgFriendMissing},
 			{commands.StartCall{UUID: "s", ChatType: "Friend", To: dave.MemberID, Media: "voice"}, fault.Forbidden, fault.MsgNotFriend},
-			{commands.StartCall{UUID: "s", ChatType: "Friend", To: other.MemberID, Media: "voice"}, fault.NotFound, fault.MsgDifferentTenant},
+			{commands.StartCall{UUID: "s", ChatType: "Friend", To: other.MemberID, Media: "voice"}, fault.NotFound, fault.MsgMemberNotFound},
 		} {
 			_, err := w.app.StartCall(ctx, a, tc.body)
 			expectFault(err, tc.kind, tc.key)

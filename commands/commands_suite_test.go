@@ -83,7 +83,7 @@ func (w *world) newApp(node int64) *commands.App {
 	policy, err := authz.New()
 	Expect(err).NotTo(HaveOccurred())
 	return commands.New(commands.Deps{
-		Store: w.events, Authz: policy, Hasher: plainHasher{}, Directory: w.reads, Applies: w.reads,
+		Store: w.events, Authz: policy, Hasher: plainHasher{}, Applies: w.reads,
 		Messages:   &w.lookups,
 		Personal:   &w.lookups,
 		Notices:    &w.lookups,

@@ -157,7 +157,7 @@ var _ = Describe("Friends", func() {
 		expectFault(err, fault.NotFound, fault.MsgApplyNotFound)
 	})
 
-	It("refuses a member of another tenant as such, and unknown ids as not found", func() {
+	It("refuses a member of another tenant exactly as an unknown id", func() {
 		_, err := w.app.CreateTenant(ctx, "x0002", "Second")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(w.app.SendSMSCode(ctx, "x0002", "13700000001", "register")).To(Succeed())
@@ -166,9 +166,9 @@ var _ = Describe("Friends", func() {
 		Expect(err).NotTo(HaveOccurred())
 		w.settle()
 		_, err = w.app.RequestFriend(ctx, a, commands.RequestFriend{FriendMemberID: other.MemberID})
-		expectFault(err, fault.NotFound, fault.MsgDifferentTenant)
+		expectFault(err, fault.NotFound, fault.MsgMemberNotFound)
 		_, err = w.app.SendMessage(ctx, a, commands.SendMessage{UUID: "u1", ChatType: "Friend", To: other.MemberID, Content: "hi"})
-		expectFault(err, fault.NotFound, fault.MsgDifferentTenant)
+		expectFault(err, fault.NotFound, fault.MsgMemberNotFound)
 		_, err = w.app.RequestFriend(ctx, a, commands.RequestFriend{FriendMemberID: "1234567890123456789"})
 		expectFault(err, fault.NotFound, fault.MsgMemberNotFound)
 	})

@@ -62,8 +62,8 @@ func (a *App) DeleteFriend(ctx context.Context, p Principal, r DeleteFriend) (Fr
 }
 
 // changeFriend decides a change of p's friendship with peer and appends
-// it. A peer who is no friend is reported as missing, or as a member of
-// another tenant when they are one.
+// it. A peer who is no friend is reported as missing, whichever tenant they
+// are of.
 func (a *App) changeFriend(ctx context.Context, p Principal, peer string, decide func(*friend.Friendship, time.Time) ([]es.Event, error)) (FriendChanged, error) {
 	if peer == "" || peer == p.MemberID {
 		return FriendChanged{}, fault.New(fault.Invalid, fault.MsgFriendMissing)
@@ -73,11 +73,6 @@ func (a *App) changeFriend(ctx context.Context, p Principal, peer string, decide
 		f, st, err := a.friendship(ctx, p.Tenant, pair)
 		if err != nil {
 			return FriendChanged{}, err
-		}
-		if !f.Friends() {
-			if err := a.foreignPeer(ctx, p, peer); err != nil {
-				return FriendChanged{}, err
-			}
 		}
 		events, err := decide(&f, a.Now())
 		if err != nil || len(events) == 0 {
@@ -89,14 +84,4 @@ func (a *App) changeFriend(ctx context.Context, p Principal, peer string, decide
 		}
 		return FriendChanged{FriendMemberID: peer, Position: res.Position}, nil
 	})
-}
-
-// foreignPeer returns the different-tenant fault when peer is a member of
-// another tenant, and nil for any other peer who is no friend of p.
-func (a *App) foreignPeer(ctx context.Context, p Principal, peer string) error {
-	err := a.checkTarget(ctx, p, peer, "chat", "open")
-	if f, ok := fault.As(err); ok && f.Key != fault.MsgDifferentTenant {
-		return nil
-	}
-	return err
 }

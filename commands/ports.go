@@ -46,12 +46,6 @@ type SMSSender interface {
 	Send(ctx context.Context, phone, code, purpose string) error
 }
 
-// Directory answers which tenant a member id belongs to, across tenants, so
-// that a cross-tenant target is told apart from an unknown one.
-type Directory interface {
-	TenantOf(ctx context.Context, memberID string) (string, bool, error)
-}
-
 // ApplyLocator finds the pair a friend request belongs to, and the group
 // of a join request.
 type ApplyLocator interface {

@@ -48,28 +48,17 @@ func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (
 }
 
 // checkTarget asks the policy whether p may act on another member: the
-// target must be registered in p's tenant. One in another tenant is
-// reported as such, with the not-found status that hides foreign ids.
+// target must be registered in p's tenant. Another tenant's member is
+// answered as an unknown id, so that no answer tells that it exists.
 func (a *App) checkTarget(ctx context.Context, p Principal, target, object, action string) error {
 	ok, err := a.memberExists(ctx, p.Tenant, target)
 	if err != nil {
 		return err
 	}
-	scope := ScopeSameTenant
 	if !ok {
-		tenant, found, err := a.Directory.TenantOf(ctx, target)
-		if err != nil {
-			return err
-		}
-		if !found || tenant == p.Tenant {
-			return fault.New(fault.NotFound, fault.MsgMemberNotFound)
-		}
-		scope = ScopeOtherTenant
+		return fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
-	if !a.Authz.Allowed(RoleMember, scope, object, action) {
-		if scope == ScopeOtherTenant {
-			return fault.New(fault.NotFound, fault.MsgDifferentTenant)
-		}
+	if !a.Authz.Allowed(RoleMember, ScopeSameTenant, object, action) {
 		return fault.New(fault.Forbidden, fault.MsgForbidden)
 	}
 	return nil

@@ -130,7 +130,8 @@ type Rebuild struct {
 	// From is the position the shadow started at (above 0 when an
 	// interrupted rebuild is resumed).
 	From uint64 `json:"from"`
-	// Done is the position the shadow has folded, Total the head of the log.
+	// Done is the position the shadow has folded, Total the head of the log
+	// as last read: it grows with the log and Done never passes it.
 	Done  uint64 `json:"done"`
 	Total uint64 `json:"total"`
 	// Rate is in events per second since the start; ETASeconds is the time
@@ -266,12 +267,16 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 	if err := r.live.foldsHere(); err != nil {
 		return Rebuild{}, err
 	}
+	head, err := r.live.log.Head(r.ctx)
+	if err != nil {
+		return Rebuild{}, fmt.Errorf("projections: head: %w", err)
+	}
 	r.mu.Lock()
 	if r.cur.State == RebuildRunning || r.cur.State == RebuildSwapping {
 		r.mu.Unlock()
 		return Rebuild{}, ErrRebuildRunning
 	}
-	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now()}
+	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now(), Total: head}
 	ctx, stop := context.WithCancelCause(r.ctx)
 	r.stopRun = stop
 	r.mu.Unlock()
@@ -366,6 +371,8 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 	}
 	r.update(func(p *Rebuild) { p.State = RebuildSwapping })
 	return e.Paused(func(pos uint64) error {
+		// The live engine may have folded past the last head read.
+		r.update(func(p *Rebuild) { p.Total = max(p.Total, pos) })
 		if err := sh.FoldTo(ctx, pos, progress); err != nil {
 			return err
 		}

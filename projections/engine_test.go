@@ -179,6 +179,62 @@ var _ = Describe("The engine", func() {
 		Expect(chatsV2().LastError).To(BeEmpty())
 	})
 
+	It("reports a rebuild under traffic with its total following the head: never done beyond total, never complete at its start", func() {
+		store := filled(500)
+		e := engine(log, store, nil)
+		stop := run(e)
+		defer stop()
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		var mu sync.Mutex
+		var reports []projections.Rebuild
+		rebuilder.Progressed = func(p projections.Rebuild) {
+			mu.Lock()
+			defer mu.Unlock()
+			reports = append(reports, p)
+		}
+		traffic, quiet := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer GinkgoRecover()
+			defer close(quiet)
+			for i := 0; ; i++ {
+				select {
+				case <-traffic:
+					return
+				default:
+					appendEvent(log, chatStream, sent(fmt.Sprint("t", i), "1", "2", "x"))
+				}
+			}
+		}()
+		stopTraffic := sync.OnceFunc(func() {
+			close(traffic)
+			<-quiet
+		})
+		DeferCleanup(stopTraffic)
+
+		first, err := rebuilder.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(first.Total).To(BeNumerically(">=", 500), "the head at the start")
+		Expect(first.Done).To(BeNumerically("<", first.Total))
+		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
+		stopTraffic()
+		head, err := log.Head(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		waitFor(e, head) // the engine stops between batches
+
+		mu.Lock()
+		defer mu.Unlock()
+		Expect(reports).NotTo(BeEmpty())
+		Expect(reports[0].Done).To(BeNumerically("<", reports[0].Total), "the first report is not complete")
+		for _, p := range append(reports, rebuilder.Progress()) {
+			Expect(p.Done).To(BeNumerically("<=", p.Total), "%s at %d/%d", p.State, p.Done, p.Total)
+		}
+		last := rebuilder.Progress()
+		Expect(last.Done).To(Equal(last.Total))
+		Expect(last.SwappedAt).To(Equal(last.Total))
+		Expect(last.Total).To(BeNumerically(">", first.Total), "the head grew during the rebuild")
+	})
+
 	It("publishes only what was appended after it started", func() {
 		store, pub := openStore(), &recorder{}
 		old := appendEvent(log, chatStream, sent("m1", "1", "2", "before the start"))

@@ -66,53 +66,51 @@ func (a *API) auditReplayRoutes() []route {
 	member := []param{{"memberId", true, "the member whose view is shown"}}
 	full := fmt.Sprintf("; 409 when the tenant keeps %d replays already.", projections.MaxReplaysPerTenant)
 	return []route{
-		{method: http.MethodPost, path: "/admin/audit/replays", audit: true,
+		{method: http.MethodPost, path: "/admin/audit/replays", audit: audit.ActionReplay,
 			summary: "Replay a tenant's events up to a position or a time (or the head) into an isolated read store, in the background" + full,
 			body:    AuditReplayRequest{}, result: projections.Replay{}, handle: a.startReplay},
-		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: true, maxBody: maxExport,
-			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before anything is recorded or folded) into an isolated read store, in the background" + full,
+		{method: http.MethodPost, path: "/admin/audit/replays/import", audit: audit.ActionReplay, streamed: true, maxBody: maxExport,
+			summary: "Replay an audit export (the NDJSON body, streamed to a staged file and checked against its checksum before it is folded; a refused one is recorded as a refused access) into an isolated read store, in the background" + full,
 			result:  projections.Replay{}, handle: a.importReplay},
-		{method: http.MethodGet, path: "/admin/audit/replays", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays", audit: audit.ActionReplay,
 			summary: "Every replay with its progress (done/total positions), of one tenant when tenant is given.",
 			query:   []param{{"tenant", false, "tenant code"}}, result: []projections.Replay{}, handle: a.listReplays},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id", audit: audit.ActionReplay,
 			summary: "A replay's state and progress.", result: projections.Replay{}, handle: a.getReplay},
-		{method: http.MethodDelete, path: "/admin/audit/replays/:id", audit: true,
+		{method: http.MethodDelete, path: "/admin/audit/replays/:id", audit: audit.ActionReplay,
 			summary: "Stop a replay if it runs and remove it with its store.", result: projections.Replay{}, handle: a.deleteReplay},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id/sessions", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/sessions", audit: audit.ActionBrowse,
 			summary: "A member's conversation list as it stood in the replay, as /message/sessionInfo/list.",
 			query:   member, result: []SessionItem{}, handle: a.replaySessions},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id/history", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/history", audit: audit.ActionBrowse,
 			summary: "A page of a member's chat as it stood in the replay, as /message/messagePush/history/list/page.",
 			query: append(slices.Clone(member), param{"friendId", false, "the friend of a one-to-one chat"}, param{"groupId", false, "a group chat"},
 				param{"anchor", false, "message id; the newest page when absent"}, param{"dir", false, "Up (older, default) | Down (newer)"},
 				param{"size", false, "1 to 200, default 20"}),
 			result: []projections.Message{}, handle: a.replayHistory},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id/groups", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/groups", audit: audit.ActionBrowse,
 			summary: "A member's groups with its role as they stood in the replay, as /chat/groupInfo/listMemberInGroup.",
 			query:   member, result: MyGroups{}, handle: a.replayGroups},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id/groupMembers", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/groupMembers", audit: audit.ActionBrowse,
 			summary: "A group's members and roles as they stood in the replay, as /chat/groupInfo/listGroupMember.",
 			query:   []param{{"groupId", true, "the group"}}, result: []GroupMemberItem{}, handle: a.replayGroupMembers},
-		{method: http.MethodGet, path: "/admin/audit/replays/:id/friends", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/replays/:id/friends", audit: audit.ActionBrowse,
 			summary: "A member's friends as they stood in the replay (all offline), as /chat/friendInfo/list's.",
 			query:   member, result: []FriendView{}, handle: a.replayFriends},
-		{method: http.MethodPost, path: "/admin/audit/verify", audit: true,
+		{method: http.MethodPost, path: "/admin/audit/verify", audit: audit.ActionVerify,
 			summary: "Fold a tenant's events into a temporary store at the live store's position and compare each read model's rows of the tenant with the live ones.",
 			body:    AuditVerifyRequest{}, result: projections.Verification{}, handle: a.verifyTenant},
-		{method: http.MethodPost, path: "/admin/audit/compare", audit: true,
+		{method: http.MethodPost, path: "/admin/audit/compare", audit: audit.ActionVerify,
 			summary: "Compare the read models of two done replays of one tenant.",
 			body:    AuditCompareRequest{}, result: projections.Comparison{}, handle: a.compareReplays},
 	}
 }
 
-// auditTenant is the tenant an audit call may read: asked (a query or
-// body field, or the tenant of the replay it names) when it exists.
 // auditTenant decides and records (AuditAccessed) the caller's action on
 // the history of the tenant asked for ("" : an auditor's own) and returns
 // that tenant.
-func (a *API) auditTenant(c echo.Context, action, asked string, f audit.Filter) (string, error) {
-	access, err := a.audited(c, action, asked, f, nil)
+func (a *API) auditTenant(c echo.Context, asked string, f audit.Filter) (string, error) {
+	access, err := a.audited(c, asked, f, nil)
 	return access.Tenant, err
 }
 
@@ -130,7 +128,7 @@ func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
 	}
 	var r AuditReplayRequest
 	if err := bind(c, &r); err != nil {
-		return err
+		return a.auditRefused(c, audit.Filter{}, err)
 	}
 	ctx := c.Request().Context()
 	at, badTime := audit.ParseTime("time", r.Time)
@@ -146,7 +144,7 @@ func (a *API) startReplay(c echo.Context, _ commands.Principal) error {
 		_, err := rs.Point(ctx, r.Position, at)
 		return err
 	}
-	acc, err := a.audited(c, audit.ActionReplay, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time}, check)
+	acc, err := a.audited(c, r.Tenant, audit.Filter{Position: r.Position, Time: r.Time}, check)
 	if err != nil {
 		return err
 	}
@@ -158,20 +156,21 @@ func (a *API) importReplay(c echo.Context, _ commands.Principal) error {
 	if err != nil {
 		return err
 	}
-	// The file is staged and checked whole before it is recorded or folded.
+	// The file is staged and checked whole before it is folded; the access
+	// is recorded with the tenant it names, or as refused when it is none.
 	staged, err := rs.Stage(c.Request().Body)
 	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
-		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
+		err = fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
 	}
 	if err != nil {
-		return err
+		return a.auditRefused(c, audit.Filter{}, err)
 	}
 	defer func() {
 		if err := staged.Discard(); err != nil {
 			a.log.Warn("staged audit import left", zap.String("requestId", requestID(c)), zap.Error(err))
 		}
 	}()
-	acc, err := a.audited(c, audit.ActionReplay, staged.Trailer.Tenant, audit.Filter{Position: staged.Trailer.Head},
+	acc, err := a.audited(c, staged.Trailer.Tenant, audit.Filter{Position: staged.Trailer.Head},
 		func(tenant string) error {
 			if err := staged.Check(tenant); err != nil {
 				return err
@@ -192,7 +191,7 @@ func (a *API) listReplays(c echo.Context, _ commands.Principal) error {
 	all := rs.List()
 	// Operators see every tenant's replays unless they name one.
 	if asked := c.QueryParam("tenant"); asked != "" || auditorOf(c).Role == commands.RoleAuditor {
-		tenant, err := a.auditTenant(c, audit.ActionReplay, asked, audit.Filter{})
+		tenant, err := a.auditTenant(c, asked, audit.Filter{})
 		if err != nil {
 			return err
 		}
@@ -202,24 +201,25 @@ func (a *API) listReplays(c echo.Context, _ commands.Principal) error {
 }
 
 // replay finds the replay of the path, whose tenant's history the caller
-// must be allowed action on.
-func (a *API) replay(c echo.Context, action string) (AuditReplays, projections.Replay, error) {
+// must be allowed the route's action on. An unknown replay is a refusal.
+func (a *API) replay(c echo.Context) (AuditReplays, projections.Replay, error) {
 	rs, err := a.auditReplays()
 	if err != nil {
 		return nil, projections.Replay{}, err
 	}
-	r, err := rs.Get(c.Param("id"))
+	id := c.Param("id")
+	r, err := rs.Get(id)
 	if err != nil {
-		return nil, r, err
+		return nil, r, a.auditRefused(c, audit.Filter{Replays: []string{id}}, err)
 	}
-	if _, err := a.auditTenant(c, action, r.Tenant, audit.Filter{Position: r.Position}); err != nil {
+	if _, err := a.auditTenant(c, r.Tenant, audit.Filter{Position: r.Position, Replays: []string{id}}); err != nil {
 		return nil, r, err
 	}
 	return rs, r, nil
 }
 
 func (a *API) getReplay(c echo.Context, _ commands.Principal) error {
-	_, r, err := a.replay(c, audit.ActionReplay)
+	_, r, err := a.replay(c)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func (a *API) getReplay(c echo.Context, _ commands.Principal) error {
 }
 
 func (a *API) deleteReplay(c echo.Context, _ commands.Principal) error {
-	rs, r, err := a.replay(c, audit.ActionReplay)
+	rs, r, err := a.replay(c)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (a *API) deleteReplay(c echo.Context, _ commands.Principal) error {
 // principal of the member named by memberId, which must be a member of the
 // replay's tenant there (no member when the view needs none).
 func (a *API) browseReplay(c echo.Context, needMember bool, view func(memberReads, commands.Principal) error) error {
-	rs, r, err := a.replay(c, audit.ActionBrowse)
+	rs, r, err := a.replay(c)
 	if err != nil {
 		return err
 	}
@@ -306,15 +306,18 @@ func (a *API) verifyTenant(c echo.Context, _ commands.Principal) error {
 	}
 	var r AuditVerifyRequest
 	if err := bind(c, &r); err != nil {
-		return err
+		return a.auditRefused(c, audit.Filter{}, err)
 	}
-	tenant, err := a.auditTenant(c, audit.ActionVerify, r.Tenant, audit.Filter{})
+	tenant, err := a.auditTenant(c, r.Tenant, audit.Filter{})
 	if err != nil {
 		return err
 	}
 	return answer(c)(rs.Verify(c.Request().Context(), tenant))
 }
 
+// compareReplays records one access, to the tenant of the replays named
+// (of the first one known), refused when either is unknown or of another
+// tenant.
 func (a *API) compareReplays(c echo.Context, _ commands.Principal) error {
 	rs, err := a.auditReplays()
 	if err != nil {
@@ -322,16 +325,33 @@ func (a *API) compareReplays(c echo.Context, _ commands.Principal) error {
 	}
 	var r AuditCompareRequest
 	if err := bind(c, &r); err != nil {
-		return err
+		return a.auditRefused(c, audit.Filter{}, err)
 	}
-	for _, id := range []string{r.ReplayA, r.ReplayB} {
-		x, err := rs.Get(id)
-		if err != nil {
-			return err
+	f := audit.Filter{Replays: []string{r.ReplayA, r.ReplayB}}
+	ra, errA := rs.Get(r.ReplayA)
+	rb, errB := rs.Get(r.ReplayB)
+	tenant := ra.Tenant
+	switch {
+	case errA != nil && errB != nil:
+		return a.auditRefused(c, f, errA)
+	case errA != nil:
+		tenant = rb.Tenant
+	}
+	_, err = a.audited(c, tenant, f, func(string) error {
+		switch {
+		case errA != nil:
+			return errA
+		case errB != nil:
+			return errB
+		case ra.Tenant == rb.Tenant:
+			return nil
+		case auditorOf(c).Role == commands.RoleAuditor: // its own tenant's replays only
+			return fault.New(fault.Forbidden, fault.MsgForbidden)
 		}
-		if _, err := a.auditTenant(c, audit.ActionVerify, x.Tenant, audit.Filter{Position: x.Position}); err != nil {
-			return err
-		}
+		return fault.New(fault.Invalid, projections.MsgReplayTenants, ra.ID, ra.Tenant, rb.ID, rb.Tenant)
+	})
+	if err != nil {
+		return err
 	}
 	return answer(c)(rs.Compare(c.Request().Context(), r.ReplayA, r.ReplayB))
 }

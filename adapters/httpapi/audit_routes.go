@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -15,9 +14,13 @@ import (
 
 // The audit API (docs/api-audit.md): auditors and platform administrators
 // read a tenant's history. Every handler of a route marked audit starts
-// with a.audited, which decides and records the access.
+// with a.audited, which decides and records the access, or with
+// a.auditRefused when the call is refused before it names a tenant.
 
-const auditorKey = "auditor"
+const (
+	auditorKey     = "auditor"
+	auditActionKey = "auditAction"
+)
 
 // authenticateAuditor accepts an operator token (a platform
 // administrator) or an auditor token; a member's token is refused.
@@ -33,18 +36,31 @@ func (a *API) authenticateAuditor(c echo.Context) (commands.Auditor, error) {
 	return a.deps.Tokens.AuthenticateAuditor(token, now)
 }
 
-// audited decides whether the caller may do action on the history of
-// tenant (for an auditor, "" is its own), records the access as an
-// AuditAccessed event, allowed or refused, and returns the access or the
+// audited decides whether the caller may do the route's action on the
+// history of tenant (for an auditor, "" is its own), records the access as
+// an AuditAccessed event, allowed or refused, and returns the access or the
 // refusal to answer with. filter is what the call asked for, as recorded;
 // check, when set, validates the call for the resolved tenant, a failure
 // being recorded as a refusal.
-func (a *API) audited(c echo.Context, action, tenant string, filter audit.Filter, check func(tenant string) error) (commands.AuditAccess, error) {
+func (a *API) audited(c echo.Context, tenant string, filter audit.Filter, check func(tenant string) error) (commands.AuditAccess, error) {
 	who := auditorOf(c)
 	if who.Role == "" {
 		return commands.AuditAccess{}, fault.New(fault.Unauthorized, fault.MsgLoginExpired)
 	}
+	action, _ := c.Get(auditActionKey).(string)
 	return a.deps.Commands.AuditAccess(c.Request().Context(), who, action, tenant, filter, check)
+}
+
+// auditRefused records a call refused before it names a tenant (a body
+// too large or malformed, an unknown replay) as refused with why, in an
+// auditor's own tenant, and returns why. An operator has no tenant of its
+// own: its refusal has no history to be recorded in.
+func (a *API) auditRefused(c echo.Context, filter audit.Filter, why error) error {
+	if auditorOf(c).Tenant == "" {
+		return why
+	}
+	_, err := a.audited(c, "", filter, func(string) error { return why })
+	return err
 }
 
 var auditFilterParams = []param{
@@ -59,42 +75,25 @@ var auditFilterParams = []param{
 
 func (a *API) auditRoutes() []route {
 	return []route{
-		{method: http.MethodGet, path: "/admin/audit/events", audit: true,
+		{method: http.MethodGet, path: "/admin/audit/events", audit: audit.ActionRead,
 			summary: "A page of a tenant's event history, filtered, in log order (auditors of the tenant and operators; recorded as AuditAccessed).",
 			query: append(auditFilterParams[:len(auditFilterParams):len(auditFilterParams)],
 				param{"after", false, "global position cursor: events after it (0: from the start)"},
 				param{"size", false, "events per page, 1 to 500, default 100"}),
 			result: commands.AuditPage{}, handle: a.auditEvents},
-		{method: http.MethodGet, path: "/admin/audit/export", audit: true, contentType: "application/x-ndjson",
+		{method: http.MethodGet, path: "/admin/audit/export", audit: audit.ActionExport, contentType: "application/x-ndjson",
 			summary: "A tenant's event history, filtered, as NDJSON: one event per line up to the log's head, then a line with the SHA-256 checksum of the lines before it (auditors of the tenant and operators; recorded as AuditAccessed).",
 			query:   auditFilterParams, result: audit.Entry{}, handle: a.auditExport},
 	}
 }
 
-// auditSelection reads the filter of the query and returns it, with the
-// check that turns it into sel for the resolved tenant.
+// auditSelection reads the filter of the query, as given, and returns it
+// with the check that turns it into sel for the resolved tenant.
 func auditSelection(c echo.Context, sel *audit.Selection) (audit.Filter, func(string) error) {
 	q := c.QueryParams()
 	f := audit.Filter{From: q.Get("from"), To: q.Get("to"), Stream: q.Get("stream"), Chat: q.Get("chat"),
-		Type: q.Get("type"), Actor: q.Get("actor")}
-	var bad error
-	if v := q.Get("after"); v != "" {
-		var err error
-		if f.After, err = strconv.ParseUint(v, 10, 64); err != nil {
-			bad = fault.New(fault.Invalid, audit.MsgBadPosition, "after")
-		}
-	}
-	if v := q.Get("size"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			bad = fault.New(fault.Invalid, audit.MsgBadSize)
-		}
-		f.Size = n
-	}
+		Type: q.Get("type"), Actor: q.Get("actor"), After: audit.Given(q.Get("after")), Size: audit.Given(q.Get("size"))}
 	return f, func(tenant string) error {
-		if bad != nil {
-			return bad
-		}
 		var err error
 		*sel, err = audit.Select(tenant, f)
 		return err
@@ -104,10 +103,10 @@ func auditSelection(c echo.Context, sel *audit.Selection) (audit.Filter, func(st
 func (a *API) auditEvents(c echo.Context, _ commands.Principal) error {
 	var sel audit.Selection
 	f, check := auditSelection(c, &sel)
-	if _, err := a.audited(c, audit.ActionRead, c.QueryParam("tenant"), f, check); err != nil {
+	if _, err := a.audited(c, c.QueryParam("tenant"), f, check); err != nil {
 		return err
 	}
-	return answer(c)(a.deps.Commands.AuditEvents(c.Request().Context(), sel, f.After))
+	return answer(c)(a.deps.Commands.AuditEvents(c.Request().Context(), sel, sel.After))
 }
 
 // auditFlushEvery is how many lines of an export are written between
@@ -117,7 +116,7 @@ const auditFlushEvery = 500
 func (a *API) auditExport(c echo.Context, _ commands.Principal) error {
 	var sel audit.Selection
 	f, check := auditSelection(c, &sel)
-	acc, err := a.audited(c, audit.ActionExport, c.QueryParam("tenant"), f, check)
+	acc, err := a.audited(c, c.QueryParam("tenant"), f, check)
 	if err != nil {
 		return err
 	}

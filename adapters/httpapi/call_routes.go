@@ -52,15 +52,24 @@ func (a *API) callRoutes() []route {
 		signal("busy", "The callee is in another call; cmd 12 Busy and a call record (11).", Commands.BusyCall),
 		{method: http.MethodGet, path: "/message/getTokenByMemberId",
 			summary: "The member's websocket token and key, as login returned them.",
-			query:   []param{{"memberId", false, "when given, the member's own id"}},
+			query:   []param{{"memberId", false, "when given, the member's own id: another member's is 403, an unknown one 404"}},
 			result:  socketToken{}, handle: a.socketToken},
 		media("voice"),
 		media("video"),
 	}
 }
 
+// socketToken answers another member of the tenant 403, and any other id,
+// another tenant's member's too, 404 as unknown.
 func (a *API) socketToken(c echo.Context, p commands.Principal) error {
 	if id := c.QueryParam("memberId"); id != "" && id != p.MemberID {
+		ms, err := a.deps.Queries.MembersByID(c.Request().Context(), []string{id})
+		if err != nil {
+			return err
+		}
+		if m, found := ms[id]; !found || m.Tenant != p.Tenant {
+			return fault.New(fault.NotFound, fault.MsgMemberNotFound)
+		}
 		return fault.New(fault.Forbidden, fault.MsgForbidden)
 	}
 	token, key := a.deps.Tokens.Issue(p)

@@ -47,7 +47,7 @@ func (a *API) openAPI(c echo.Context) error {
 				"default": response(nil)}
 		}
 		switch {
-		case r.audit:
+		case r.audit != "":
 			op["security"] = []any{map[string]any{"operator": []any{}}, map[string]any{"auditor": []any{}}}
 		case r.admin:
 			op["security"] = []any{map[string]any{"operator": []any{}}}

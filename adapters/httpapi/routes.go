@@ -1,18 +1,17 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/fault"
 )
 
@@ -28,14 +27,18 @@ type route struct {
 	result  any     // a value of the envelope data's type
 	handle  func(c echo.Context, p commands.Principal) error
 
-	form       bool  // the body is multipart/form-data, read by the handler
-	maxBody    int64 // the body's cap; 0: MaxBody
-	tokenQuery bool  // the token may come as ?token= too, for <img src>
-	lookup     bool  // a query sent with a body: it waits for ?after= as GETs do
-	admin      bool  // served to operators only: the bearer is an operator token
-	// audit: served to operators and auditors (an operator's or an auditor's
-	// token); the handler calls a.audited before anything else.
-	audit bool
+	form    bool  // the body is multipart/form-data, read by the handler
+	maxBody int64 // the body's cap; 0: MaxBody
+	// streamed: the handler reads the body itself, to its end, through the
+	// cap; other bodies are read whole before the handler runs.
+	streamed   bool
+	tokenQuery bool // the token may come as ?token= too, for <img src>
+	lookup     bool // a query sent with a body: it waits for ?after= as GETs do
+	admin      bool // served to operators only: the bearer is an operator token
+	// audit is the action on a tenant's history of a route served to
+	// operators and auditors (an operator's or an auditor's token); "": none.
+	// Its handler calls a.audited (or a.auditRefused) before anything else.
+	audit string
 	// contentType is the 200 answer's type when it is not the envelope.
 	contentType string
 }
@@ -43,7 +46,7 @@ type route struct {
 // waits tells whether the route reads the read models and so honours
 // ?after=. Audit routes read the log (their after is a cursor in it) or
 // stores of their own.
-func (r route) waits() bool { return (r.method == http.MethodGet && !r.audit) || r.lookup }
+func (r route) waits() bool { return (r.method == http.MethodGet && r.audit == "") || r.lookup }
 
 type param struct {
 	name     string
@@ -61,12 +64,13 @@ func (a *API) add(g *echo.Group, r route) {
 	}
 	g.Add(r.method, r.path, func(c echo.Context) error {
 		var p commands.Principal
-		if r.audit {
+		if r.audit != "" {
 			who, err := a.authenticateAuditor(c)
 			if err != nil {
 				return err
 			}
 			c.Set(auditorKey, who)
+			c.Set(auditActionKey, r.audit)
 		} else if r.admin {
 			op, err := a.authenticateOperator(c)
 			if err != nil {
@@ -80,13 +84,39 @@ func (a *API) add(g *echo.Group, r route) {
 			}
 			c.Set(principalKey, p)
 		}
+		if err := capBody(c, limit, r.streamed); err != nil {
+			if r.audit != "" {
+				return a.auditRefused(c, audit.Filter{}, err)
+			}
+			return err
+		}
 		if r.waits() {
 			if err := a.waitAfter(c); err != nil {
 				return err
 			}
 		}
 		return r.handle(c, p)
-	}, middleware.BodyLimit(strconv.FormatInt(limit, 10)+"B"))
+	})
+}
+
+// capBody puts the body behind a reader that fails past limit, whatever
+// its transfer encoding, and reads it whole unless the route streams it:
+// a body over the cap is refused before the handler acts on any of it.
+func capBody(c echo.Context, limit int64, streamed bool) error {
+	req := c.Request()
+	if req.ContentLength > limit {
+		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
+	}
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, limit)
+	if streamed {
+		return nil
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return readFault(err)
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	return nil
 }
 
 func (a *API) authenticate(c echo.Context, tokenQuery bool) (commands.Principal, error) {
@@ -125,25 +155,11 @@ func operator(c echo.Context) commands.Operator {
 	return op
 }
 
-// bind decodes a JSON body into v. A body over the limit is TooLarge; one
-// that is not JSON of v's shape is Invalid.
+// bind decodes a JSON body into v (read whole by capBody): one that is not
+// JSON of v's shape is Invalid.
 func bind(c echo.Context, v any) error {
 	dec := json.NewDecoder(c.Request().Body)
-	if err := dec.Decode(v); err != nil {
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
-		case errors.Is(err, io.EOF):
-			return fault.New(fault.Invalid, fault.MsgBadRequest)
-		}
-		var he *echo.HTTPError
-		if errors.As(err, &he) {
-			return he
-		}
-		return fault.New(fault.Invalid, fault.MsgBadRequest)
-	}
-	if dec.More() {
+	if err := dec.Decode(v); err != nil || dec.More() {
 		return fault.New(fault.Invalid, fault.MsgBadRequest)
 	}
 	return nil

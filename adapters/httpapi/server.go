@@ -39,7 +39,7 @@ func New(deps Deps, log *zap.Logger) *API {
 	e.HideBanner, e.HidePort = true, true
 	a := &API{deps: deps, log: log, echo: e}
 	e.HTTPErrorHandler = a.handleError
-	e.Use(a.requestLog, a.recoverPanic)
+	e.Use(securityHeaders, a.requestLog, a.recoverPanic)
 
 	v1 := e.Group("/v1") // each route caps its body (route.maxBody)
 	for _, r := range a.table() {

@@ -57,7 +57,7 @@ const maxUploadBody = chat.MaxFileBytes + 1<<20
 
 func (a *API) uploadRoutes() []route {
 	return []route{
-		{method: http.MethodPost, path: "/sso/im/upload/v1", form: true, maxBody: maxUploadBody,
+		{method: http.MethodPost, path: "/sso/im/upload/v1", form: true, streamed: true, maxBody: maxUploadBody,
 			summary: "Upload a file (multipart field file). Its type is sniffed from its bytes. Pictures under 5 MB (5,000,000 bytes), " +
 				"other files at most 100 MiB; an avatar is a jpg or png picture, feedback a jpg, png or gif picture. " +
 				"The envelope carries msg too; data.filePath is what a media message's content names.",
@@ -102,7 +102,6 @@ func (a *API) upload(c echo.Context, p commands.Principal) error {
 		missing = chat.MsgImageRequired
 	}
 	req := c.Request()
-	req.Body = http.MaxBytesReader(c.Response(), req.Body, maxUploadBody)
 	mr, err := req.MultipartReader()
 	if err != nil {
 		return fault.New(fault.Invalid, missing)
@@ -118,7 +117,7 @@ func (a *API) upload(c echo.Context, p commands.Principal) error {
 		if part.FormName() != "file" {
 			continue
 		}
-		up, err := a.store(req.Context(), p, kind, part.FileName(), part)
+		up, err := a.store(req.Context(), p, kind, part.FileName(), io.MultiReader(part, bodyEnd{req.Body}))
 		if err != nil {
 			return err
 		}
@@ -172,16 +171,25 @@ func (a *API) store(ctx context.Context, p commands.Principal, kind uploadKind, 
 	}, nil
 }
 
-// readFault maps a failure to read the request: over the body cap (ours or
-// the route's middleware's) is 413, anything else (a broken multipart body, a
-// client gone) 400.
+// readFault maps a failure to read the request: over the body cap is 413,
+// anything else (a broken multipart body, a client gone) 400.
 func readFault(err error) error {
 	var tooLarge *http.MaxBytesError
-	var he *echo.HTTPError
-	if errors.As(err, &tooLarge) || errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+	if errors.As(err, &tooLarge) {
 		return fault.New(fault.TooLarge, fault.MsgBodyTooLarge)
 	}
 	return fault.New(fault.Invalid, fault.MsgBadRequest)
+}
+
+// bodyEnd ends a file with the rest of the request's body, read and
+// dropped: a body over its cap then fails the file, which is not stored.
+type bodyEnd struct{ body io.Reader }
+
+func (b bodyEnd) Read([]byte) (int, error) {
+	if _, err := io.Copy(io.Discard, b.body); err != nil {
+		return 0, err
+	}
+	return 0, io.EOF
 }
 
 var errOverCap = errors.New("upload over its cap")
@@ -337,7 +345,6 @@ func (a *API) file(c echo.Context, p commands.Principal) error {
 	contentType := chat.ContentTypeOf(name)
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, contentType)
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Cache-Control", "private, max-age=86400")
 	if chat.IsInline(contentType) {

@@ -3,11 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/projections"
 )
 
 type session struct {
@@ -121,6 +124,41 @@ var _ = Describe("The REST API", func() {
 		s.ok("GET", base+"&queryType=Down&pageSize=5&messageId="+ids[10], alice.Token, nil, &down)
 		Expect(down).To(HaveLen(5))
 		Expect(down[0].ID).To(Equal(ids[11]))
+	})
+
+	It("caps a chunked body at 1 MiB like one of known length: 413 in the envelope, nothing changed", func() {
+		// A small JSON value padded with white space to size bytes, of no
+		// announced length.
+		chunked := func(value string, size int) io.Reader {
+			return io.MultiReader(strings.NewReader(value), strings.NewReader(strings.Repeat(" ", size-len(value))))
+		}
+		over := 1<<20 + 1<<18
+		op := s.operator()
+		head := s.head()
+		var before map[string]any
+		s.ok("GET", "/v1/member/memberInfo/getMemberByToken", alice.Token, nil, &before)
+		for _, c := range []struct{ method, path, token, body string }{
+			{"POST", "/v1/admin/projections/rebuild", op.Token, `{"name":"all"}`},
+			{"PUT", "/v1/member/memberInfo/modify", alice.Token, `{"name":"too big"}`},
+			{"PUT", "/v1/member/memberSetting/modify", alice.Token, `{"fontSize":2}`},
+		} {
+			status, env := s.call(c.method, c.path, c.token, chunked(c.body, over))
+			Expect(status).To(Equal(http.StatusRequestEntityTooLarge), "%s %s: %s", c.method, c.path, env.Info)
+			Expect(env.Code).To(Equal("413"))
+			Expect(env.Info).To(Equal("request body too large"))
+		}
+		Expect(s.head()).To(Equal(head), "a refused body appended an event")
+		var rebuild struct{ State string }
+		s.ok("GET", "/v1/admin/projections/rebuild", op.Token, nil, &rebuild)
+		Expect(rebuild.State).To(Equal(projections.RebuildIdle), "a refused body started a rebuild")
+		var after map[string]any
+		s.ok("GET", "/v1/member/memberInfo/getMemberByToken", alice.Token, nil, &after)
+		Expect(after["name"]).To(Equal(before["name"]))
+
+		By("taking one just under the cap")
+		s.ok("PUT", "/v1/member/memberInfo/modify", alice.Token, chunked(`{"name":"just under"}`, 1<<20-1), nil)
+		s.ok("GET", "/v1/member/memberInfo/getMemberByToken?after="+fmt.Sprint(s.head()), alice.Token, nil, &after)
+		Expect(after["name"]).To(Equal("just under"))
 	})
 
 	It("answers bad input with a clear 4xx in the envelope and appends nothing", func() {

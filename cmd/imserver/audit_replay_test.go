@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -205,6 +206,59 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		Expect(recorded).To(HaveKeyWithValue("zoe replay false", BeNumerically(">=", 4)))
 		Expect(recorded).To(HaveKey("zoe browse false"))
 		Expect(recorded).To(HaveKey("zoe verify false"))
+	})
+
+	It("records exactly one access for each audit call of an auditor, allowed, refused or not found", func() {
+		r := replay(map[string]any{"tenant": "x0001", "position": promoted})
+		ada := s.auditor("x0001", "ada")
+		// once makes one call of ada's and returns the one access it appended.
+		once := func(method, path string, body any, status int, info string) audit.Accessed {
+			GinkgoHelper()
+			head := s.head()
+			code, env := s.call(method, "/v1/admin/audit"+path, ada.Token, body)
+			Expect(code).To(Equal(status), env.Info)
+			Expect(env.Info).To(Equal(info))
+			Expect(s.head()).To(Equal(head+1), "%s %s appends exactly one event", method, path)
+			page := s.auditPage(s.operator(), url.Values{"tenant": {"x0001"}, "after": {itoa(head)}, "actor": {"auditor:ada"}})
+			Expect(page.Events).To(HaveLen(1))
+			return accessOf(page.Events[0])
+		}
+		refusal := func(a audit.Accessed) string { return outcome(a) + " " + a.Refusal }
+		const none = "no such replay"
+
+		By("allowed")
+		got := once("GET", "/replays/"+r.ID, nil, http.StatusOK, "success")
+		Expect(outcome(got)).To(Equal("ada auditor replay x0001 true"))
+		Expect(got.Filter).To(Equal(audit.Filter{Position: promoted, Replays: []string{r.ID}}))
+		got = once("POST", "/compare", map[string]string{"replayA": r.ID, "replayB": r.ID}, http.StatusOK, "success")
+		Expect(outcome(got)).To(Equal("ada auditor verify x0001 true"))
+		Expect(got.Filter.Replays).To(Equal([]string{r.ID, r.ID}))
+
+		By("not found")
+		Expect(refusal(once("GET", "/replays/nope", nil, http.StatusNotFound, none))).To(Equal("ada auditor replay x0001 false " + none))
+		Expect(refusal(once("DELETE", "/replays/nope", nil, http.StatusNotFound, none))).To(Equal("ada auditor replay x0001 false " + none))
+		got = once("GET", "/replays/nope/history?memberId="+alice.ID, nil, http.StatusNotFound, none)
+		Expect(refusal(got)).To(Equal("ada auditor browse x0001 false " + none))
+		Expect(got.Filter.Replays).To(Equal([]string{"nope"}))
+		got = once("POST", "/compare", map[string]string{"replayA": r.ID, "replayB": "nope"}, http.StatusNotFound, none)
+		Expect(refusal(got)).To(Equal("ada auditor verify x0001 false " + none))
+		Expect(got.Filter.Replays).To(Equal([]string{r.ID, "nope"}))
+		Expect(refusal(once("POST", "/compare", map[string]string{"replayA": "nope", "replayB": "nada"}, http.StatusNotFound, none))).
+			To(Equal("ada auditor verify x0001 false " + none))
+
+		By("refused")
+		notExport := "this is not an audit export: one event per line, then a checksum line"
+		Expect(refusal(once("POST", "/replays/import", "not an export\n", http.StatusBadRequest, notExport))).To(Equal("ada auditor replay x0001 false " + notExport))
+		Expect(refusal(once("POST", "/replays", `{"position":`, http.StatusBadRequest, "invalid request"))).To(Equal("ada auditor replay x0001 false invalid request"))
+		huge := io.MultiReader(strings.NewReader(`{"position":1}`), strings.NewReader(strings.Repeat(" ", 1<<20+1<<18)))
+		Expect(refusal(once("POST", "/replays", huge, http.StatusRequestEntityTooLarge, "request body too large"))).
+			To(Equal("ada auditor replay x0001 false request body too large"))
+		Expect(refusal(once("POST", "/verify", `[]`, http.StatusBadRequest, "invalid request"))).To(Equal("ada auditor verify x0001 false invalid request"))
+
+		By("an operator's unknown replay names no tenant to record it in")
+		head := s.head()
+		refused("GET", "/replays/nope", nil, http.StatusNotFound, none)
+		Expect(s.head()).To(Equal(head))
 	})
 
 	It("keeps at most 20 replays of a tenant: the next start or import is refused, in each language, and recorded, until one is deleted", func() {

@@ -266,8 +266,8 @@ var _ = Describe("The audit API", func() {
 		Expect(s.head()).To(Equal(head), "nothing appended")
 	})
 
-	DescribeTable("refuses malformed filters with 400, appending only the refused access",
-		func(query, info string) {
+	DescribeTable("refuses malformed filters with 400, appending only the refused access, with the filter as given",
+		func(query, info string, given audit.Filter) {
 			alice := s.auditor("x0001", "alice")
 			head := s.head()
 			s.refused("GET", "/v1/admin/audit/events?"+query, alice, nil, 400, info)
@@ -277,15 +277,16 @@ var _ = Describe("The audit API", func() {
 			refused := accessOf(page.Events[0])
 			Expect(outcome(refused)).To(Equal("alice auditor read x0001 false"))
 			Expect(refused.Refusal).To(Equal(info))
+			Expect(refused.Filter).To(Equal(given))
 		},
-		Entry("a bad time", "from=yesterday", "from must be an RFC 3339 time or Unix milliseconds"),
-		Entry("an empty range", "from=2000&to=1000", "from must be before to"),
-		Entry("a page of none", "size=0", "size must be 1 to 500"),
-		Entry("a page too large", "size=501", "size must be 1 to 500"),
-		Entry("a size that is no number", "size=ten", "size must be 1 to 500"),
-		Entry("a cursor that is no position", "after=-1", "after must be a log position"),
-		Entry("another tenant's stream", "stream=x0002.chat-1_2", "stream must be a stream of tenant x0001"),
-		Entry("stream and chat", "stream=x0001.chat-1_2&chat=1_2", "give stream or chat, not both"),
+		Entry("a bad time", "from=yesterday", "from must be an RFC 3339 time or Unix milliseconds", audit.Filter{From: "yesterday"}),
+		Entry("an empty range", "from=2000&to=1000", "from must be before to", audit.Filter{From: "2000", To: "1000"}),
+		Entry("a page of none", "size=0", "size must be 1 to 500", audit.Filter{Size: "0"}),
+		Entry("a page too large", "size=501", "size must be 1 to 500", audit.Filter{Size: "501"}),
+		Entry("a size that is no number", "size=ten", "size must be 1 to 500", audit.Filter{Size: "ten"}),
+		Entry("a cursor that is no position", "after=-1&type=MessageSent", "after must be a log position", audit.Filter{After: "-1", Type: "MessageSent"}),
+		Entry("another tenant's stream", "stream=x0002.chat-1_2", "stream must be a stream of tenant x0001", audit.Filter{Stream: "x0002.chat-1_2"}),
+		Entry("stream and chat", "stream=x0001.chat-1_2&chat=1_2", "give stream or chat, not both", audit.Filter{Stream: "x0001.chat-1_2", Chat: "1_2"}),
 	)
 
 	It("refuses an operator naming no existing tenant, with nothing to record it in", func() {

@@ -193,7 +193,7 @@ var _ = Describe("Calls", func() {
 		}
 		s.refused("POST", "/v1/message/call/start", alice, start(bob.ID, "fax"), http.StatusBadRequest, "media must be voice or video")
 		s.refused("POST", "/v1/message/call/start", alice, start(carol.ID, "voice"), http.StatusForbidden, "You are not yet a friend, add first")
-		s.refused("POST", "/v1/message/call/start", alice, start(zed.ID, "voice"), http.StatusNotFound, "The target friend has a different tenant")
+		s.refused("POST", "/v1/message/call/start", alice, start(zed.ID, "voice"), http.StatusNotFound, "member not found")
 		s.refused("POST", "/v1/message/call/start", alice, map[string]string{"chatType": "Friend", "to": bob.ID, "media": "voice"}, http.StatusBadRequest, "uuid is required")
 		s.refused("POST", "/v1/message/call/start", alice, `{"uuid":`, http.StatusBadRequest, "invalid request")
 		s.refused("POST", "/v1/message/call/answer", bob, map[string]string{}, http.StatusBadRequest, "callId is required")

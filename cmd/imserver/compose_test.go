@@ -14,6 +14,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"gopkg.in/yaml.v3"
+
+	"github.com/eventchat/eventchat/adapters/httpapi"
 )
 
 // deployment is the text of the files that describe the production profile.
@@ -70,6 +72,11 @@ var _ = Describe("The production profile", func() {
 		Entry("a proxy balancing to a wrong port", "deploy/nginx.conf", "server imserver-2:8080;", "server imserver-2:8081;", "deploy/nginx.conf does not balance to imserver-2:8080"),
 		Entry("a proxy balancing to no node", "deploy/nginx.conf", "server imserver-2:8080;", "server imserver-2:8080;\n        server imserver-3:8080;", "deploy/nginx.conf balances to imserver-3, which is no imserver node"),
 		Entry("a proxy listening off its published port", "deploy/nginx.conf", "listen 8080;", "listen 80;", "deploy/nginx.conf listens on [80], but service proxy publishes [8080]"),
+		Entry("a proxy without a security header", "deploy/nginx.conf", "        add_header X-Frame-Options \"DENY\" always;\n", "", "deploy/nginx.conf does not add X-Frame-Options on every answer"),
+		Entry("a proxy policy other than the server's", "deploy/nginx.conf", "frame-ancestors 'none'\";", "frame-ancestors *\";", "deploy/nginx.conf sets Content-Security-Policy to \"default-src"),
+		Entry("a proxy passing the node's header as well", "deploy/nginx.conf", "proxy_hide_header Referrer-Policy;", "", "deploy/nginx.conf does not hide the node's Referrer-Policy: answers would carry it twice"),
+		Entry("a location adding headers of its own", "deploy/nginx.conf", "proxy_read_timeout 300s;", "proxy_read_timeout 300s;\n            add_header Cache-Control \"no-store\";",
+			"deploy/nginx.conf: a location adds headers of its own, so the security headers are not inherited there"),
 		Entry("a Dockerfile exposing another port", "Dockerfile", "EXPOSE 8080", "EXPOSE 9090", "Dockerfile: EXPOSE [9090], but the nodes listen on 8080"),
 		Entry("a Dockerfile default the server refuses", "Dockerfile", "IM_HTTP_ADDR=:8080", "IM_HTTP_ADDR=8080", `Dockerfile: the server refuses its ENV: IM_HTTP_ADDR="8080"`),
 		Entry("a floating base image", "Dockerfile", "FROM alpine:3.22", "FROM alpine", "Dockerfile: image alpine is not pinned"),
@@ -126,6 +133,7 @@ func (d deployment) problems() []string {
 		}
 	}
 	out = append(out, c.checkProxy(nodePorts, d.nginx)...)
+	out = append(out, checkSecurityHeaders(d.nginx)...)
 	return append(out, checkDockerfile(d.dockerfile, d.goMod, slices.Sorted(maps.Keys(ports)))...)
 }
 
@@ -259,6 +267,59 @@ func (c composeFile) checkProxy(nodePorts map[string]string, conf string) []stri
 		add("deploy/nginx.conf listens on %v, but service %s publishes %v", listens, proxy, published)
 	}
 	return out
+}
+
+var (
+	nginxAddHeader  = regexp.MustCompile(`(?m)^\s*add_header\s+(\S+)\s+("[^"]*"|\$\w+)\s+always;`)
+	nginxHideHeader = regexp.MustCompile(`(?m)^\s*proxy_hide_header\s+(\S+);`)
+	nginxLocation   = regexp.MustCompile(`location[^{]*\{[^}]*\badd_header\b`)
+)
+
+// checkSecurityHeaders checks that deploy/nginx.conf answers with the
+// server's security headers, once each, on every answer.
+func checkSecurityHeaders(conf string) []string {
+	var out []string
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf("deploy/nginx.conf"+format, a...)) }
+	added, hidden := map[string]string{}, map[string]bool{}
+	for _, m := range nginxAddHeader.FindAllStringSubmatch(conf, -1) {
+		added[m[1]] = unquote(conf, m[2])
+	}
+	for _, m := range nginxHideHeader.FindAllStringSubmatch(conf, -1) {
+		hidden[m[1]] = true
+	}
+	for _, h := range httpapi.SecurityHeaders {
+		switch got, ok := added[h[0]]; {
+		case !ok:
+			add(" does not add %s on every answer (add_header ... always)", h[0])
+		case got != h[1]:
+			add(" sets %s to %q, the server to %q", h[0], got, h[1])
+		}
+		if !hidden[h[0]] {
+			add(" does not hide the node's %s: answers would carry it twice", h[0])
+		}
+	}
+	if nginxLocation.MatchString(conf) {
+		add(": a location adds headers of its own, so the security headers are not inherited there")
+	}
+	return out
+}
+
+// unquote is the text of an add_header value: a quoted string, or a
+// variable's value when the node sent no such header (its map's entry for
+// the empty string).
+func unquote(conf, v string) string {
+	if strings.HasPrefix(v, "$") {
+		block := regexp.MustCompile(`map\s+\S+\s+\` + v + `\s*\{([^}]*)\}`).FindStringSubmatch(conf)
+		if block == nil {
+			return v
+		}
+		empty := regexp.MustCompile(`(?m)^\s*''\s+("[^"]*");`).FindStringSubmatch(block[1])
+		if empty == nil {
+			return v
+		}
+		v = empty[1]
+	}
+	return strings.Trim(v, `"`)
 }
 
 // checkDockerfile checks the image's defaults against loadConfig and the

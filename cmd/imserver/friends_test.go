@@ -148,8 +148,8 @@ var _ = Describe("Managing friends", func() {
 			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": bob.ID, "remark": strings.Repeat("x", 201)}, 400, "remark too long, at most 200 characters"},
 			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": bob.ID, "blocked": "yes"}, 400, "invalid request"},
 			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": carol.ID, "blocked": true}, 404, "Friend not in friend list or deleted"},
-			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": zed.ID, "remark": "z"}, 404, "The target friend has a different tenant"},
-			{"POST", "/v1/chat/friendInfo/delete", map[string]any{"friendMemberId": zed.ID}, 404, "The target friend has a different tenant"},
+			{"PUT", "/v1/chat/friendInfo/modify", map[string]any{"friendMemberId": zed.ID, "remark": "z"}, 404, "Friend not in friend list or deleted"},
+			{"POST", "/v1/chat/friendInfo/delete", map[string]any{"friendMemberId": zed.ID}, 404, "Friend not in friend list or deleted"},
 			{"POST", "/v1/chat/friendInfo/delete", map[string]any{"friendMemberId": "1234567890123456789"}, 404, "Friend not in friend list or deleted"},
 			{"POST", "/v1/chat/friendInfo/delete", `{"friendMemberId":`, 400, "invalid request"},
 		}
@@ -160,6 +160,57 @@ var _ = Describe("Managing friends", func() {
 		}
 		after := modify(alice, map[string]any{"friendMemberId": bob.ID, "remark": "c"})
 		Expect(after).To(Equal(before+1), "a refused request appended an event")
+	})
+})
+
+var _ = Describe("Another tenant's member ids", func() {
+	It("are answered exactly as unknown ids, on every call that takes a member id", func() {
+		s := startServer(GinkgoT().TempDir())
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		alice, bob := s.register("alice001"), s.register("bob00001")
+		s.befriend(alice, bob)
+		zed := s.registerIn("x0002", "zed00001")
+		unknown := "1234567890123456789"
+		head := s.head()
+		for _, c := range []struct {
+			method, path string
+			body         func(id string) any
+		}{
+			{"POST", "/v1/chat/applyInfo/build", func(id string) any { return map[string]string{"friendMemberId": id, "content": "hi"} }},
+			{"POST", "/v1/message/send", func(id string) any {
+				return map[string]string{"uuid": "u1", "chatType": "Friend", "to": id, "msgType": "Text", "content": "hi"}
+			}},
+			{"POST", "/v1/message/call/start", func(id string) any {
+				return map[string]string{"uuid": "c1", "chatType": "Friend", "to": id, "media": "voice"}
+			}},
+			{"POST", "/v1/chat/batchSend/build", func(id string) any {
+				return map[string]any{"uuid": "b1", "recipients": []string{bob.ID, id}, "content": "hi"}
+			}},
+			{"PUT", "/v1/chat/friendInfo/modify", func(id string) any { return map[string]string{"friendMemberId": id, "remark": "x"} }},
+			{"POST", "/v1/chat/friendInfo/delete", func(id string) any { return map[string]string{"friendMemberId": id} }},
+			{"POST", "/v1/message/shareContact", func(id string) any {
+				return map[string]string{"uuid": "s1", "chatType": "Friend", "to": bob.ID, "memberId": id}
+			}},
+			{"POST", "/v1/message/shareContact", func(id string) any {
+				return map[string]string{"uuid": "s2", "chatType": "Friend", "to": id, "memberId": bob.ID}
+			}},
+			{"POST", "/v1/chat/groupInfo/build", func(id string) any { return map[string]any{"name": "T", "memberIds": []string{bob.ID, id}} }},
+			{"GET", "/v1/message/getTokenByMemberId?memberId=", nil},
+			{"GET", "/v1/member/memberInfo/getMemberByMemberId?memberId=", nil},
+		} {
+			call := func(id string) (int, envelope) {
+				if c.body == nil {
+					return s.call(c.method, c.path+id, alice.Token, nil)
+				}
+				return s.call(c.method, c.path, alice.Token, c.body(id))
+			}
+			foreignStatus, foreign := call(zed.ID)
+			unknownStatus, missing := call(unknown)
+			Expect(foreignStatus).To(BeNumerically(">=", 400), "%s %s: %s", c.method, c.path, foreign.Info)
+			Expect(foreignStatus).To(Equal(unknownStatus), "%s %s", c.method, c.path)
+			Expect(foreign).To(Equal(missing), "%s %s", c.method, c.path)
+		}
+		Expect(s.head()).To(Equal(head), "a refused call appended an event")
 	})
 })
 

@@ -90,6 +90,8 @@ func (s *testServer) call(method, path, token string, body any, headers ...strin
 		r = strings.NewReader(b)
 	case []byte:
 		r = bytes.NewReader(b)
+	case io.Reader: // of no known length: sent chunked
+		r = b
 	default:
 		raw, err := json.Marshal(b)
 		Expect(err).NotTo(HaveOccurred())

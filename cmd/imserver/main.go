@@ -122,7 +122,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	ids := idgen.New(0)
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
-		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Directory: reads, Applies: reads, Uploads: blobs,
+		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
 		Messages:   &lookups,
 		Personal:   &lookups,
 		Notices:    &lookups,

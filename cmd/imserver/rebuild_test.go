@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -89,6 +91,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.From).To(BeZero())
 		Expect(p.SwappedAt).To(BeNumerically(">", 0))
 		Expect(p.Done).To(BeNumerically(">=", p.SwappedAt))
+		Expect(p.Done).To(Equal(p.Total), "the total follows the head as traffic grows it")
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)
 		time.Sleep(300 * time.Millisecond) // traffic after the swap too
 		count := traffic.halt()
@@ -168,6 +171,18 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(code).To(Equal(0), errOut)
 		Expect(errOut).To(ContainSubstring("100%"))
 		_ = out
+		// Each progress line drawn: never done beyond total, 100% only when
+		// all of a known total is done.
+		lines := regexp.MustCompile(`(\d+)%  (\d+)/(\d+) events`).FindAllStringSubmatch(errOut, -1)
+		Expect(lines).NotTo(BeEmpty())
+		for _, l := range lines {
+			done, _ := strconv.Atoi(l[2])
+			total, _ := strconv.Atoi(l[3])
+			Expect(done).To(BeNumerically("<=", total), l[0])
+			if l[1] == "100" {
+				Expect(total).To(And(BeNumerically(">", 0), Equal(done)), l[0])
+			}
+		}
 		Expect(status().Position).To(BeNumerically(">", 0))
 	})
 

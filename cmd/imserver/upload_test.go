@@ -252,6 +252,41 @@ var _ = Describe("Uploads and media messages", func() {
 		Expect(blobFiles(s.dataDir)).To(Equal(1))
 	})
 
+	It("caps a chunked upload's whole body, what follows the file too, and stores nothing past the cap", func() {
+		// A picture, then another field of more than 100 MiB, of no
+		// announced length.
+		pr, pw := io.Pipe()
+		w := multipart.NewWriter(pw)
+		go func() {
+			part, err := w.CreateFormFile("file", "a.png")
+			if err == nil {
+				_, err = part.Write(pngOf(2, 2))
+			}
+			if err == nil {
+				part, err = w.CreateFormField("more")
+			}
+			if err == nil {
+				_, err = io.Copy(part, io.LimitReader(zeros{}, 102<<20))
+			}
+			if err == nil {
+				err = w.Close()
+			}
+			pw.CloseWithError(err)
+		}()
+		req, err := http.NewRequest("POST", s.base+"/v1/sso/im/upload/v1", pr)
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Content-Type", w.FormDataContentType())
+		req.Header.Set("Authorization", "Bearer "+alice.Token)
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer resp.Body.Close()
+		var out uploaded
+		Expect(json.NewDecoder(resp.Body).Decode(&out)).To(Succeed())
+		Expect(resp.StatusCode).To(Equal(http.StatusRequestEntityTooLarge), out.Info)
+		Expect(out.Info).To(Equal("request body too large"))
+		Expect(blobFiles(s.dataDir)).To(BeZero())
+	})
+
 	It("finds nothing outside the stored names", func() {
 		status, up := s.upload(alice.Token, "", "file", "a.png", pngOf(2, 2))
 		Expect(status).To(Equal(http.StatusOK))
@@ -334,3 +369,11 @@ var _ = Describe("Uploads and media messages", func() {
 		Expect(after.Position).To(Equal(sent.Position+1), "a refused send appended an event")
 	})
 })
+
+// zeros reads as zero bytes without end.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

@@ -4,6 +4,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,19 +49,38 @@ func Events() []func() es.Event {
 	return []func() es.Event{func() es.Event { return &Accessed{} }}
 }
 
-// Filter is what an audit call asked for, as it asked: times keep their
-// given text. Replays fill Position or Time.
+// Filter is what an audit call asked for, as it asked: each query value
+// keeps its given text, a malformed one too. Replays fill Position or
+// Time, and Replays with the replays a call names.
 type Filter struct {
-	From     string `json:"from,omitempty"`
-	To       string `json:"to,omitempty"`
-	Stream   string `json:"stream,omitempty"`
-	Chat     string `json:"chat,omitempty"`
-	Type     string `json:"type,omitempty"`
-	Actor    string `json:"actor,omitempty"`
-	After    uint64 `json:"after,omitempty"`
-	Size     int    `json:"size,omitempty"`
-	Position uint64 `json:"position,omitempty"`
-	Time     string `json:"time,omitempty"`
+	From     string   `json:"from,omitempty"`
+	To       string   `json:"to,omitempty"`
+	Stream   string   `json:"stream,omitempty"`
+	Chat     string   `json:"chat,omitempty"`
+	Type     string   `json:"type,omitempty"`
+	Actor    string   `json:"actor,omitempty"`
+	After    Given    `json:"after,omitempty"`
+	Size     Given    `json:"size,omitempty"`
+	Position uint64   `json:"position,omitempty"`
+	Time     string   `json:"time,omitempty"`
+	Replays  []string `json:"replays,omitempty"`
+}
+
+// Given is a query value as the call gave it. Records made before values
+// were kept as given hold a number there, read as its digits.
+type Given string
+
+func (g *Given) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] != '"' {
+		if string(b) != "null" {
+			*g = Given(b)
+		}
+		return nil
+	}
+	var s string
+	err := json.Unmarshal(b, &s)
+	*g = Given(s)
+	return err
 }
 
 // Page sizes of the events page.
@@ -90,12 +110,27 @@ type Selection struct {
 	Stream   string    // "" : every stream of the tenant
 	Types    []string  // nil: every type
 	Actor    string
-	Size     int
+	After    uint64 // a page's cursor: events above this position
+	Size     int    // a page's most events
 }
 
 // Select validates f for tenant's history.
 func Select(tenant string, f Filter) (Selection, error) {
-	s := Selection{Tenant: tenant, Stream: f.Stream, Actor: f.Actor, Size: f.Size}
+	s := Selection{Tenant: tenant, Stream: f.Stream, Actor: f.Actor, Size: DefaultSize}
+	if f.After != "" {
+		after, err := strconv.ParseUint(string(f.After), 10, 64)
+		if err != nil {
+			return Selection{}, fault.New(fault.Invalid, MsgBadPosition, "after")
+		}
+		s.After = after
+	}
+	if f.Size != "" {
+		size, err := strconv.Atoi(string(f.Size))
+		if err != nil || size < 1 || size > MaxSize {
+			return Selection{}, fault.New(fault.Invalid, MsgBadSize)
+		}
+		s.Size = size
+	}
 	for name, v := range map[string]string{"stream": f.Stream, "chat": f.Chat, "type": f.Type, "actor": f.Actor} {
 		if len(v) > maxFilterText {
 			return Selection{}, fault.New(fault.Invalid, MsgBadFilter, name)
@@ -110,12 +145,6 @@ func Select(tenant string, f Filter) (Selection, error) {
 	}
 	if !s.From.IsZero() && !s.To.IsZero() && !s.From.Before(s.To) {
 		return Selection{}, fault.New(fault.Invalid, MsgBadRange)
-	}
-	switch {
-	case s.Size == 0:
-		s.Size = DefaultSize
-	case s.Size < 1 || s.Size > MaxSize:
-		return Selection{}, fault.New(fault.Invalid, MsgBadSize)
 	}
 	if f.Chat != "" {
 		if f.Stream != "" {

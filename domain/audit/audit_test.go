@@ -2,6 +2,7 @@ package audit_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -51,12 +52,24 @@ var _ = Describe("Filters of a tenant's history", func() {
 		},
 		Entry("a bad time", audit.Filter{From: "yesterday"}, audit.MsgBadTime),
 		Entry("an empty range", audit.Filter{From: "2000", To: "1000"}, audit.MsgBadRange),
-		Entry("a page too large", audit.Filter{Size: 501}, audit.MsgBadSize),
+		Entry("a page too large", audit.Filter{Size: "501"}, audit.MsgBadSize),
+		Entry("a page of none", audit.Filter{Size: "0"}, audit.MsgBadSize),
+		Entry("a size that is no number", audit.Filter{Size: "ten"}, audit.MsgBadSize),
+		Entry("a cursor that is no position", audit.Filter{After: "-1"}, audit.MsgBadPosition),
 		Entry("another tenant's stream", audit.Filter{Stream: "x0002.chat-1_2"}, audit.MsgForeignStream),
 		Entry("a stream that is no stream", audit.Filter{Stream: "x0001"}, audit.MsgForeignStream),
 		Entry("stream and chat", audit.Filter{Stream: "x0001.chat-1_2", Chat: "1_2"}, audit.MsgStreamOrChat),
 		Entry("an overlong actor", audit.Filter{Actor: strings.Repeat("1", 600)}, audit.MsgBadFilter),
 	)
+
+	It("reads records that held after and size as numbers", func() {
+		var a audit.Accessed
+		Expect(json.Unmarshal([]byte(`{"filter":{"after":12,"size":3,"type":"MessageSent"}}`), &a)).To(Succeed())
+		Expect(a.Filter).To(Equal(audit.Filter{After: "12", Size: "3", Type: "MessageSent"}))
+		b, err := json.Marshal(audit.Filter{After: "-1", Size: "0"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(Equal(`{"after":"-1","size":"0"}`))
+	})
 
 	It("pages 100 events by default", func() {
 		sel, err := audit.Select("x0001", audit.Filter{})

@@ -28,7 +28,6 @@ const (
 	MsgTenantInvalid      = "tenant number invalid"
 	MsgWrongPassword      = "wrong password, please enter the correct password"
 	MsgBanned             = "You have been banned by the backend administrator"
-	MsgDifferentTenant    = "The target friend has a different tenant"
 	MsgNotFriend          = "You are not yet a friend, add first"
 	MsgFriendMissing      = "Friend not in friend list or deleted"
 	MsgAlreadyFriends     = "you are already friends"

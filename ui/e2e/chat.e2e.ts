@@ -12,6 +12,7 @@ import {
   register,
   shot,
   waitUntil,
+  watchCsp,
   type Session,
 } from './harness';
 
@@ -21,6 +22,7 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
   let browser: Browser;
   let a: Session;
   let b: Session;
+  let blocked: string[][];
   const alice = newMember('alice');
   const bob = newMember('bob');
   const text = `Hello Bob, it is ${new Date().toISOString().slice(11, 19)}`;
@@ -29,6 +31,7 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
     browser = await launchBrowser();
     a = await openSession(browser);
     b = await openSession(browser);
+    blocked = await Promise.all([watchCsp(a), watchCsp(b)]);
   });
 
   after(async () => {
@@ -36,7 +39,9 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
   });
 
   it('shows the landing page and refuses a login without the agreement ticked', async () => {
-    await a.page.goto(`${BASE_URL}/`);
+    const response = await a.page.goto(`${BASE_URL}/`);
+    assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self';/);
+    assert.equal(response?.headers()['x-frame-options'], 'DENY');
     await a.page.waitForURL(/#\/landing$/);
     await a.page.getByRole('button', { name: 'Sign up' }).waitFor();
     await shot(a.page, '01-landing');
@@ -287,5 +292,9 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
   it('raised no page errors', () => {
     assert.deepEqual(a.errors, []);
     assert.deepEqual(b.errors, []);
+  });
+
+  it('met the Content-Security-Policy across the logins and the chat: nothing blocked', () => {
+    assert.deepEqual(blocked, [[], []]);
   });
 });

@@ -80,6 +80,32 @@ export async function openSession(browser: Browser, viewport = { width: 1280, he
   return { context, page, errors };
 }
 
+/**
+ * Collects what the page's Content-Security-Policy blocks from the session's first navigation on:
+ * its securitypolicyviolation events and the console's CSP errors.
+ */
+export async function watchCsp(session: Session): Promise<string[]> {
+  const violations: string[] = [];
+  await session.context.exposeBinding('reportCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
+  await session.context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (event) => {
+        const report = (window as unknown as { reportCspViolation(text: string): void }).reportCspViolation;
+        const where = `${event.sourceFile}:${event.lineNumber}`;
+        report(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${where})`);
+      },
+      true,
+    );
+  });
+  session.page.on('console', (message) => {
+    if (message.type() === 'error' && /content.security.policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   await mkdir(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS_DIR, `${name}.png`) });

@@ -12,6 +12,7 @@ import {
   register,
   shot,
   waitUntil,
+  watchCsp,
   type Session,
 } from './harness';
 
@@ -50,6 +51,7 @@ describe(suite, { skip: missingEnv || false, timeout: 90_000 }, () => {
   let browser: Browser;
   let a: Session;
   let b: Session;
+  let blocked: string[][];
   const alice = newMember('alicem');
   const bob = newMember('bobm');
 
@@ -57,6 +59,7 @@ describe(suite, { skip: missingEnv || false, timeout: 90_000 }, () => {
     browser = await launchBrowser();
     a = await openSession(browser);
     b = await openSession(browser);
+    blocked = await Promise.all([watchCsp(a), watchCsp(b)]);
     await Promise.all([register(a.page, alice), register(b.page, bob)]);
     await Promise.all([login(a.page, alice), login(b.page, bob)]);
     await befriend(a.page, b.page, bob, alice);
@@ -129,5 +132,9 @@ describe(suite, { skip: missingEnv || false, timeout: 90_000 }, () => {
     await a.page.getByTestId('upload-status').waitFor({ state: 'detached' });
     await a.page.unroute('**/v1/sso/im/upload/v1*');
     assert.equal(await a.page.getByTestId('media-picture').count(), 1);
+  });
+
+  it('met the Content-Security-Policy with previews, pictures, video and audio: nothing blocked', () => {
+    assert.deepEqual(blocked, [[], []]);
   });
 });
