@@ -189,11 +189,10 @@ type Queries interface {
 }
 
 // Resolvers are the reads that come before a principal: the token check
-// finds the login session of a signed token, the commands find the tenant
-// of a member id and what a request id of the principal's tenant belongs
-// to, and decide on the aggregates. The API never answers with them.
+// finds the login session of a signed token, the commands find what a
+// request id of the principal's tenant belongs to, and decide on the
+// aggregates. The API never answers with them.
 type Resolvers interface {
-	TenantOf(ctx context.Context, memberID string) (string, bool, error)
 	AuthSession(ctx context.Context, sessionID string) (AuthSession, bool, error)
 	PairOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)
 	GroupOfApply(ctx context.Context, tenant, applyID string) (string, bool, error)

@@ -66,15 +66,6 @@ func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (project
 	return projections.Member{}, false, nil
 }
 
-func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, error) {
-	var d memberDoc
-	found, err := s.findOne(ctx, membersColl, byID(memberID), &d)
-	if err != nil {
-		return "", false, fmt.Errorf("mongoread: tenant of %s: %w", memberID, err)
-	}
-	return d.Tenant, found, nil
-}
-
 // Sessions lists member's sessions but the hidden ones: pinned first
 // (latest pinned first), then by last message, newest first.
 func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Session, error) {

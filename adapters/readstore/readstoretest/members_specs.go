@@ -128,16 +128,5 @@ func describeMembers(store func() projections.ReadStore) {
 			})
 			Expect(store().MembersByID(ctx, viewerA, []string{"m2"})).To(Equal(map[string]projections.Member{"m2": renamed}))
 		})
-
-		It("tells the tenant of a member", func() {
-			tenant, found, err := store().TenantOf(ctx, "m3")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(found).To(BeTrue())
-			Expect(tenant).To(Equal(tenantB))
-
-			_, found, err = store().TenantOf(ctx, "nobody")
-			Expect(err).NotTo(HaveOccurred())
-			Expect(found).To(BeFalse())
-		})
 	})
 }

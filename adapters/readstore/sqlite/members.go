@@ -23,7 +23,6 @@ var (
 	findMemberSQL = `SELECT ` + memberColumns + ` FROM members m WHERE m.tenant = ? AND m.account = ?
 		UNION ALL SELECT ` + memberColumns + ` FROM members m WHERE m.tenant = ? AND m.phone = ?
 		LIMIT 1`
-	tenantOfSQL = `SELECT tenant FROM members WHERE id = ?`
 
 	// membersByIDSQL takes the ids as one JSON array.
 	membersByIDSQL = `SELECT ` + memberColumns + ` FROM members m WHERE m.id IN (SELECT value FROM json_each(?))`
@@ -136,21 +135,4 @@ func (s *Store) FindMember(ctx context.Context, tenant, keyword string) (project
 		return projections.Member{}, false, fmt.Errorf("sqliteread: find member: %w", err)
 	}
 	return m, found, nil
-}
-
-func (s *Store) TenantOf(ctx context.Context, memberID string) (string, bool, error) {
-	var tenant string
-	found := false
-	err := s.read(ctx, func(r *readStatements) error {
-		st := r.tenantOf
-		st.BindText(memberID)
-		if found = st.Next(); found {
-			tenant = st.Text(0)
-		}
-		return st.Done()
-	})
-	if err != nil {
-		return "", false, fmt.Errorf("sqliteread: tenant of %s: %w", memberID, err)
-	}
-	return tenant, found, nil
 }

@@ -101,7 +101,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 type readStatements struct {
 	begin, commit *sqlitec.Stmt
 
-	checkpoints, membersByID, findMember, tenantOf, sessions, historyNewest, historyBefore, historyAfter,
+	checkpoints, membersByID, findMember, sessions, historyNewest, historyBefore, historyAfter,
 	friends, applies, countApplies, pairOfApply, authSession *sqlitec.Stmt
 
 	messageByID, clearFloor, mentions *sqlitec.Stmt
@@ -120,7 +120,6 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.checkpoints:       checkpointsSQL,
 		&r.membersByID:       membersByIDSQL,
 		&r.findMember:        findMemberSQL,
-		&r.tenantOf:          tenantOfSQL,
 		&r.sessions:          sessionsSQL,
 		&r.historyNewest:     historyNewestSQL,
 		&r.historyBefore:     historyBeforeSQL,
