@@ -191,7 +191,9 @@ var _ = Describe("The REST API", func() {
 			{"POST", "/v1/member/memberInfo/register", "", map[string]string{"phone": "", "smsCode": "1", "account": "abcdef1", "password": "abcd"}, 400, "phone number cannot be empty"},
 			{"POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "", "password": "pass1234"}, 400, "account cannot be empty"},
 			{"POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "alice001", "password": ""}, 400, "password cannot be empty"},
-			{"POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "alice001", "password": "wrong"}, 400, "wrong password, please enter the correct password"},
+			// A member's wrong password is recorded (MemberLoginFailed, for the
+			// lockout); an unknown account is answered alike and appends nothing.
+			{"POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "nobody01", "password": "wrong"}, 400, "wrong password, please enter the correct password"},
 			{"POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "alice001", "password": "pass1234", "tenantCode": "x9999"}, 400, "tenant number invalid"},
 			{"GET", "/v1/member/sms/send?phone=13900000000&type=bogus", "", nil, 400, "unknown verification code type"},
 			{"GET", "/v1/message/messagePush/history/list/page?friendMemberId=" + bob.ID + "&pageSize=0", alice.Token, nil, 400, "invalid request"},
