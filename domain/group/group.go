@@ -225,16 +225,24 @@ func checkName(name string) error {
 	return nil
 }
 
-// live fails unless the group exists, is not dissolved and actor is a
-// member of it.
-func (g *Group) live(actor string) error {
-	switch {
-	case !g.exists:
+// KnownTo fails as for a group never created unless member belongs to
+// the group: whoever is not in it, never was or is no longer, learns
+// nothing of it, not even that it exists.
+func (g *Group) KnownTo(member string) error {
+	if !g.exists || g.Members[member] == nil {
 		return fault.New(fault.NotFound, fault.MsgGroupNotFound)
-	case g.Dissolved:
+	}
+	return nil
+}
+
+// live fails unless actor is a member of the group (KnownTo) and the group
+// is not dissolved.
+func (g *Group) live(actor string) error {
+	if err := g.KnownTo(actor); err != nil {
+		return err
+	}
+	if g.Dissolved {
 		return fault.New(fault.Conflict, fault.MsgGroupDissolved)
-	case g.Members[actor] == nil:
-		return fault.New(fault.Forbidden, fault.MsgNotGroupMember)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ var _ = Describe("A group", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e).To(BeNil())
 		_, err = g.Invite("stranger", []string{"p"}, now)
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	It("lets members act only on lower ranks", func() {
@@ -288,10 +288,15 @@ var _ = Describe("A group", func() {
 		It("is for members of a live group", func() {
 			g := sample()
 			_, err := g.Pin("x", "m1", now)
-			expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
+			on(g)(g.Remove("o", "n1", now))
+			_, err = g.Pin("n1", "m1", now)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 			on(g)(g.Dissolve("o", now))
 			_, err = g.Pin("o", "m1", now)
 			expectFault(err, fault.Conflict, fault.MsgGroupDissolved)
+			_, err = g.Pin("x", "m1", now)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound) // not even that it was dissolved
 		})
 	})
 })
@@ -311,7 +316,7 @@ var _ = Describe("Join requests", func() {
 		g.Apply(e)
 		Expect(g.RequestJoin("n2", []string{"x"}, ids(), now)).To(BeNil())
 		_, err = g.RequestJoin("stranger", []string{"z"}, ids(), now)
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	It("are answered once, naming the managers asked: an acceptance lets the member in, a refusal does not", func() {
