@@ -108,9 +108,6 @@ type Group struct {
 	exists   bool
 }
 
-// Exists reports whether the group was created.
-func (g *Group) Exists() bool { return g.exists }
-
 // RoleOf is member's role, "" when not a member.
 func (g *Group) RoleOf(member string) Role {
 	if m, ok := g.Members[member]; ok {

@@ -52,12 +52,20 @@ func on(g *group.Group) func(es.Event, error) {
 var _ = Describe("A group", func() {
 	It("is created with its owner first and the invited members, each once", func() {
 		g := sample()
-		Expect(g.Exists()).To(BeTrue())
+		Expect(g.KnownTo("n1")).To(Succeed())
 		Expect(g.Owner).To(Equal("o"))
 		Expect(g.Members).To(HaveLen(4))
 		Expect([]group.Role{g.RoleOf("o"), g.RoleOf("a"), g.RoleOf("n1"), g.RoleOf("x")}).To(Equal([]group.Role{group.Owner, group.Admin, group.Normal, ""}))
 		Expect(g.AllowLeave).To(BeTrue())
 		Expect(g.SendRate).To(Equal(group.NoLimit))
+	})
+
+	It("is unknown, as one never created, to whoever is not a member", func() {
+		g := sample()
+		expectFault(g.KnownTo("x"), fault.NotFound, fault.MsgGroupNotFound)
+		expectFault((&group.Group{}).KnownTo("o"), fault.NotFound, fault.MsgGroupNotFound)
+		on(g)(g.Remove("o", "n1", now))
+		expectFault(g.KnownTo("n1"), fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	DescribeTable("refuses to be created",
