@@ -50,7 +50,11 @@ func (a *App) AnswerFriendRequest(ctx context.Context, p Principal, r AnswerFrie
 			return Answered{}, err
 		}
 		if isJoin {
-			return a.AnswerGroupJoin(ctx, p, groupID, r)
+			answered, err := a.AnswerGroupJoin(ctx, p, groupID, r)
+			if fault.Is(err, fault.NotFound) { // the group of a request p may not see
+				return Answered{}, fault.New(fault.NotFound, fault.MsgApplyNotFound)
+			}
+			return answered, err
 		}
 	}
 	if !ok || friend.Peer(pair, p.MemberID) == "" {

@@ -10,23 +10,19 @@ import (
 	"github.com/eventchat/eventchat/domain/group"
 )
 
-// groupMember loads a live group p belongs to and asks the policy whether
-// p's role there may take action on its chat.
+// groupMember loads a live group p belongs to (groupOf) and asks the
+// policy whether p's role there may take action on its chat.
 func (a *App) groupMember(ctx context.Context, p Principal, groupID, action string) (*group.Group, error) {
 	if groupID == "" {
 		return nil, fault.New(fault.Invalid, fault.MsgGroupIDMissing)
 	}
-	g, _, err := a.loadGroup(ctx, p.Tenant, groupID)
+	g, _, err := a.groupOf(ctx, p, groupID)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case !g.Exists():
-		return nil, fault.New(fault.NotFound, fault.MsgGroupNotFound)
 	case g.Dissolved:
 		return nil, fault.New(fault.Conflict, fault.MsgGroupDissolved)
-	case g.RoleOf(p.MemberID) == "":
-		return nil, fault.New(fault.Forbidden, fault.MsgNotGroupMember)
 	case !a.Authz.Allowed(string(g.RoleOf(p.MemberID)), ScopeGroup, "group", action):
 		return nil, fault.New(fault.Forbidden, fault.MsgForbidden)
 	}

@@ -61,7 +61,7 @@ var _ = Describe("Group chats", func() {
 
 		head, _ := w.events.Head(ctx)
 		_, err = sendAs(stranger, "let me in")
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 		_, err = w.app.SendMessage(ctx, n, commands.SendMessage{UUID: "x", ChatType: "Group", Content: "no group"})
 		expectFault(err, fault.Invalid, fault.MsgGroupIDMissing)
 		_, err = w.app.SendMessage(ctx, n, commands.SendMessage{UUID: "x", ChatType: "Group", GroupID: "1234567890123456789", Content: "nowhere"})
@@ -71,7 +71,7 @@ var _ = Describe("Group chats", func() {
 		_, err = w.app.LeaveGroup(ctx, n, commands.GroupChange{GroupID: groupID})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = sendAs(n, "still here?")
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	It("refuses normal members of a muted group with 30021 and a muted member with 30022 until the mute ends, never the owner or admins", func() {
@@ -132,7 +132,7 @@ var _ = Describe("Group chats", func() {
 		Expect(fwd.Messages).To(HaveLen(2))
 		_, err = w.app.ForwardMessages(ctx, stranger, commands.ForwardMessages{UUID: "f2", MessageIDs: []string{fwd.Messages[0].ID},
 			Targets: []commands.ForwardTarget{{ChatType: "Group", To: groupID}}})
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 		w.settle()
 
 		_, err = w.app.DeleteRemoteGroupMessages(ctx, n, commands.DeleteGroupMessages{GroupID: groupID, MessageIDs: []string{reply.ID}})
@@ -158,7 +158,7 @@ var _ = Describe("Group chats", func() {
 		_, err := w.app.AckRead(ctx, o, commands.AckRead{ChatType: "Group", GroupID: groupID, MessageID: m.ID})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = w.app.AckRead(ctx, stranger, commands.AckRead{ChatType: "Group", To: groupID, MessageID: m.ID})
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 
 		_, err = w.app.PinGroupMessage(ctx, n, commands.GroupMessage{GroupID: groupID, MessageID: m.ID})
 		expectFault(err, fault.Forbidden, fault.MsgForbidden)
@@ -176,6 +176,6 @@ var _ = Describe("Group chats", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(cleared.Position).NotTo(BeZero())
 		_, err = w.app.ClearHistory(ctx, stranger, commands.ClearHistory{ChatType: "Group", GroupID: groupID})
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 })

@@ -89,14 +89,19 @@ func (a *App) checkFriends(ctx context.Context, p Principal, members []string) e
 	return nil
 }
 
-// loadGroup folds a group's stream.
-func (a *App) loadGroup(ctx context.Context, tenant, id string) (*group.Group, streamState, error) {
+// groupOf folds the stream of a group p belongs to. Any other group, one
+// p never was or no longer is in, or another tenant's, is not found, just
+// as an id no group has (group.KnownTo).
+func (a *App) groupOf(ctx context.Context, p Principal, id string) (*group.Group, streamState, error) {
 	g := &group.Group{}
 	if id == "" {
-		return g, streamState{}, nil
+		return g, streamState{}, g.KnownTo(p.MemberID)
 	}
-	st, err := a.loadAll(ctx, es.Stream(tenant, es.CategoryGroup, id), g.Apply)
-	return g, st, err
+	st, err := a.loadAll(ctx, es.Stream(p.Tenant, es.CategoryGroup, id), g.Apply)
+	if err != nil {
+		return g, st, err
+	}
+	return g, st, g.KnownTo(p.MemberID)
 }
 
 // actOnGroup lets p take action on a group: the policy must allow p's
@@ -117,18 +122,11 @@ func (a *App) actOnGroup(ctx context.Context, p Principal, groupID, action strin
 func (a *App) actOnGroupEvents(ctx context.Context, p Principal, groupID, action string,
 	decide func(g *group.Group, now time.Time) ([]es.Event, error)) (GroupWritten, error) {
 	return retryOnConflict(ctx, func() (GroupWritten, error) {
-		g, st, err := a.loadGroup(ctx, p.Tenant, groupID)
+		g, st, err := a.groupOf(ctx, p, groupID)
 		if err != nil {
 			return GroupWritten{}, err
 		}
-		if !g.Exists() {
-			return GroupWritten{}, fault.New(fault.NotFound, fault.MsgGroupNotFound)
-		}
-		role := g.RoleOf(p.MemberID)
-		if role == "" {
-			return GroupWritten{}, fault.New(fault.Forbidden, fault.MsgNotGroupMember)
-		}
-		if !g.Dissolved && !a.Authz.Allowed(string(role), ScopeGroup, "group", action) {
+		if !g.Dissolved && !a.Authz.Allowed(string(g.RoleOf(p.MemberID)), ScopeGroup, "group", action) {
 			return GroupWritten{}, fault.New(fault.Forbidden, fault.MsgForbidden)
 		}
 		events, err := decide(g, a.Now())

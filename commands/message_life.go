@@ -93,7 +93,10 @@ func (a *App) sentMessages(ctx context.Context, p Principal, ids []string) ([]ch
 	for _, m := range ms {
 		switch {
 		case m.ChatType == chat.Group && !member[m.ChatID]:
-			if _, err := a.groupMember(ctx, p, m.ChatID, "read"); err != nil {
+			// Not to tell a group's message from any other id p may not see.
+			if _, err := a.groupMember(ctx, p, m.ChatID, "read"); fault.Is(err, fault.NotFound) {
+				return nil, fault.New(fault.NotFound, fault.MsgMessageNotFound)
+			} else if err != nil {
 				return nil, err
 			}
 			member[m.ChatID] = true

@@ -23,6 +23,9 @@ type Personal interface {
 	// BatchSendSetting is the mass-send setting of member of tenant,
 	// Enable by default.
 	BatchSendSetting(ctx context.Context, tenant, member string) (string, error)
+	// KeepsSticker reports whether one of member's stickers is the file at
+	// filePath.
+	KeepsSticker(ctx context.Context, member, filePath string) (bool, error)
 }
 
 // AddFavourite is the body of POST /v1/chat/favoriteInfo/build.
@@ -195,8 +198,8 @@ func (a *App) ForwardFavourites(ctx context.Context, p Principal, r ForwardFavou
 	return a.forward(ctx, p, r.UUID, personal.Records(fs), r.Targets)
 }
 
-// AddSticker adds an uploaded picture of p's tenant, or one of p's
-// favourite pictures, to p's stickers.
+// AddSticker adds a picture p uploaded, or one of p's favourite pictures,
+// to p's stickers.
 func (a *App) AddSticker(ctx context.Context, p Principal, r AddSticker) (Kept, error) {
 	var content string
 	switch {
@@ -222,11 +225,11 @@ func (a *App) AddSticker(ctx context.Context, p Principal, r AddSticker) (Kept, 
 	default:
 		return Kept{}, fault.New(fault.Invalid, personal.MsgStickerMissing)
 	}
-	if err := a.checkMedia(ctx, p, chat.Picture, content); err != nil {
-		return Kept{}, err
-	}
 	picture, err := chat.ParseMedia(chat.Picture, p.Tenant, content)
 	if err != nil {
+		return Kept{}, err
+	}
+	if err := a.checkStored(ctx, p, picture); err != nil {
 		return Kept{}, err
 	}
 	kept, err := a.Personal.PersonalCount(ctx, p.MemberID, personal.KindSticker)
@@ -244,7 +247,8 @@ func (a *App) AddSticker(ctx context.Context, p Principal, r AddSticker) (Kept, 
 	return Kept{ID: e.(*personal.StickerAdded).Sticker.ID, Position: res.Position}, nil
 }
 
-// uploadedPicture describes an upload of p's tenant as a Picture content.
+// uploadedPicture describes a picture p uploaded as a Picture content.
+// Another member's file is answered as one never uploaded (see mayShare).
 func (a *App) uploadedPicture(ctx context.Context, p Principal, r AddSticker) (chat.Media, error) {
 	tenant, name, ok := chat.ParseUploadPath(r.FilePath)
 	switch {
@@ -254,6 +258,8 @@ func (a *App) uploadedPicture(ctx context.Context, p Principal, r AddSticker) (c
 		return chat.Media{}, fault.New(fault.Invalid, chat.MsgMediaPath)
 	case !chat.IsPicture(chat.ContentTypeOf(name)):
 		return chat.Media{}, fault.New(fault.Invalid, personal.MsgStickerNotPicture)
+	case !chat.UploadedBy(name, p.MemberID):
+		return chat.Media{}, errMediaNotFound()
 	}
 	m := chat.Media{FilePath: r.FilePath, FileName: name, ContentType: chat.ContentTypeOf(name), Width: r.Width, Height: r.Height}
 	if a.Uploads == nil {
@@ -264,7 +270,7 @@ func (a *App) uploadedPicture(ctx context.Context, p Principal, r AddSticker) (c
 	case err != nil:
 		return chat.Media{}, err
 	case !found:
-		return chat.Media{}, fault.New(fault.Invalid, chat.MsgMediaNotFound)
+		return chat.Media{}, errMediaNotFound()
 	}
 	m.Size = size
 	return m, nil

@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/eventchat/eventchat/domain/personal"
 )
@@ -136,6 +137,27 @@ func (l Lookups) PersonalDocs(ctx context.Context, tenant, member, kind string, 
 func (l Lookups) PersonalCount(ctx context.Context, member, kind string) (int, error) {
 	_, n, err := l.Q.PersonalItems(ctx, member, kind, 1, 1)
 	return n, err
+}
+
+// KeepsSticker reports whether one of member's stickers is the file at
+// filePath. It first waits for the read models to reach the log's head, so
+// that a sticker just added counts and one just deleted does not.
+func (l Lookups) KeepsSticker(ctx context.Context, member, filePath string) (bool, error) {
+	l.caughtUp(ctx)
+	items, _, err := l.Q.PersonalItems(ctx, member, personal.KindSticker, 1, -1)
+	if err != nil {
+		return false, err
+	}
+	for _, it := range items {
+		var s personal.Sticker
+		if err := json.Unmarshal(it.Doc, &s); err != nil {
+			return false, fmt.Errorf("sticker %s of %s: %w", it.ID, member, err)
+		}
+		if s.FilePath == filePath {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // BatchSendSetting returns the mass-send setting of member of tenant:

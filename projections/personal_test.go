@@ -42,6 +42,9 @@ var _ = Describe("The personal projector", func() {
 		Expect(items(store, personal.KindSetting)).To(Equal([]string{`sendBatchMessage={"value":"Disable"}`}))
 		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "x0001", "1")).To(Equal("Disable"))
 		Expect(projections.Lookups{Q: store}.BatchSendSetting(ctx, "x0001", "2")).To(Equal("Enable"))
+		Expect(projections.Lookups{Q: store}.KeepsSticker(ctx, "1", "/q")).To(BeTrue())
+		Expect(projections.Lookups{Q: store}.KeepsSticker(ctx, "1", "/p")).To(BeFalse(), "a deleted sticker")
+		Expect(projections.Lookups{Q: store}.KeepsSticker(ctx, "2", "/q")).To(BeFalse(), "another member's sticker")
 	}
 
 	It("folds favourites, stickers, mass messages and the setting, pushing 43 to the member on sticker changes", func() {

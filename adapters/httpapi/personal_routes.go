@@ -47,7 +47,7 @@ func (a *API) personalRoutes() []route {
 			Commands.ForwardFavourites),
 
 		commandRoute(a, http.MethodPost, "/chat/emojInfo/build",
-			"Add a sticker: an uploaded picture (filePath) or a favourite picture (favoriteId); the member's connections get cmd 43.",
+			"Add a sticker: a picture the member uploaded (filePath) or a favourite picture (favoriteId); the member's connections get cmd 43.",
 			Commands.AddSticker),
 		{method: http.MethodGet, path: "/chat/emojInfo/list", summary: "The member's stickers, newest first; pageSize -1 (the default) lists all.",
 			query: page, result: PersonalPage[personal.Sticker]{}, handle: personalList[personal.Sticker](a, personal.KindSticker, -1)},

@@ -101,7 +101,7 @@ var _ = Describe("Group chats", func() {
 
 	It("refuses non-members, muted members (30021, 30022) and bad input, appending nothing", func() {
 		before := sendTo(alice, "g-1", nil).Position
-		s.refused("POST", "/v1/message/send", dave, map[string]string{"uuid": "d-1", "chatType": "Group", "groupId": groupID, "content": "hi"}, http.StatusForbidden, "not a member of this group")
+		s.refused("POST", "/v1/message/send", dave, map[string]string{"uuid": "d-1", "chatType": "Group", "groupId": groupID, "content": "hi"}, http.StatusNotFound, "group not found")
 		s.refused("GET", "/v1/message/messagePush/history/list/page?groupId="+groupID, dave, nil, http.StatusNotFound, "group not found")
 		s.refused("POST", "/v1/message/send", bob, map[string]string{"uuid": "b-1", "chatType": "Group", "content": "hi"}, http.StatusBadRequest, "a group chat needs its groupId")
 		s.refused("POST", "/v1/message/send", bob, map[string]string{"uuid": "b-2", "chatType": "Group", "groupId": "1234567890123456789", "content": "hi"}, http.StatusNotFound, "group not found")
@@ -110,7 +110,7 @@ var _ = Describe("Group chats", func() {
 		s.refused("DELETE", "/v1/chat/groupInfo/unpinMessage", alice, map[string]string{"groupId": groupID, "messageId": "1234567890123456789"}, http.StatusNotFound, "this message is not pinned")
 		s.refused("GET", "/v1/chat/groupInfo/listPinnedMessage?groupId="+groupID, dave, nil, http.StatusNotFound, "group not found")
 		s.refused("DELETE", "/v1/chat/groupInfo/deleteRemoteGroupMessage?groupId="+groupID, alice, nil, http.StatusBadRequest, "select the messages first")
-		s.refused("POST", "/v1/message/clearHistory", dave, map[string]string{"chatType": "Group", "groupId": groupID}, http.StatusForbidden, "not a member of this group")
+		s.refused("POST", "/v1/message/clearHistory", dave, map[string]string{"chatType": "Group", "groupId": groupID}, http.StatusNotFound, "group not found")
 		Expect(sendTo(alice, "g-2", nil).Position).To(Equal(before+1), "a refused request appended an event")
 
 		yes := true

@@ -123,7 +123,7 @@ var _ = Describe("Groups", func() {
 			{alice, "POST", "/v1/chat/groupInfo/build", map[string]any{"name": "T", "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},
 			{alice, "POST", "/v1/chat/groupInfo/build", `{"name":`, 400, "invalid request"},
 			{alice, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{dave.ID}}, 403, "You are not yet a friend, add first"},
-			{dave, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{alice.ID}}, 403, "not a member of this group"},
+			{dave, "POST", "/v1/chat/applyInfo/batchMemberToGroup", map[string]any{"groupId": g, "memberIds": []string{alice.ID}}, 404, "group not found"},
 			{alice, "PUT", "/v1/chat/groupInfo/setMemberRole", map[string]string{"groupId": "1234567890123456789", "memberId": bob.ID, "role": "Admin"}, 404, "group not found"},
 			{alice, "PUT", "/v1/chat/groupInfo/setMemberRole", map[string]string{"groupId": g, "memberId": bob.ID, "role": "Owner"}, 400, "role must be Admin or Normal"},
 			{alice, "PUT", "/v1/chat/groupInfo/muteMember", map[string]any{"groupId": g, "memberId": bob.ID, "minutes": -1}, 400, "a mute must end in the future"},

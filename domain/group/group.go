@@ -108,9 +108,6 @@ type Group struct {
 	exists   bool
 }
 
-// Exists reports whether the group was created.
-func (g *Group) Exists() bool { return g.exists }
-
 // RoleOf is member's role, "" when not a member.
 func (g *Group) RoleOf(member string) Role {
 	if m, ok := g.Members[member]; ok {
@@ -225,16 +222,24 @@ func checkName(name string) error {
 	return nil
 }
 
-// live fails unless the group exists, is not dissolved and actor is a
-// member of it.
-func (g *Group) live(actor string) error {
-	switch {
-	case !g.exists:
+// KnownTo fails as for a group never created unless member belongs to
+// the group: whoever is not in it, never was or is no longer, learns
+// nothing of it, not even that it exists.
+func (g *Group) KnownTo(member string) error {
+	if !g.exists || g.Members[member] == nil {
 		return fault.New(fault.NotFound, fault.MsgGroupNotFound)
-	case g.Dissolved:
+	}
+	return nil
+}
+
+// live fails unless actor is a member of the group (KnownTo) and the group
+// is not dissolved.
+func (g *Group) live(actor string) error {
+	if err := g.KnownTo(actor); err != nil {
+		return err
+	}
+	if g.Dissolved {
 		return fault.New(fault.Conflict, fault.MsgGroupDissolved)
-	case g.Members[actor] == nil:
-		return fault.New(fault.Forbidden, fault.MsgNotGroupMember)
 	}
 	return nil
 }

@@ -52,12 +52,20 @@ func on(g *group.Group) func(es.Event, error) {
 var _ = Describe("A group", func() {
 	It("is created with its owner first and the invited members, each once", func() {
 		g := sample()
-		Expect(g.Exists()).To(BeTrue())
+		Expect(g.KnownTo("n1")).To(Succeed())
 		Expect(g.Owner).To(Equal("o"))
 		Expect(g.Members).To(HaveLen(4))
 		Expect([]group.Role{g.RoleOf("o"), g.RoleOf("a"), g.RoleOf("n1"), g.RoleOf("x")}).To(Equal([]group.Role{group.Owner, group.Admin, group.Normal, ""}))
 		Expect(g.AllowLeave).To(BeTrue())
 		Expect(g.SendRate).To(Equal(group.NoLimit))
+	})
+
+	It("is unknown, as one never created, to whoever is not a member", func() {
+		g := sample()
+		expectFault(g.KnownTo("x"), fault.NotFound, fault.MsgGroupNotFound)
+		expectFault((&group.Group{}).KnownTo("o"), fault.NotFound, fault.MsgGroupNotFound)
+		on(g)(g.Remove("o", "n1", now))
+		expectFault(g.KnownTo("n1"), fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	DescribeTable("refuses to be created",
@@ -87,7 +95,7 @@ var _ = Describe("A group", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(e).To(BeNil())
 		_, err = g.Invite("stranger", []string{"p"}, now)
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	It("lets members act only on lower ranks", func() {
@@ -288,10 +296,15 @@ var _ = Describe("A group", func() {
 		It("is for members of a live group", func() {
 			g := sample()
 			_, err := g.Pin("x", "m1", now)
-			expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
+			on(g)(g.Remove("o", "n1", now))
+			_, err = g.Pin("n1", "m1", now)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 			on(g)(g.Dissolve("o", now))
 			_, err = g.Pin("o", "m1", now)
 			expectFault(err, fault.Conflict, fault.MsgGroupDissolved)
+			_, err = g.Pin("x", "m1", now)
+			expectFault(err, fault.NotFound, fault.MsgGroupNotFound) // not even that it was dissolved
 		})
 	})
 })
@@ -311,7 +324,7 @@ var _ = Describe("Join requests", func() {
 		g.Apply(e)
 		Expect(g.RequestJoin("n2", []string{"x"}, ids(), now)).To(BeNil())
 		_, err = g.RequestJoin("stranger", []string{"z"}, ids(), now)
-		expectFault(err, fault.Forbidden, fault.MsgNotGroupMember)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
 	})
 
 	It("are answered once, naming the managers asked: an acceptance lets the member in, a refusal does not", func() {
