@@ -97,6 +97,15 @@ var (
 
 func isIDName(name string) bool { return idSuffix.MatchString(name) || idAliases[name] != "" }
 
+// mediaContent tells whether a body field is a message's content beside its
+// msgType: a media message's content names a stored file. When it is the
+// one id field sent, it is a Picture naming one (kind media); otherwise it
+// is a text.
+func mediaContent(name string, siblings map[string]any) bool {
+	_, typed := siblings["msgType"]
+	return name == "content" && typed
+}
+
 // kindOf says which of the victims' ids a parameter of an operation takes;
 // "" when the table does not know it.
 func kindOf(path, name, chatType string) string {
@@ -128,6 +137,8 @@ func kindOf(path, name, chatType string) string {
 		return "file"
 	case "keyword":
 		return "account"
+	case "content":
+		return "media"
 	case "tenant":
 		if strings.HasPrefix(path, "/v1/sso/im/file/") {
 			return "fileTenant"
@@ -180,7 +191,7 @@ func idFields(op isoOp) []isoField {
 			props, _ := s["properties"].(map[string]any)
 			for name, sub := range props {
 				sm, _ := sub.(map[string]any)
-				if isIDName(name) {
+				if isIDName(name) || mediaContent(name, props) {
 					out = append(out, isoField{"body", prefix + name, sm["type"] == "array"})
 				} else {
 					walk(sm, prefix+name+".")
@@ -318,6 +329,14 @@ func build(op isoOp, f isoFill) isoRequest {
 			for p, sub := range props {
 				sm, _ := sub.(map[string]any)
 				if isIDName(p) && f.skip(p) {
+					continue
+				}
+				if mediaContent(p, props) && f.only == p {
+					out[p] = f.id(op.Path, p, false, &r.Unknown)
+					out["msgType"] = "Picture"
+					continue
+				}
+				if _, set := out[p]; set {
 					continue
 				}
 				if v, ok := value(sm, strings.TrimPrefix(name+"."+p, ".")); ok {

@@ -201,8 +201,12 @@ var _ = Describe("The isolation suite: every id-taking route of /v1/openapi.json
 									matrix.WriteString(line)
 								}
 								request := fmt.Sprintf("%s %s", victim.URL, victim.Body)
-								for _, f := range w.judge(name, victim, got, ref) {
-									failures.add(op.key(), name, f, request)
+								for _, p := range w.judge(name, victim, got, ref) {
+									example := request
+									if p.detail != "" {
+										example += "\n    " + p.detail
+									}
+									failures.add(op.key(), name, p.what, example)
 								}
 								// The same request twice at once: never a 5xx.
 								var wg sync.WaitGroup
@@ -214,10 +218,10 @@ var _ = Describe("The isolation suite: every id-taking route of /v1/openapi.json
 								wg.Wait()
 								for _, a := range twice {
 									if a.Err != nil || a.Status >= 500 {
-										failures.add(op.key(), name, "sent twice at once: "+a.String(), request)
+										failures.add(op.key(), name, fmt.Sprintf("sent twice at once: answered %d", a.Status), request+"\n    "+a.String())
 									}
 									if leaks := w.leaks(name, victim, a); len(leaks) > 0 && len(w.leaks(name, victim, got)) == 0 {
-										failures.add(op.key(), name, fmt.Sprintf("sent twice at once: %d, leaked %q", a.Status, leaks), request)
+										failures.add(op.key(), name, fmt.Sprintf("sent twice at once: answered %d with the victims' data", a.Status), fmt.Sprintf("%s\n    leaked: %q", request, leaks))
 									}
 								}
 							}
@@ -282,6 +286,9 @@ func (w *isoWorld) madeUp(attacker string) func(kind string) []string {
 			case "file":
 				cut := strings.LastIndex(v, "/") + 1
 				out[i] = v[:cut] + scramble(v[cut:])
+			case "media":
+				name := w.ids["fileName"][0]
+				out[i] = strings.ReplaceAll(v, name, scramble(name))
 			default:
 				out[i] = scramble(v)
 			}
@@ -347,8 +354,8 @@ func (fs *isoFailures) String() string {
 	b.WriteString("In detail:\n")
 	for _, f := range fs.items {
 		request := f.request
-		if len(request) > 400 && f.what != "changed" {
-			request = request[:400] + "…"
+		if len(request) > 900 && f.what != "changed" {
+			request = request[:900] + "…"
 		}
 		fmt.Fprintf(&b, "- %s | %s | %s  × %d\n    %s\n", f.route, f.attacker, f.what, f.n, request)
 	}
@@ -365,33 +372,38 @@ func (fs *isoFailures) String() string {
 // "by ids" list answering the visible subset, or a write that only touches
 // the caller's own state, shows then no data and no existence. Never a 5xx,
 // and never any of the victims' texts, names, phones or file names.
-func (w *isoWorld) judge(attacker string, r isoRequest, got, ref isoAnswer) []string {
-	var out []string
+func (w *isoWorld) judge(attacker string, r isoRequest, got, ref isoAnswer) []isoProblem {
+	var out []isoProblem
+	add := func(what, detail string) { out = append(out, isoProblem{what, detail}) }
 	switch {
 	case got.Err != nil || ref.Err != nil:
-		out = append(out, fmt.Sprintf("no answer: %v / made-up ids: %v", got.Err, ref.Err))
+		add("no answer", fmt.Sprintf("%v / made-up ids: %v", got.Err, ref.Err))
 	case got.Status >= 500:
-		out = append(out, fmt.Sprintf("%d %s", got.Status, got))
+		add(fmt.Sprintf("answered %d", got.Status), got.String())
 	case got.Status < 300:
 		if ref.Status >= 300 || normalised(got.Raw) != normalised(ref.Raw) {
-			out = append(out, fmt.Sprintf("answered %s, but made-up ids answer %s", got, ref))
+			add(fmt.Sprintf("answered %d where made-up ids answer %d %q", got.Status, ref.Status, ref.Info),
+				fmt.Sprintf("answer: %s\n    made-up ids: %s", got, ref))
 		}
 	default:
 		if got.Status != ref.Status || got.Info != ref.Info {
-			out = append(out, fmt.Sprintf("existence oracle: answered %d %q, made-up ids answer %d %q", got.Status, got.Info, ref.Status, ref.Info))
+			add(fmt.Sprintf("existence oracle: answered %d %q, made-up ids answer %d %q", got.Status, got.Info, ref.Status, ref.Info), "")
 		}
 		if attacker == "mallory" && got.Status == http.StatusForbidden {
-			out = append(out, fmt.Sprintf("answered 403 %q to another tenant's member (API.md: another tenant's ids are 404)", got.Info))
+			add(fmt.Sprintf("answered 403 %q to another tenant's member (API.md: another tenant's ids are 404)", got.Info), "")
 		}
 	}
 	if ref.Status >= 500 {
-		out = append(out, fmt.Sprintf("made-up ids answered %s", ref))
+		add(fmt.Sprintf("made-up ids answered %d", ref.Status), ref.String())
 	}
 	if leaks := w.leaks(attacker, r, got); len(leaks) > 0 {
-		out = append(out, fmt.Sprintf("%d, leaked %q", got.Status, leaks))
+		add(fmt.Sprintf("answered %d with the victims' data", got.Status), fmt.Sprintf("leaked: %q", leaks))
 	}
 	return out
 }
+
+// isoProblem is what is wrong with an answer, and what shows it.
+type isoProblem struct{ what, detail string }
 
 // secrets are the needles of an attacker: the victims' cards too for another
 // tenant's member.

@@ -122,6 +122,7 @@ func buildIsoWorld() *isoWorld {
 	s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": uuid("picture"), "chatType": "Friend", "to": bob.ID,
 		"msgType": "Picture", "content": string(content)}, &picture)
 	add("file", up.Data.FilePath)
+	add("media", string(content))
 	w.needles = append(w.needles, strings.TrimPrefix(up.Data.FilePath, "/v1/sso/im/file/x0001/"))
 	var fw struct{ Messages []struct{ ID string } }
 	s.ok("POST", "/v1/message/forward", alice.Token, map[string]any{"uuid": uuid("forward"), "messageIds": []string{second.ID},
@@ -226,7 +227,11 @@ func buildIsoWorld() *isoWorld {
 		a := w.attacker(name)
 		s.befriend(a.member, friend.member)
 		direct := s.send(a.member, friend.member, "own-"+name, "own message")
-		w.own[name] = map[string][]string{"member": {friend.ID}, "message": {direct.ID}, "session": {friend.ID}}
+		_, mine := s.upload(a.Token, "", "file", "own.png", pngOf(4, 3))
+		media, err := json.Marshal(map[string]any{"filePath": mine.Data.FilePath, "fileName": mine.Data.FileName,
+			"size": mine.Data.Size, "contentType": mine.Data.ContentType, "width": 4, "height": 3})
+		Expect(err).NotTo(HaveOccurred())
+		w.own[name] = map[string][]string{"member": {friend.ID}, "message": {direct.ID}, "session": {friend.ID}, "media": {string(media)}}
 		w.renewOwnGroup(name)
 	}
 	return w
