@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -50,5 +52,44 @@ var _ = Describe("Deciding again after a lost race", func() {
 		c, cancel := context.WithCancel(context.Background())
 		_, err := retryOnConflict(c, func() (int, error) { cancel(); return 0, lost })
 		Expect(err).To(MatchError(context.Canceled))
+	})
+
+	It("lets a burst's losers decide again one at a time, so that each settles within a few rounds", func() {
+		var mu sync.Mutex
+		revision := 0
+		// decide reads the revision, takes a moment to decide, and appends
+		// at the revision it read, as a handler does.
+		decide := func() (int, error) {
+			mu.Lock()
+			read := revision
+			mu.Unlock()
+			time.Sleep(time.Millisecond)
+			mu.Lock()
+			defer mu.Unlock()
+			if revision != read {
+				return 0, lost
+			}
+			revision++
+			return revision, nil
+		}
+		start := make(chan struct{})
+		rounds := make([]int, 32)
+		errs := make([]error, 32)
+		var wg sync.WaitGroup
+		for i := range rounds {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				_, errs[i] = retryOnConflict(context.Background(), func() (int, error) { rounds[i]++; return decide() })
+			}()
+		}
+		close(start)
+		wg.Wait()
+		for i := range rounds {
+			Expect(errs[i]).NotTo(HaveOccurred())
+			Expect(rounds[i]).To(BeNumerically("<=", 3), "intent %d", i)
+		}
+		Expect(revision).To(Equal(32))
 	})
 })
