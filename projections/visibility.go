@@ -3,6 +3,7 @@ package projections
 import (
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/group"
+	"slices"
 )
 
 // Viewer is whom a query answers for: a member of a tenant, or a tenant's
@@ -65,10 +66,17 @@ func (v Viewer) GroupSeen(g Group, isMember bool) (Group, bool) {
 	}
 }
 
-// SeesRoster reports whether v lists the members of a group of tenant:
-// its current members do (isMember: v is one).
-func (v Viewer) SeesRoster(tenant string, isMember bool) bool {
-	return tenant == v.Tenant && (v.auditor || isMember)
+// Roster returns ms, the members of one group, when v lists them, and
+// none otherwise: the group's current members and its tenant's auditor do.
+func (v Viewer) Roster(ms []GroupMember) []GroupMember {
+	if len(ms) == 0 {
+		return ms
+	}
+	in := slices.ContainsFunc(ms, func(m GroupMember) bool { return m.Member == v.Member })
+	if ms[0].Tenant != v.Tenant || !(v.auditor || in) {
+		return []GroupMember{}
+	}
+	return ms
 }
 
 // Manages reports whether v handles the join requests of a group, given

@@ -172,14 +172,10 @@ func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (pro
 func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {
 	sort := bson.D{{Key: "rank", Value: 1}, {Key: "joinedAt", Value: 1}, {Key: "member", Value: 1}}
 	ms, err := s.groupMembers(ctx, bson.D{{Key: "group", Value: groupID}}, sort)
-	if err != nil || len(ms) == 0 {
-		return ms, err
+	if err != nil {
+		return nil, err
 	}
-	in := slices.ContainsFunc(ms, func(m projections.GroupMember) bool { return m.Member == v.Member })
-	if !v.SeesRoster(ms[0].Tenant, in) {
-		return []projections.GroupMember{}, nil
-	}
-	return ms, nil
+	return v.Roster(ms), nil
 }
 
 // inGroup tells whether member belongs to group groupID now.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/projections"
@@ -191,14 +190,10 @@ func (s *Store) Group(ctx context.Context, v projections.Viewer, id string) (pro
 
 func (s *Store) GroupMembers(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupMember, error) {
 	ms, err := s.groupMembers(ctx, func(r *readStatements) *sqlitec.Stmt { return r.groupMembers }, groupID)
-	if err != nil || len(ms) == 0 {
-		return ms, err
+	if err != nil {
+		return nil, err
 	}
-	in := slices.ContainsFunc(ms, func(m projections.GroupMember) bool { return m.Member == v.Member })
-	if !v.SeesRoster(ms[0].Tenant, in) {
-		return []projections.GroupMember{}, nil
-	}
-	return ms, nil
+	return v.Roster(ms), nil
 }
 
 func (s *Store) MemberGroups(ctx context.Context, member string) ([]projections.GroupMember, error) {
