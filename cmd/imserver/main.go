@@ -137,7 +137,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
-	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
+	engine.Elect(projections.Election{Owner: cfg.NodeName, TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {
 		return err
