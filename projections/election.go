@@ -47,11 +47,12 @@ func (e *Engine) Elect(el Election) {
 
 // elect takes the lease and projects while holding it, or follows the
 // holder, until ctx ends or the log or store fails. It frees the lease on
-// its way out so that another node takes over at once.
+// its way out so that another node takes over at once; a drop slower than
+// the lease itself would gain nothing over its end.
 func (e *Engine) elect(ctx context.Context) error {
 	owner, ttl := e.election.Owner, e.election.ttl()
 	defer func() {
-		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl/5)
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
 		defer cancel()
 		_ = e.store.DropLease(c, owner)
 	}()
