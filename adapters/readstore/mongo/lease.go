@@ -41,6 +41,7 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 		s.setOwner("")
 		return holder, nil
 	}
+	s.setWritesEnd(until.Add(-until.Sub(now) / 3))
 	if s.owner() == owner {
 		return holder, nil
 	}
@@ -113,4 +114,29 @@ func (s *Store) setOwner(owner string) {
 	s.leaseMu.Lock()
 	s.leaseOwner = owner
 	s.leaseMu.Unlock()
+}
+
+func (s *Store) setWritesEnd(end time.Time) {
+	s.leaseMu.Lock()
+	s.writesEnd = end
+	s.leaseMu.Unlock()
+}
+
+// fenced runs write, while this handle holds the lease, with the deadline
+// of its writes: a third of the lease before its end as last taken or
+// renewed, when the engine stops too. The driver sends nothing past a
+// deadline, checked against the clock before each operation, and the
+// server stops at it (maxTimeMS): a node paused past its lease in the
+// middle of applying a batch cannot write it over its successor's, who
+// applies it itself on taking over.
+func (s *Store) fenced(ctx context.Context, write func(context.Context) error) error {
+	s.leaseMu.Lock()
+	owned, end := s.leaseOwner != "", s.writesEnd
+	s.leaseMu.Unlock()
+	if !owned {
+		return write(ctx)
+	}
+	ctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
+	return write(ctx)
 }
