@@ -58,7 +58,7 @@ func (e *Engine) elect(ctx context.Context) error {
 	}()
 	for {
 		now := time.Now()
-		holder, err := e.store.TakeLease(ctx, owner, now, now.Add(ttl))
+		holder, err := e.takeLease(ctx, now)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -118,7 +118,7 @@ func (e *Engine) keepLease(ctx context.Context, until time.Time, lost context.Ca
 			expire.Stop()
 		}
 		now := time.Now()
-		holder, err := e.store.TakeLease(ctx, owner, now, now.Add(ttl))
+		holder, err := e.takeLease(ctx, now)
 		switch {
 		case err != nil:
 			// Tried again at the next tick, until the lease ends.
@@ -131,6 +131,17 @@ func (e *Engine) keepLease(ctx context.Context, until time.Time, lost context.Ca
 			until = now.Add(ttl)
 		}
 	}
+}
+
+// takeLease takes or renews the lease from now on. A call the store has
+// not answered by the time the lease it grants stops being written under
+// is of no use: it fails then, so that a holder notices the end of its
+// lease and a follower tries again.
+func (e *Engine) takeLease(ctx context.Context, now time.Time) (string, error) {
+	ttl := e.election.ttl()
+	ctx, cancel := context.WithDeadline(ctx, now.Add(ttl-ttl/3))
+	defer cancel()
+	return e.store.TakeLease(ctx, e.election.Owner, now, now.Add(ttl))
 }
 
 // follow tracks the checkpoints the leader commits for the duration d.

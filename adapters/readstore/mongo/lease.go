@@ -13,8 +13,9 @@ import (
 
 // TakeLease gives the projection lease to owner until the time until when
 // it is free, has ended at now or is owner's; it returns the holder. A
-// renewal does not wait for an Update in progress; taking the lease over
-// completes the batch a previous holder left half applied. A live handle
+// renewal does not wait for an Update in progress; after taking the lease
+// over, the next Checkpoints or Update completes the batch a previous
+// holder left half applied. A live handle
 // reads the generation document first, so that it takes the lease of the
 // generation served: the lease of a generation a rebuild replaced stays
 // with the marker movedOwner until that generation is dropped.
@@ -48,12 +49,11 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.setOwner(owner)
-	// The engine taking the lease reads its checkpoints afresh.
+	// The engine taking the lease reads its checkpoints afresh, and they
+	// first complete what a previous holder left half applied: by then the
+	// lease is being renewed, which the writes' fence follows.
 	s.moved = false
-	if err := s.recover(ctx); err != nil {
-		s.unflushed = true
-		return "", err
-	}
+	s.unflushed = true
 	return holder, nil
 }
 
