@@ -27,7 +27,8 @@ type Election struct {
 
 // DefaultLeaseTTL lets another node take over within 3.6 s of the holder's
 // crash, which leaves time to catch up within 5 s; the lease then costs the
-// store one write every 600 ms from the holder and from each follower.
+// store one conditional update (with a read or two on MongoDB) every 600 ms
+// from the holder and from each follower.
 const DefaultLeaseTTL = 3 * time.Second
 
 // followPoll is how often a follower reads the leader's checkpoints.
