@@ -17,13 +17,18 @@ import (
 )
 
 // unrenewable is a read store whose lease cannot be renewed once broken
-// is set, as when a node loses its connection to the store.
+// is set, as when a node loses its connection to the store, or whose lease
+// calls never answer once hung is set.
 type unrenewable struct {
 	projections.ReadStore
-	broken atomic.Bool
+	broken, hung atomic.Bool
 }
 
 func (u *unrenewable) TakeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
+	if u.hung.Load() {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
 	if u.broken.Load() {
 		return "", errors.New("connection lost")
 	}
@@ -115,6 +120,24 @@ var _ = Describe("Engines of several nodes on one read store", func() {
 		last := send(5, 15)
 		waitFor(b, last)
 		Expect(unread(storeB, "2")).To(Equal(15))
+		Expect(a.Status().Position).To(BeNumerically("<", last))
+	})
+
+	It("stop a leader whose lease renewals never answer when its lease stops being written under, and let another take over", func() {
+		storeA := &unrenewable{ReadStore: handle()}
+		a := node("node-a", storeA, nil)
+		stopA := run(a)
+		defer stopA()
+		waitFor(a, send(0, 5))
+		b := node("node-b", handle(), nil)
+		stopB := run(b)
+		defer stopB()
+
+		storeA.hung.Store(true)
+		Eventually(func() string { return b.Status().Leader }, 3*ttl).Should(Equal("node-b"))
+		Expect(a.Status().LastErr).To(MatchError(ContainSubstring("renew the lease: context deadline exceeded")))
+		last := send(5, 15)
+		waitFor(b, last)
 		Expect(a.Status().Position).To(BeNumerically("<", last))
 	})
 })

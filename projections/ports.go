@@ -45,8 +45,9 @@ type ReadStore interface {
 type Leases interface {
 	// TakeLease gives the lease to owner until the time until when it is
 	// free, has ended at now, or is owner's already (a renewal), and returns
-	// who holds it afterwards. Taking the lease over first completes any
-	// write its previous holder left half done.
+	// who holds it afterwards. Once the lease is taken over, the store
+	// completes any write its previous holder left half done before it
+	// answers Checkpoints or commits an Update.
 	TakeLease(ctx context.Context, owner string, now, until time.Time) (holder string, err error)
 	// DropLease frees the lease if owner holds it.
 	DropLease(ctx context.Context, owner string) error

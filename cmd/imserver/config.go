@@ -17,6 +17,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/call"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // config is the server's validated configuration. Flags win over the
@@ -38,6 +39,9 @@ type config struct {
 	// NodeName names this node in the projection lease of a shared read
 	// store (IM_NODE_NAME); see defaultNodeName.
 	NodeName string
+	// LeaseTTL is how long the projection lease outlives its holder's last
+	// renewal (IM_LEASE_TTL).
+	LeaseTTL time.Duration
 	// CallRingTimeout ends calls nobody answered (IM_CALL_RING_TIMEOUT).
 	CallRingTimeout time.Duration
 }
@@ -59,6 +63,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
 	node := fs.String("node-name", env("IM_NODE_NAME", ""), "this node's name in the projection lease, unique among the nodes sharing a read store (IM_NODE_NAME; default: host, listen address and data dir)")
+	leaseTTL := fs.String("lease-ttl", env("IM_LEASE_TTL", projections.DefaultLeaseTTL.String()), "how long the projection lease outlives a node that stopped renewing it; another node takes over within 1.2 times this (IM_LEASE_TTL)")
 	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -98,11 +103,22 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
 	}
+	if c.LeaseTTL, err = time.ParseDuration(*leaseTTL); err != nil || c.LeaseTTL < minLeaseTTL || c.LeaseTTL > maxLeaseTTL {
+		errs = append(errs, fmt.Errorf("IM_LEASE_TTL=%q: want a duration from %s to %s such as 3s", *leaseTTL, minLeaseTTL, maxLeaseTTL))
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
 		errs = append(errs, fmt.Errorf("IM_LOG_LEVEL=%q: %w", *level, err))
 	}
 	return c, errors.Join(errs...)
 }
+
+// The lease's holder renews it every IM_LEASE_TTL/5 and stops writing
+// IM_LEASE_TTL/3 before it ends: below a second one slow renewal would stop
+// the projections; above minutes a crash would stop them as long.
+const (
+	minLeaseTTL = time.Second
+	maxLeaseTTL = 5 * time.Minute
+)
 
 // defaultNodeName is the host, the listen address as configured and the
 // data directory: a node restarted after a crash takes its projection lease

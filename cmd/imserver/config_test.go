@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -78,8 +79,23 @@ var _ = Describe("The configuration", func() {
 		Entry("an unknown bus", map[string]string{"IM_BUS": "kafka"}, `IM_BUS="kafka": not a recognised value; want gochannel or nats://host:port`),
 		Entry("a listen address without a port", map[string]string{"IM_HTTP_ADDR": "8080"}, `IM_HTTP_ADDR="8080": want host:port`),
 		Entry("a bad profiling address", map[string]string{"IM_PPROF_ADDR": "localhost"}, `IM_PPROF_ADDR="localhost"`),
+		Entry("a lease TTL without a unit", map[string]string{"IM_LEASE_TTL": "3"}, `IM_LEASE_TTL="3": want a duration from 1s to 5m0s`),
+		Entry("a lease TTL too short to renew", map[string]string{"IM_LEASE_TTL": "500ms"}, `IM_LEASE_TTL="500ms"`),
+		Entry("a lease TTL that would stop projections for an hour", map[string]string{"IM_LEASE_TTL": "1h"}, `IM_LEASE_TTL="1h"`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
 	)
+
+	It("takes the projection lease's TTL from the flag, the environment or the default", func() {
+		c, err := loadConfig(nil, envOf(nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.LeaseTTL).To(Equal(3 * time.Second))
+		c, err = loadConfig(nil, envOf(map[string]string{"IM_LEASE_TTL": "10s"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.LeaseTTL).To(Equal(10 * time.Second))
+		c, err = loadConfig([]string{"-lease-ttl", "1.5s"}, envOf(map[string]string{"IM_LEASE_TTL": "10s"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.LeaseTTL).To(Equal(1500 * time.Millisecond))
+	})
 
 	It("reports every mistake at once", func() {
 		_, err := loadConfig(nil, envOf(map[string]string{

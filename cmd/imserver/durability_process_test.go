@@ -43,9 +43,9 @@ type process struct {
 	stderr strings.Builder
 }
 
-// launch starts bin on a free port of 127.0.0.1 over dataDir without
-// waiting for it to listen.
-func launch(bin, dataDir string) (*process, <-chan string) {
+// launch starts bin on a free port of 127.0.0.1 over dataDir, with the
+// settings env (KEY=value) besides, without waiting for it to listen.
+func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 	GinkgoHelper()
 	cmd := exec.Command(bin)
 	for _, kv := range os.Environ() {
@@ -54,6 +54,7 @@ func launch(bin, dataDir string) (*process, <-chan string) {
 		}
 	}
 	cmd.Env = append(cmd.Env, "IM_HTTP_ADDR=127.0.0.1:0", "IM_DATA_DIR="+dataDir, "IM_LOG_LEVEL=info")
+	cmd.Env = append(cmd.Env, env...)
 	pipe, err := cmd.StderrPipe()
 	Expect(err).NotTo(HaveOccurred())
 	Expect(cmd.Start()).To(Succeed())
@@ -78,10 +79,11 @@ func launch(bin, dataDir string) (*process, <-chan string) {
 	return p, addr
 }
 
-// startProcess starts bin over dataDir and waits until it listens.
-func startProcess(bin, dataDir string) *process {
+// startProcess starts bin over dataDir, with the settings env besides, and
+// waits until it listens.
+func startProcess(bin, dataDir string, env ...string) *process {
 	GinkgoHelper()
-	p, addr := launch(bin, dataDir)
+	p, addr := launch(bin, dataDir, env...)
 	select {
 	case a := <-addr:
 		p.base = "http://" + a

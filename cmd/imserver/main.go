@@ -137,7 +137,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
-	engine.Elect(projections.Election{Owner: cfg.NodeName, Changed: leaderChanged(cfg, log.Named("projections"))})
+	engine.Elect(projections.Election{Owner: cfg.NodeName, TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {
 		return err
@@ -270,13 +270,21 @@ func timeOrderedUUID() string {
 }
 
 // restarting runs a worker until ctx ends, restarting it after a failure
-// with a growing pause.
+// with a pause that grows while it keeps failing. A run that lasted longer
+// than the longest pause starts the pauses over: failures hours apart
+// (a store's connection lost) must not each stop the worker for 10 s, as
+// when the projections fail while taking the lease over.
 func restarting(ctx context.Context, name string, run func(context.Context) error, log *zap.Logger) {
-	pause := 100 * time.Millisecond
+	const first, longest = 100 * time.Millisecond, 10 * time.Second
+	pause := first
 	for {
+		began := time.Now()
 		err := run(ctx)
 		if ctx.Err() != nil {
 			return
+		}
+		if time.Since(began) > longest {
+			pause = first
 		}
 		log.Error(name+" failed; restarting", zap.Error(err), zap.Duration("after", pause))
 		select {
@@ -284,7 +292,7 @@ func restarting(ctx context.Context, name string, run func(context.Context) erro
 		case <-ctx.Done():
 			return
 		}
-		pause = min(2*pause, 10*time.Second)
+		pause = min(2*pause, longest)
 	}
 }
 

@@ -122,7 +122,8 @@ var _ = Describe("a crash during a commit", func() {
 	})
 
 	It("leaves a holder's half-applied batch to the holder and completes it when the lease passes on", func() {
-		Expect(store.TakeLease(ctx, "node-a", time.Unix(0, 0), time.Unix(10, 0))).To(Equal("node-a"))
+		now := time.Now()
+		Expect(store.TakeLease(ctx, "node-a", now, now.Add(10*time.Second))).To(Equal("node-a"))
 		crash(true, 1)
 		second, err := Open(ctx, uri, name)
 		Expect(err).NotTo(HaveOccurred())
@@ -132,7 +133,7 @@ var _ = Describe("a crash during a commit", func() {
 		Expect(err).To(MatchError(projections.ErrLeaseLost))
 		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 1}))
 
-		Expect(second.TakeLease(ctx, "node-b", time.Unix(10, 0), time.Unix(20, 0))).To(Equal("node-b"))
+		Expect(second.TakeLease(ctx, "node-b", now.Add(10*time.Second), now.Add(20*time.Second))).To(Equal("node-b"))
 		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 2}))
 		_, found, err := second.message(ctx, "m2")
 		Expect(err).NotTo(HaveOccurred())
@@ -140,5 +141,43 @@ var _ = Describe("a crash during a commit", func() {
 		n, err := store.coll(journalColl).CountDocuments(ctx, map[string]any{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(n).To(BeZero())
+	})
+
+	// late has store take the lease for node-a so that its writes should
+	// have ended 2 s ago, then commit a batch counting one more message.
+	late := func() {
+		GinkgoHelper()
+		now := time.Now()
+		Expect(store.TakeLease(ctx, "node-a", now.Add(-9*time.Second), now.Add(time.Second))).To(Equal("node-a"))
+		err := store.Update(ctx, func(tx projections.Tx) error {
+			if err := tx.PutSessions(ctx, []projections.Session{session(2)}); err != nil {
+				return err
+			}
+			return tx.SetCheckpoint(ctx, "chats.v1", 2)
+		})
+		Expect(err).To(MatchError(context.DeadlineExceeded))
+	}
+
+	It("applies nothing of a batch committed past a third of its lease before the end, and leaves it to the next holder", func() {
+		late()
+		second, err := Open(ctx, uri, name)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { Expect(second.Close(ctx)).To(Succeed()) })
+		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 1}))
+
+		now := time.Now()
+		Expect(second.TakeLease(ctx, "node-b", now.Add(time.Second), now.Add(time.Minute))).To(Equal("node-b"))
+		Expect(second.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 2}))
+	})
+
+	It("applies a batch its writes left half done before telling its holder the checkpoints, once it has the lease again", func() {
+		late()
+
+		now := time.Now()
+		Expect(store.TakeLease(ctx, "node-a", now, now.Add(time.Minute))).To(Equal("node-a"))
+		Expect(store.Checkpoints(ctx)).To(Equal(map[string]uint64{"chats.v1": 2}))
+		_, unread, found := state()
+		Expect(unread).To(Equal(2))
+		Expect(found).To(BeFalse(), "no message was in the batch")
 	})
 })

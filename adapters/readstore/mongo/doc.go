@@ -20,7 +20,8 @@
 //     committed; a node that lost the lease gets ErrLeaseLost instead;
 //  3. the writes are applied collection by collection, the checkpoints
 //     last: unordered bulk upserts keyed by document id on MongoDB, chunked
-//     deletes and inserts by id on FerretDB (see apply);
+//     deletes and inserts by id on FerretDB (see apply), each bulk write
+//     with the deadline a third of the lease before its end (see fenced);
 //  4. the mark and the entries are deleted.
 //
 // Every journaled write sets absolute values (a document replaced whole, a
@@ -29,8 +30,8 @@
 // leaves the store as before the batch (stray entries are deleted by the
 // next holder) and the projectors replay the batch from their checkpoints.
 // A crash in step 3 or 4 leaves the mark: the first Update of a handle, and
-// the next holder of the lease when it takes it, apply the journaled batch
-// again before anything else, so the read models and checkpoints end up
+// the next holder of the lease at its first Checkpoints or Update, apply the
+// journaled batch again before anything else, so the read models and checkpoints end up
 // exactly as if the batch had committed at once. A handle never touches the
 // journal of a lease another owner holds.
 //

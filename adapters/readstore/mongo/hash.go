@@ -290,7 +290,7 @@ func (s *Store) Snapshot(ctx context.Context) (projections.Snapshot, error) {
 			return nil, err
 		}
 	}
-	checkpoints, err := s.Checkpoints(ctx)
+	checkpoints, err := checkpointsOf(ctx, db)
 	if err != nil {
 		return nil, err
 	}

@@ -208,7 +208,11 @@ func (s *Store) apply(ctx context.Context, ops []op) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.coll(d.Coll).DeleteMany(ctx, filter); err != nil {
+		err = s.fenced(ctx, func(ctx context.Context) error {
+			_, err := s.coll(d.Coll).DeleteMany(ctx, filter)
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("mongoread: delete from %s: %w", d.Coll, err)
 		}
 	}
@@ -218,32 +222,36 @@ func (s *Store) apply(ctx context.Context, ops []op) error {
 		}
 	}
 	if g := groups[checkpointsColl]; g != nil {
-		if err := s.upsert(ctx, checkpointsColl, g.replace); err != nil {
+		err := s.fenced(ctx, func(ctx context.Context) error { return s.upsert(ctx, checkpointsColl, g.replace) })
+		if err != nil {
 			return fmt.Errorf("mongoread: write checkpoints: %w", err)
 		}
 	}
 	return nil
 }
 
+// applyGroup writes the documents of one collection, each bulk write
+// fenced by the lease.
 func (s *Store) applyGroup(ctx context.Context, coll string, replace, insert, markRead []bson.Raw) error {
 	c := s.coll(coll)
 	for from := 0; from < len(replace); from += bulkOps {
 		docs := replace[from:min(from+bulkOps, len(replace))]
-		if !s.ferretDB {
-			if err := s.upsert(ctx, coll, docs); err != nil {
+		err := s.fenced(ctx, func(ctx context.Context) error {
+			if !s.ferretDB {
+				return s.upsert(ctx, coll, docs)
+			}
+			if _, err := c.DeleteMany(ctx, idIn(docs)); err != nil {
 				return err
 			}
-			continue
-		}
-		if _, err := c.DeleteMany(ctx, idIn(docs)); err != nil {
-			return err
-		}
-		if err := insertMissing(ctx, c, docs); err != nil {
+			return insertMissing(ctx, c, docs)
+		})
+		if err != nil {
 			return err
 		}
 	}
 	for from := 0; from < len(insert); from += bulkOps {
-		if err := insertMissing(ctx, c, insert[from:min(from+bulkOps, len(insert))]); err != nil {
+		docs := insert[from:min(from+bulkOps, len(insert))]
+		if err := s.fenced(ctx, func(ctx context.Context) error { return insertMissing(ctx, c, docs) }); err != nil {
 			return err
 		}
 	}
@@ -251,7 +259,11 @@ func (s *Store) applyGroup(ctx context.Context, coll string, replace, insert, ma
 		filter := append(idIn(markRead[from:min(from+bulkOps, len(markRead))]),
 			bson.E{Key: "status", Value: projections.StatusUnread})
 		update := bson.D{{Key: "$set", Value: bson.D{{Key: "status", Value: projections.StatusRead}}}}
-		if _, err := c.UpdateMany(ctx, filter, update); err != nil {
+		err := s.fenced(ctx, func(ctx context.Context) error {
+			_, err := c.UpdateMany(ctx, filter, update)
+			return err
+		})
+		if err != nil {
 			return err
 		}
 	}

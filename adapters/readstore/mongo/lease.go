@@ -13,8 +13,9 @@ import (
 
 // TakeLease gives the projection lease to owner until the time until when
 // it is free, has ended at now or is owner's; it returns the holder. A
-// renewal does not wait for an Update in progress; taking the lease over
-// completes the batch a previous holder left half applied. A live handle
+// renewal does not wait for an Update in progress; after taking the lease
+// over, the next Checkpoints or Update completes the batch a previous
+// holder left half applied. A live handle
 // reads the generation document first, so that it takes the lease of the
 // generation served: the lease of a generation a rebuild replaced stays
 // with the marker movedOwner until that generation is dropped.
@@ -41,18 +42,18 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 		s.setOwner("")
 		return holder, nil
 	}
+	s.setWritesEnd(until.Add(-until.Sub(now) / 3))
 	if s.owner() == owner {
 		return holder, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.setOwner(owner)
-	// The engine taking the lease reads its checkpoints afresh.
+	// The engine taking the lease reads its checkpoints afresh, and they
+	// first complete what a previous holder left half applied: by then the
+	// lease is being renewed, which the writes' fence follows.
 	s.moved = false
-	if err := s.recover(ctx); err != nil {
-		s.unflushed = true
-		return "", err
-	}
+	s.unflushed = true
 	return holder, nil
 }
 
@@ -113,4 +114,29 @@ func (s *Store) setOwner(owner string) {
 	s.leaseMu.Lock()
 	s.leaseOwner = owner
 	s.leaseMu.Unlock()
+}
+
+func (s *Store) setWritesEnd(end time.Time) {
+	s.leaseMu.Lock()
+	s.writesEnd = end
+	s.leaseMu.Unlock()
+}
+
+// fenced runs write, while this handle holds the lease, with the deadline
+// of its writes: a third of the lease before its end as last taken or
+// renewed, when the engine stops too. The driver sends nothing past a
+// deadline, checked against the clock before each operation, and the
+// server stops at it (maxTimeMS): a node paused past its lease in the
+// middle of applying a batch cannot write it over its successor's, who
+// applies it itself on taking over.
+func (s *Store) fenced(ctx context.Context, write func(context.Context) error) error {
+	s.leaseMu.Lock()
+	owned, end := s.leaseOwner != "", s.writesEnd
+	s.leaseMu.Unlock()
+	if !owned {
+		return write(ctx)
+	}
+	ctx, cancel := context.WithDeadline(ctx, end)
+	defer cancel()
+	return write(ctx)
 }

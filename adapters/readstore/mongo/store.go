@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -56,6 +57,9 @@ type Store struct {
 	// lease's holder is the same.
 	leaseMu    sync.Mutex
 	leaseOwner string
+	// writesEnd is when this handle stops writing for the lease (see
+	// fenced).
+	writesEnd time.Time
 	// ferretDB is set when the server is FerretDB, which apply works around.
 	ferretDB bool
 
@@ -288,8 +292,24 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	return s.commit(ctx, ops)
 }
 
-// Checkpoints returns the committed position of every projector.
+// Checkpoints returns the committed position of every projector. On the
+// lease's holder, a batch left half applied (its writes cut short by a
+// lost connection or the end of the lease, the lease then taken again)
+// is applied first: an engine carrying on from checkpoints without it
+// would fold its events again over its writes. A handle that lost the
+// lease leaves the batch to the holder.
 func (s *Store) Checkpoints(ctx context.Context) (map[string]uint64, error) {
+	if s.owner() != "" {
+		s.mu.Lock()
+		var err error
+		if s.unflushed && !s.closed.Load() {
+			err = s.recover(ctx)
+		}
+		s.mu.Unlock()
+		if err != nil && !errors.Is(err, projections.ErrLeaseLost) {
+			return nil, err
+		}
+	}
 	return checkpointsOf(ctx, s.database())
 }
 

@@ -1,0 +1,344 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+)
+
+var _ = Describe("Two server processes on the production profile", Ordered, func() {
+	var bin string
+	BeforeAll(func() {
+		bin = buildServer(GinkgoT().TempDir())
+	})
+
+	DescribeTable("hand the projections over within 5 s while members chat through the other node, losing no acknowledged message",
+		func(how string, end func(*process)) {
+			profile := startProductionProfile()
+			node := func(name, says string) *process {
+				GinkgoHelper()
+				p := startProcess(bin, filepath.Join(profile.dir, "data"),
+					"IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats, "IM_NODE_NAME="+name)
+				Eventually(p.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
+				return p
+			}
+			holder := node("node-1", "this node runs the projections")
+			other := node("node-2", "another node runs the projections")
+
+			alice, bob := other.register("alice001"), other.register("bob00001")
+			other.befriend(alice, bob)
+			chat := newTimedChat(other.testServer, alice, bob)
+			Eventually(chat.pushedCount).WithTimeout(20*time.Second).Should(BeNumerically(">=", 50), "pushes before the stop")
+
+			endAt := time.Now()
+			ended := make(chan struct{})
+			go func() {
+				defer GinkgoRecover()
+				defer close(ended)
+				end(holder)
+			}()
+			Eventually(ended).WithTimeout(40 * time.Second).Should(BeClosed())
+			Eventually(other.log).WithTimeout(10*time.Second).Should(ContainSubstring("this node runs the projections"), "node-2 took no lease")
+			// Traffic goes on until pushes have flowed for 2 s after the stop.
+			Eventually(func() time.Duration {
+				at := chat.firstPushSentAfter(endAt)
+				if at.IsZero() {
+					return 0
+				}
+				return time.Since(at)
+			}).WithTimeout(20*time.Second).WithPolling(50*time.Millisecond).Should(BeNumerically(">", 2*time.Second), "no push of a message sent after the stop")
+			acked := chat.halt()
+			for deadline := time.Now().Add(10 * time.Second); len(chat.unpushed()) > 0 && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
+
+			f := chat.figures(endAt)
+			report := fmt.Sprintf("%s: lease taken %.2f s after it, pushes back %.2f s, history %.2f s; no push for %.2f s at most; "+
+				"a message waited at most %.2f s for its push and %.2f s for history; %d messages acknowledged",
+				how, other.loggedAt("this node runs the projections").Sub(endAt).Seconds(),
+				f.pushesBack.Seconds(), f.historyBack.Seconds(), f.pushGap.Seconds(),
+				f.pushDelay.Seconds(), f.historyDelay.Seconds(), len(acked))
+			AddReportEntry("takeover", report)
+			GinkgoWriter.Println(report)
+
+			Expect(chat.unpushed()).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.socket.Err())
+			history := map[string]int{}
+			for _, m := range other.history(bob, alice.ID, acked[len(acked)-1].Position) {
+				history[m.UUID]++
+			}
+			for _, a := range acked {
+				Expect(history[a.UUID]).To(Equal(1), "acknowledged message %s in history", a.UUID)
+			}
+			Expect(f.pushesBack).To(BeNumerically("<=", 5*time.Second), report)
+			Expect(f.historyBack).To(BeNumerically("<=", 5*time.Second), report)
+			Expect(f.pushDelay).To(BeNumerically("<=", 5*time.Second), report)
+			Expect(f.historyDelay).To(BeNumerically("<=", 5*time.Second), report)
+		},
+		Entry("after a kill -9 of the lease holder", "kill -9", (*process).kill),
+		Entry("after a graceful stop of the lease holder", "SIGTERM", (*process).stop),
+	)
+})
+
+// loggedAt is when p first logged msg, zero if it did not.
+func (p *process) loggedAt(msg string) time.Time {
+	for _, line := range strings.Split(p.log(), "\n") {
+		var l struct {
+			Msg string
+			TS  float64
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == msg {
+			return time.UnixMicro(int64(l.TS * 1e6))
+		}
+	}
+	return time.Time{}
+}
+
+// timedChat is from sending to to on s without pause, over REST, while
+// to's socket on s records when each message is pushed and a reader of
+// to's history on s (with after=) records when each shows there.
+type timedChat struct {
+	// stop ends the sends and the reads; the socket records pushes until
+	// the spec ends.
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	socket *wsclient.Client
+
+	mu     sync.Mutex
+	acked  []timedSend
+	pushed map[string]time.Time
+	// visible is when history first showed a message at each position.
+	visible []visibleAt
+	errs    []error
+}
+
+type timedSend struct {
+	sendResult
+	sentAt, ackedAt time.Time
+}
+
+type visibleAt struct {
+	at       time.Time
+	position uint64
+}
+
+func newTimedChat(s *testServer, from, to member) *timedChat {
+	GinkgoHelper()
+	t := &timedChat{stop: make(chan struct{}), pushed: map[string]time.Time{}}
+	socket := s.dial(to, wsclient.WithHeartbeat(10*time.Second))
+	t.socket = socket
+	t.run(func() { t.send(restSender(s.base, from, to.ID)) })
+	t.run(func() { t.read(s, to, from.ID) })
+	go t.collect(socket)
+	return t
+}
+
+func (t *timedChat) run(f func()) {
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		f()
+	}()
+}
+
+func (t *timedChat) running() bool {
+	select {
+	case <-t.stop:
+		return false
+	default:
+		return true
+	}
+}
+
+func (t *timedChat) fail(err error) {
+	t.mu.Lock()
+	t.errs = append(t.errs, err)
+	t.mu.Unlock()
+}
+
+func (t *timedChat) send(send sender) {
+	for i := 0; t.running(); i++ {
+		uuid := fmt.Sprintf("takeover-%05d", i)
+		sentAt := time.Now()
+		r, err := send(uuid, "message "+uuid)
+		if err != nil {
+			t.fail(fmt.Errorf("send %s: %w", uuid, err))
+			continue
+		}
+		t.mu.Lock()
+		t.acked = append(t.acked, timedSend{sendResult: r, sentAt: sentAt, ackedAt: time.Now()})
+		t.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// collect records pushes until c closes.
+func (t *timedChat) collect(c *wsclient.Client) {
+	for {
+		f, err := c.Next(context.Background())
+		if err != nil {
+			return
+		}
+		var m message
+		if f.Cmd == 11 && json.Unmarshal(f.Data, &m) == nil {
+			t.mu.Lock()
+			if _, ok := t.pushed[m.UUID]; !ok {
+				t.pushed[m.UUID] = time.Now()
+			}
+			t.mu.Unlock()
+		}
+	}
+}
+
+// read asks for the newest page of history after the position of the last
+// acknowledged message, as a client does after sending, and records the
+// newest position it shows.
+func (t *timedChat) read(s *testServer, m member, peer string) {
+	client := &http.Client{Timeout: 10 * time.Second}
+	for t.running() {
+		t.mu.Lock()
+		var after uint64
+		if len(t.acked) > 0 {
+			after = t.acked[len(t.acked)-1].Position
+		}
+		t.mu.Unlock()
+		req, _ := http.NewRequest("GET", fmt.Sprintf("%s/v1/message/messagePush/history/list/page?friendMemberId=%s&after=%d", s.base, peer, after), nil)
+		req.Header.Set("Authorization", "Bearer "+m.Token)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.fail(fmt.Errorf("history: %w", err))
+			continue
+		}
+		var env envelope
+		var page []message
+		err = json.NewDecoder(resp.Body).Decode(&env)
+		resp.Body.Close()
+		if err == nil {
+			err = json.Unmarshal(env.Data, &page)
+		}
+		if err != nil || env.Code != "200" {
+			t.fail(fmt.Errorf("history: %v %s", err, env.Info))
+			continue
+		}
+		at := time.Now()
+		t.mu.Lock()
+		for _, a := range t.acked {
+			if slices.ContainsFunc(page, func(m message) bool { return m.UUID == a.UUID }) {
+				if n := len(t.visible); n == 0 || t.visible[n-1].position < a.Position {
+					t.visible = append(t.visible, visibleAt{at: at, position: a.Position})
+				}
+			}
+		}
+		t.mu.Unlock()
+	}
+}
+
+func (t *timedChat) pushedCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.pushed)
+}
+
+// firstPushSentAfter is when the first message sent after at was pushed,
+// zero if none was yet.
+func (t *timedChat) firstPushSentAfter(at time.Time) time.Time {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var first time.Time
+	for _, a := range t.acked {
+		if p, ok := t.pushed[a.UUID]; ok && a.sentAt.After(at) && (first.IsZero() || p.Before(first)) {
+			first = p
+		}
+	}
+	return first
+}
+
+// halt stops the chat, expects nothing to have failed and returns the
+// acknowledged sends in order.
+func (t *timedChat) halt() []timedSend {
+	GinkgoHelper()
+	close(t.stop)
+	t.wg.Wait()
+	Expect(t.errs).To(BeEmpty())
+	Expect(t.acked).NotTo(BeEmpty())
+	return t.acked
+}
+
+func (t *timedChat) unpushed() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var missing []string
+	for _, a := range t.acked {
+		if _, ok := t.pushed[a.UUID]; !ok {
+			missing = append(missing, a.UUID)
+		}
+	}
+	return missing
+}
+
+// takeoverFigures are measured from the end of the lease holder.
+type takeoverFigures struct {
+	// pushesBack and historyBack: until the first message sent after the
+	// end was pushed, and shown by history.
+	pushesBack, historyBack time.Duration
+	// pushGap is the longest time without a push from a second before the
+	// end on.
+	pushGap time.Duration
+	// pushDelay and historyDelay: the longest a message sent from a second
+	// before the end on waited from its send to its push, and from its
+	// acknowledgement to history.
+	pushDelay, historyDelay time.Duration
+}
+
+func (t *timedChat) figures(end time.Time) takeoverFigures {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var f takeoverFigures
+	from := end.Add(-time.Second)
+	var pushes []time.Time
+	for _, p := range t.pushed {
+		if p.After(from) {
+			pushes = append(pushes, p)
+		}
+	}
+	slices.SortFunc(pushes, func(a, b time.Time) int { return a.Compare(b) })
+	prev := from
+	for _, p := range pushes {
+		f.pushGap = max(f.pushGap, p.Sub(prev))
+		prev = p
+	}
+	for _, a := range t.acked {
+		if a.sentAt.Before(from) {
+			continue
+		}
+		p, pushed := t.pushed[a.UUID]
+		if !pushed {
+			continue
+		}
+		f.pushDelay = max(f.pushDelay, p.Sub(a.sentAt))
+		i := slices.IndexFunc(t.visible, func(v visibleAt) bool { return v.position >= a.Position })
+		if i < 0 {
+			continue
+		}
+		f.historyDelay = max(f.historyDelay, t.visible[i].at.Sub(a.ackedAt))
+		if a.sentAt.After(end) {
+			if f.pushesBack == 0 || p.Sub(end) < f.pushesBack {
+				f.pushesBack = p.Sub(end)
+			}
+			if f.historyBack == 0 || t.visible[i].at.Sub(end) < f.historyBack {
+				f.historyBack = t.visible[i].at.Sub(end)
+			}
+		}
+	}
+	return f
+}
