@@ -56,7 +56,7 @@ var isoExcluded = map[string]isoExclusion{
 // isoNoOwnContext lists the operations not attacked with the attacker's own
 // ids around the victim's one, with the reason.
 var isoNoOwnContext = map[string]string{
-	"POST /v1/message/call/start": "a call the attacker starts to their own friend makes every later start answer 409, whatever the uuid",
+	"POST /v1/message/call/start":     "a call the attacker starts to their own friend makes every later start answer 409, whatever the uuid",
 	"PUT /v1/chat/groupInfo/transfer": "handing the attacker's own group to their own friend succeeds, and the attacker, no longer its owner, is refused (403) every later transfer, whatever the ids",
 }
 
