@@ -54,7 +54,9 @@ export function SettingsView({ me }: { me: UserInfo }) {
   const t = useT();
   const auth = useAtomValue(authAtom);
   const setPane = useSetAtom(paneAtom);
-  const { prefs } = usePreferences();
+  // The member's stored settings: until they arrive the general settings
+  // are not shown, so that no default flashes or is toggled as if stored.
+  const { prefs, data: storedPrefs } = usePreferences();
   const referee = useSWR<{ code: string; link: string }>(settingsKeys.refereeLink);
   const [name, setName] = useState(me.name);
   const [nameError, setNameError] = useState<string>();
@@ -205,35 +207,39 @@ export function SettingsView({ me }: { me: UserInfo }) {
         </div>
 
         <h2 className="settings-title">{t('settings.general')}</h2>
-        {switchRow('notifications')}
-        {switchRow('showMessageTime')}
-        {switchRow('imagePreviewWindow')}
-        {switchRow('readSync')}
-        <div className="settings-row" role="radiogroup" aria-label={t('settings.fontSize')}>
-          <span>{t('settings.fontSize')}</span>
-          {([0, 1, 2] as const).map((size) => (
-            <label key={size} className="check">
-              <input
-                type="radio"
-                name="fontSize"
-                checked={prefs.fontSize === size}
-                onChange={() => void toggle({ fontSize: size })}
-                data-testid={`font-${size}`}
-              />
-              {t(size === 0 ? 'settings.fontSmall' : size === 1 ? 'settings.fontMedium' : 'settings.fontLarge')}
+        {storedPrefs && (
+          <>
+            {switchRow('notifications')}
+            {switchRow('showMessageTime')}
+            {switchRow('imagePreviewWindow')}
+            {switchRow('readSync')}
+            <div className="settings-row" role="radiogroup" aria-label={t('settings.fontSize')}>
+              <span>{t('settings.fontSize')}</span>
+              {([0, 1, 2] as const).map((size) => (
+                <label key={size} className="check">
+                  <input
+                    type="radio"
+                    name="fontSize"
+                    checked={prefs.fontSize === size}
+                    onChange={() => void toggle({ fontSize: size })}
+                    data-testid={`font-${size}`}
+                  />
+                  {t(size === 0 ? 'settings.fontSmall' : size === 1 ? 'settings.fontMedium' : 'settings.fontLarge')}
+                </label>
+              ))}
+            </div>
+            <label className="settings-row">
+              <span>{t('settings.background')}</span>
+              <select value={prefs.background} onChange={(event) => void toggle({ background: event.target.value })} data-testid="background">
+                {BACKGROUNDS.map((b) => (
+                  <option key={b} value={b}>
+                    {t(`background.${b}`)}
+                  </option>
+                ))}
+              </select>
             </label>
-          ))}
-        </div>
-        <label className="settings-row">
-          <span>{t('settings.background')}</span>
-          <select value={prefs.background} onChange={(event) => void toggle({ background: event.target.value })} data-testid="background">
-            {BACKGROUNDS.map((b) => (
-              <option key={b} value={b}>
-                {t(`background.${b}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+          </>
+        )}
 
         <h2 className="settings-title">{t('settings.more')}</h2>
         <div className="settings-row">
