@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -78,8 +79,18 @@ var _ = Describe("The configuration", func() {
 		Entry("an unknown bus", map[string]string{"IM_BUS": "kafka"}, `IM_BUS="kafka": not a recognised value; want gochannel or nats://host:port`),
 		Entry("a listen address without a port", map[string]string{"IM_HTTP_ADDR": "8080"}, `IM_HTTP_ADDR="8080": want host:port`),
 		Entry("a bad profiling address", map[string]string{"IM_PPROF_ADDR": "localhost"}, `IM_PPROF_ADDR="localhost"`),
+		Entry("a node claim TTL too short to renew", map[string]string{"IM_NODE_CLAIM_TTL": "10ms"}, `IM_NODE_CLAIM_TTL="10ms": want a duration of at least 100ms`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
 	)
+
+	It("gives the node claims a few seconds unless told otherwise", func() {
+		c, err := loadConfig(nil, envOf(nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.NodeClaimTTL).To(Equal(5 * time.Second))
+		c, err = loadConfig([]string{"-node-claim-ttl", "2s"}, envOf(map[string]string{"IM_NODE_CLAIM_TTL": "9s"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.NodeClaimTTL).To(Equal(2 * time.Second))
+	})
 
 	It("reports every mistake at once", func() {
 		_, err := loadConfig(nil, envOf(map[string]string{
