@@ -43,9 +43,11 @@ type process struct {
 	stderr strings.Builder
 }
 
-// launch starts bin on a free port of 127.0.0.1 over dataDir without
-// waiting for it to listen.
-func launch(bin, dataDir string) (*process, <-chan string) {
+// launch starts bin on a free port of 127.0.0.1 over dataDir, with env
+// (KEY=value) over the defaults, without waiting for it to listen. The
+// node claims last 3 s, so that a restart after a kill waits little for
+// its name.
+func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 	GinkgoHelper()
 	cmd := exec.Command(bin)
 	for _, kv := range os.Environ() {
@@ -53,7 +55,8 @@ func launch(bin, dataDir string) (*process, <-chan string) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "IM_HTTP_ADDR=127.0.0.1:0", "IM_DATA_DIR="+dataDir, "IM_LOG_LEVEL=info")
+	cmd.Env = append(cmd.Env, "IM_HTTP_ADDR=127.0.0.1:0", "IM_DATA_DIR="+dataDir, "IM_LOG_LEVEL=info", "IM_NODE_CLAIM_TTL=3s")
+	cmd.Env = append(cmd.Env, env...)
 	pipe, err := cmd.StderrPipe()
 	Expect(err).NotTo(HaveOccurred())
 	Expect(cmd.Start()).To(Succeed())
@@ -79,9 +82,9 @@ func launch(bin, dataDir string) (*process, <-chan string) {
 }
 
 // startProcess starts bin over dataDir and waits until it listens.
-func startProcess(bin, dataDir string) *process {
+func startProcess(bin, dataDir string, env ...string) *process {
 	GinkgoHelper()
-	p, addr := launch(bin, dataDir)
+	p, addr := launch(bin, dataDir, env...)
 	select {
 	case a := <-addr:
 		p.base = "http://" + a
