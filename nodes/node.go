@@ -73,7 +73,7 @@ func (n *Node) claimName(ctx context.Context) error {
 		switch {
 		case first.Owner == "":
 			first = claim
-		case claim != first:
+		case claim.Owner != first.Owner || !claim.Until.Equal(first.Until):
 			return fmt.Errorf("%w: %q is held by %s, which renewed it while this instance waited: give each node its own name",
 				ErrNameInUse, n.Name, claim.Owner)
 		}
