@@ -106,8 +106,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer closeClaims()
 	node, err := nodes.Join(ctx, claims, cfg.NodeName, idgen.Nodes, cfg.NodeClaimTTL)
-	if err != nil {
+	switch {
+	case errors.Is(err, nodes.ErrNameInUse):
 		return fmt.Errorf("IM_NODE_NAME: %w", err)
+	case err != nil:
+		return fmt.Errorf("node claims: %w", err)
 	}
 	log.Info("node claims taken", zap.String("node", cfg.NodeName), zap.String("instance", node.Instance), zap.Int64("workerId", node.Worker))
 	policy, err := authz.New()
