@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -53,13 +54,16 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		var (
 			mu    sync.Mutex
 			acked []sendResult
-			wg    sync.WaitGroup
+			// workerOf is the worker id of the node that acknowledged each id.
+			workerOf = map[string]int64{}
+			wg       sync.WaitGroup
 		)
 		began := time.Now()
 		for _, side := range []struct {
 			s        *process
+			worker   int64
 			from, to member
-		}{{one, alice, bob}, {two, bob, alice}} {
+		}{{one, workerID(one), alice, bob}, {two, workerID(two), bob, alice}} {
 			for i := range senders {
 				wg.Add(1)
 				go func() {
@@ -69,6 +73,7 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 						r := side.s.send(side.from, side.to, fmt.Sprintf("%s-%d-%d", side.from.Account, i, j), "hi")
 						mu.Lock()
 						acked = append(acked, r)
+						workerOf[r.ID] = side.worker
 						mu.Unlock()
 					}
 				}()
@@ -84,6 +89,11 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 			last = max(last, r.Position)
 		}
 		Expect(want).To(HaveLen(2*senders*each), "two acknowledged messages carry one id")
+		for id, worker := range workerOf {
+			n, err := strconv.ParseInt(id, 10, 64)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(n>>12&1023).To(Equal(worker), "the node bits of %s", id)
+		}
 		for _, s := range []*process{one, two} {
 			ids := historyIDs(s.testServer, alice, bob, last)
 			Expect(ids).To(HaveLen(len(want)), "history on %s", s.base)
