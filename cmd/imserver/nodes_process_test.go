@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -126,6 +127,19 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		Expect(workerID(again)).NotTo(Equal(workerID(first)), "the killed node's worker id is claimed until its claim ends")
 		again.waitReady()
 		again.stop()
+	})
+
+	It("stop a node that paused past its claims' end once another instance took them", func() {
+		paused := start("node-y")
+		Expect(paused.cmd.Process.Signal(syscall.SIGSTOP)).To(Succeed())
+		DeferCleanup(func() { _ = paused.cmd.Process.Signal(syscall.SIGCONT) })
+		successor := start("node-y")
+
+		Expect(paused.cmd.Process.Signal(syscall.SIGCONT)).To(Succeed())
+		Expect(paused.exitCode()).To(Equal(1))
+		Expect(paused.log()).To(MatchRegexp(`nodes: this node lost its claim node/node-y: node-y#[0-9a-f]+ holds it now`))
+		successor.waitReady()
+		successor.stop()
 	})
 })
 
