@@ -23,11 +23,13 @@ type Deps struct {
 	Personal   Personal
 	Notices    Notices
 	Deliveries Deliveries
-	Uploads    Uploads       // nil: media messages are checked by their content alone
-	History    History       // the log as auditors read it
-	NewID      func() string // 19-digit snowflake ids
-	NewUUID    func() string
-	Now        func() time.Time
+	Uploads    Uploads // nil: media messages are checked by their content alone
+	History    History // the log as auditors read it
+	// NewID makes 19-digit snowflake ids; it fails while this node may not
+	// make any (its worker id's claim is not renewed).
+	NewID   func() (string, error)
+	NewUUID func() string
+	Now     func() time.Time
 	// Media carries calls' voice and video; nil when none is configured.
 	Media MediaProvider
 	// CallRingTimeout ends unanswered calls; call.RingTimeout when zero.

@@ -98,8 +98,12 @@ func (a *App) StartCall(ctx context.Context, p Principal, r StartCall) (CallResu
 	if known, ok := a.calls.get(p.Tenant, id); ok {
 		return callResult(known.c, 0), nil
 	}
+	eventID, err := a.NewID()
+	if err != nil {
+		return CallResult{}, err
+	}
 	events, err := call.Start(id, p.MemberID, r.To, media,
-		a.calls.busy(p.Tenant, p.MemberID), a.calls.busy(p.Tenant, r.To), a.NewID(), a.Now())
+		a.calls.busy(p.Tenant, p.MemberID), a.calls.busy(p.Tenant, r.To), eventID, a.Now())
 	if err != nil {
 		return CallResult{}, err
 	}
@@ -163,7 +167,11 @@ func (a *App) signalCall(ctx context.Context, p Principal, id string, op call.Op
 			e, err := c.Answer(p.MemberID, a.Now())
 			return []es.Event{e}, err
 		}
-		return c.End(p.MemberID, op, a.NewID(), a.Now())
+		eventID, err := a.NewID()
+		if err != nil {
+			return nil, err
+		}
+		return c.End(p.MemberID, op, eventID, a.Now())
 	})
 	if errors.Is(err, errCallRepeated) {
 		if op == call.OpAnswer {
@@ -278,7 +286,11 @@ func (a *App) ExpireCalls(ctx context.Context) error {
 			continue
 		}
 		_, err := a.decideCall(ctx, Principal{Tenant: entry.tenant}, entry, func(c call.Call) ([]es.Event, error) {
-			return c.Expire(timeout, a.NewID(), a.Now()), nil
+			eventID, err := a.NewID()
+			if err != nil {
+				return nil, err
+			}
+			return c.Expire(timeout, eventID, a.Now()), nil
 		})
 		if err != nil && !errors.Is(err, errCallRepeated) {
 			errs = append(errs, err)

@@ -89,7 +89,7 @@ func (w *world) newApp(node int64) *commands.App {
 		Notices:    &w.lookups,
 		Deliveries: &w.lookups,
 		SMS:        smsoutbox.New(w.outbox, zap.NewNop()),
-		NewID:      idgen.New(node).Next, NewUUID: uuid.NewString,
+		NewID:      idgen.New(node, nil).Next, NewUUID: uuid.NewString,
 		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})
 }

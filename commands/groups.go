@@ -64,7 +64,10 @@ func (a *App) CreateGroup(ctx context.Context, p Principal, r CreateGroup) (Grou
 	if err := a.checkGroupAvatar(ctx, p, r.HeadURL); err != nil {
 		return GroupCreated{}, err
 	}
-	id := a.NewID()
+	id, err := a.NewID()
+	if err != nil {
+		return GroupCreated{}, err
+	}
 	e, err := group.Create(id, p.MemberID, r.Name, r.HeadURL, r.Notice, r.MemberIDs, a.Now())
 	if err != nil {
 		return GroupCreated{}, err

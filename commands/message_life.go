@@ -389,7 +389,10 @@ func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, cha
 	n := len(records)
 	ids, uuids, eventIDs := make([]string, n), make([]string, n), make([]string, n)
 	for i := range records {
-		ids[i] = a.NewID()
+		var err error
+		if ids[i], err = a.NewID(); err != nil {
+			return nil, err
+		}
 		uuids[i] = fmt.Sprintf("%s-%d", uuid, i)
 		eventIDs[i] = messageEventID(p.Tenant, pair, p.MemberID, uuids[i])
 	}

@@ -137,7 +137,11 @@ func (a *App) AddFavourite(ctx context.Context, p Principal, r AddFavourite) (Ke
 	if err != nil {
 		return Kept{}, err
 	}
-	e, err := personal.AddFavourite(a.NewID(), p.MemberID, m, a.Now())
+	id, err := a.NewID()
+	if err != nil {
+		return Kept{}, err
+	}
+	e, err := personal.AddFavourite(id, p.MemberID, m, a.Now())
 	if err != nil {
 		return Kept{}, err
 	}
@@ -236,7 +240,11 @@ func (a *App) AddSticker(ctx context.Context, p Principal, r AddSticker) (Kept, 
 	if err != nil {
 		return Kept{}, err
 	}
-	e, err := personal.AddSticker(a.NewID(), p.MemberID, picture, content, kept, a.Now())
+	id, err := a.NewID()
+	if err != nil {
+		return Kept{}, err
+	}
+	e, err := personal.AddSticker(id, p.MemberID, picture, content, kept, a.Now())
 	if err != nil {
 		return Kept{}, err
 	}
@@ -336,8 +344,12 @@ func (a *App) SendBatch(ctx context.Context, p Principal, r SendBatch) (BatchRes
 			return BatchResult{}, err
 		}
 	}
+	batchID, err := a.NewID()
+	if err != nil {
+		return BatchResult{}, err
+	}
 	result := BatchResult{Messages: make([]ForwardedMessage, len(recipients))}
-	batch := personal.Batch{ID: a.NewID(), UUID: r.UUID, MsgType: string(msgType), Content: r.Content,
+	batch := personal.Batch{ID: batchID, UUID: r.UUID, MsgType: string(msgType), Content: r.Content,
 		Recipients: recipients, MessageIDs: make([]string, len(recipients)), At: a.Now().UnixMilli()}
 	for i, to := range recipients {
 		one := out

@@ -309,7 +309,10 @@ func (a *App) BuildFeedback(ctx context.Context, p Principal, r BuildFeedback) (
 			return FeedbackBuilt{}, err
 		}
 	}
-	id := a.NewID()
+	id, err := a.NewID()
+	if err != nil {
+		return FeedbackBuilt{}, err
+	}
 	pos, err := a.changeMember(ctx, p, func(m *member.Member) ([]es.Event, error) { return m.SubmitFeedback(id, f, a.Now()) })
 	return FeedbackBuilt{ID: id, Position: pos}, err
 }

@@ -63,7 +63,10 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 		return Registered{}, err
 	}
 
-	id := a.NewID()
+	id, err := a.NewID()
+	if err != nil {
+		return Registered{}, err
+	}
 	p := Principal{Tenant: r.TenantCode, MemberID: id}
 	ok, err := a.reserve(ctx, p, es.Stream(r.TenantCode, es.CategoryPhone, reg.Phone), &member.PhoneReserved{MemberID: id})
 	if err != nil {

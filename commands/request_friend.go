@@ -29,7 +29,10 @@ func (a *App) RequestFriend(ctx context.Context, p Principal, r RequestFriend) (
 		return Applied{}, err
 	}
 	pair := friend.PairID(p.MemberID, r.FriendMemberID)
-	applyID := a.NewID()
+	applyID, err := a.NewID()
+	if err != nil {
+		return Applied{}, err
+	}
 	return retryOnConflict(ctx, func() (Applied, error) {
 		f, st, err := a.friendship(ctx, p.Tenant, pair)
 		if err != nil {

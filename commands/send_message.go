@@ -64,7 +64,11 @@ func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendRes
 func (a *App) appendSend(ctx context.Context, p Principal, pair string, out chat.Outgoing) (SendResult, error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
 	eventID := messageEventID(p.Tenant, pair, p.MemberID, out.UUID)
-	e := chat.Send(a.NewID(), out, a.Now())
+	id, err := a.NewID()
+	if err != nil {
+		return SendResult{}, err
+	}
+	e := chat.Send(id, out, a.Now())
 	data, err := a.encode(p, out.UUID, []es.Event{e}, eventID)
 	if err != nil {
 		return SendResult{}, err

@@ -114,6 +114,21 @@ var _ = Describe("The engine", func() {
 		Expect(e.WaitFor(c, pos+1)).To(BeFalse())
 	})
 
+	It("stops at a second message carrying a stored id, reporting it as its last error", func() {
+		store := openStore()
+		appendEvent(log, chatStream, sent("m1", "1", "2", "first"))
+		appendEvent(log, "x0001.chat-1_3", sent("m1", "1", "3", "second, from another node"))
+		e := engine(log, store, nil)
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+
+		Expect(e.Run(c)).To(MatchError(projections.ErrIDTaken))
+		r, err := e.Report(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.LastError).To(ContainSubstring("message m1 (chat 1_3, seq 0) is stored already as chat 1_2, seq 0"))
+		Expect(statuses(store, "2")).To(BeEmpty(), "the batch holding both is not written")
+	})
+
 	It("never folds an event twice across restarts, and a rebuild from the log equals the live models", func() {
 		store := filled(50)
 		for i := 50; i < 60; i++ {

@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
@@ -56,6 +57,17 @@ type Leases interface {
 // ErrLeaseLost is returned by Update once another owner holds the lease.
 var ErrLeaseLost = errors.New("projections: another node holds the projection lease")
 
+// ErrIDTaken is returned by InsertMessages for a message whose id a
+// different message holds: ids are unique by construction, and keeping
+// either message silently would lose the other.
+var ErrIDTaken = errors.New("projections: a different message holds this id")
+
+// IDTaken is ErrIDTaken for m, whose id the message at seq of chatID holds.
+func IDTaken(m Message, chatID string, seq uint64) error {
+	return fmt.Errorf("%w: message %s (chat %s, seq %d) is stored already as chat %s, seq %d",
+		ErrIDTaken, m.ID, m.ChatID, m.Seq, chatID, seq)
+}
+
 // Tx is one read-store transaction.
 type Tx interface {
 	SetCheckpoint(ctx context.Context, projector string, position uint64) error
@@ -64,8 +76,9 @@ type Tx interface {
 	// GetMembers returns the stored members among ids, by id.
 	GetMembers(ctx context.Context, ids []string) (map[string]Member, error)
 
-	// InsertMessages stores new messages; one whose id is stored already is
-	// left as it is.
+	// InsertMessages stores new messages. One whose id is stored already
+	// is left as it is when it is the same message folded again (the same
+	// chat and sequence); a different one fails with ErrIDTaken.
 	InsertMessages(ctx context.Context, ms []Message) error
 	// LookupMessage returns a stored message's chat and sequence.
 	LookupMessage(ctx context.Context, messageID string) (chatID string, seq uint64, ok bool, err error)

@@ -102,7 +102,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 			names, err := client.Database(readDatabase).ListCollectionNames(ctx, bson.D{})
 			Expect(err).NotTo(HaveOccurred())
 			return names
-		}, 20*time.Second).Should(ConsistOf("generation"))
+		}, 20*time.Second).Should(ConsistOf("generation", "node_claims"))
 		time.Sleep(500 * time.Millisecond)
 		count := traffic.halt()
 		Expect(onOne.Dropped()).To(BeZero())

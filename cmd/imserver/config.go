@@ -37,8 +37,10 @@ type config struct {
 	LogLevel       zapcore.Level
 	PprofAddr      string // profiling endpoints; off when empty
 	// NodeName names this node in the projection lease of a shared read
-	// store (IM_NODE_NAME); see defaultNodeName.
-	NodeName string
+	// store (IM_NODE_NAME); see defaultNodeName. A node claims it, and a
+	// worker id, for NodeClaimTTL (IM_NODE_CLAIM_TTL) at a time.
+	NodeName     string
+	NodeClaimTTL time.Duration
 	// LeaseTTL is how long the projection lease outlives its holder's last
 	// renewal (IM_LEASE_TTL).
 	LeaseTTL time.Duration
@@ -64,6 +66,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
 	node := fs.String("node-name", env("IM_NODE_NAME", ""), "this node's name in the projection lease, unique among the nodes sharing a read store (IM_NODE_NAME; default: host, listen address and data dir)")
 	leaseTTL := fs.String("lease-ttl", env("IM_LEASE_TTL", projections.DefaultLeaseTTL.String()), "how long the projection lease outlives a node that stopped renewing it; another node takes over within 1.2 times this (IM_LEASE_TTL)")
+	claimTTL := fs.String("node-claim-ttl", env("IM_NODE_CLAIM_TTL", defaultNodeClaimTTL.String()), "how long the claims of this node's name and worker id last unless renewed; a node restarted after a crash waits up to this long for its name (IM_NODE_CLAIM_TTL)")
 	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -100,6 +103,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 			c.AllowedOrigins = append(c.AllowedOrigins, o)
 		}
 	}
+	if c.NodeClaimTTL, err = time.ParseDuration(*claimTTL); err != nil || c.NodeClaimTTL < minNodeClaimTTL {
+		errs = append(errs, fmt.Errorf("IM_NODE_CLAIM_TTL=%q: want a duration of at least %s such as 5s", *claimTTL, minNodeClaimTTL))
+	}
 	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
 	}
@@ -118,6 +124,13 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 const (
 	minLeaseTTL = time.Second
 	maxLeaseTTL = 5 * time.Minute
+)
+
+// The node claims last a few seconds: a node restarted after a crash waits
+// that long for its name.
+const (
+	defaultNodeClaimTTL = 5 * time.Second
+	minNodeClaimTTL     = 100 * time.Millisecond
 )
 
 // defaultNodeName is the host, the listen address as configured and the

@@ -82,6 +82,7 @@ var _ = Describe("The configuration", func() {
 		Entry("a lease TTL without a unit", map[string]string{"IM_LEASE_TTL": "3"}, `IM_LEASE_TTL="3": want a duration from 1s to 5m0s`),
 		Entry("a lease TTL too short to renew", map[string]string{"IM_LEASE_TTL": "500ms"}, `IM_LEASE_TTL="500ms"`),
 		Entry("a lease TTL that would stop projections for an hour", map[string]string{"IM_LEASE_TTL": "1h"}, `IM_LEASE_TTL="1h"`),
+		Entry("a node claim TTL too short to renew", map[string]string{"IM_NODE_CLAIM_TTL": "10ms"}, `IM_NODE_CLAIM_TTL="10ms": want a duration of at least 100ms`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
 	)
 
@@ -95,6 +96,15 @@ var _ = Describe("The configuration", func() {
 		c, err = loadConfig([]string{"-lease-ttl", "1.5s"}, envOf(map[string]string{"IM_LEASE_TTL": "10s"}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.LeaseTTL).To(Equal(1500 * time.Millisecond))
+	})
+
+	It("gives the node claims a few seconds unless told otherwise", func() {
+		c, err := loadConfig(nil, envOf(nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.NodeClaimTTL).To(Equal(5 * time.Second))
+		c, err = loadConfig([]string{"-node-claim-ttl", "2s"}, envOf(map[string]string{"IM_NODE_CLAIM_TTL": "9s"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.NodeClaimTTL).To(Equal(2 * time.Second))
 	})
 
 	It("reports every mistake at once", func() {

@@ -43,8 +43,10 @@ type process struct {
 	stderr strings.Builder
 }
 
-// launch starts bin on a free port of 127.0.0.1 over dataDir, with the
-// settings env (KEY=value) besides, without waiting for it to listen.
+// launch starts bin on a free port of 127.0.0.1 over dataDir, with env
+// (KEY=value) over the defaults, without waiting for it to listen. The
+// node claims last 3 s, so that a restart after a kill waits little for
+// its name.
 func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 	GinkgoHelper()
 	cmd := exec.Command(bin)
@@ -53,7 +55,7 @@ func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "IM_HTTP_ADDR=127.0.0.1:0", "IM_DATA_DIR="+dataDir, "IM_LOG_LEVEL=info")
+	cmd.Env = append(cmd.Env, "IM_HTTP_ADDR=127.0.0.1:0", "IM_DATA_DIR="+dataDir, "IM_LOG_LEVEL=info", "IM_NODE_CLAIM_TTL=3s")
 	cmd.Env = append(cmd.Env, env...)
 	pipe, err := cmd.StderrPipe()
 	Expect(err).NotTo(HaveOccurred())

@@ -31,7 +31,7 @@ func appendBacklog(path string, pairs [][2]member, perPair int) {
 	defer func() { Expect(events.Close()).To(Succeed()) }()
 	policy, err := authz.New()
 	Expect(err).NotTo(HaveOccurred())
-	app := commands.New(commands.Deps{Store: events, Authz: policy, NewID: idgen.New(1).Next, NewUUID: timeOrderedUUID, Now: time.Now})
+	app := commands.New(commands.Deps{Store: events, Authz: policy, NewID: idgen.New(1, nil).Next, NewUUID: timeOrderedUUID, Now: time.Now})
 
 	ctx := context.Background()
 	var wg sync.WaitGroup

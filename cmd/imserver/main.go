@@ -36,6 +36,7 @@ import (
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/tenant"
+	"github.com/eventchat/eventchat/nodes"
 	"github.com/eventchat/eventchat/projections"
 	"github.com/eventchat/eventchat/ui"
 
@@ -99,6 +100,19 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err := readsWithinLog(ctx, events, reads, cfg); err != nil {
 		return err
 	}
+	claims, closeClaims, err := openClaims(cfg, reads)
+	if err != nil {
+		return err
+	}
+	defer closeClaims()
+	node, err := nodes.Join(ctx, claims, cfg.NodeName, idgen.Nodes, cfg.NodeClaimTTL)
+	switch {
+	case errors.Is(err, nodes.ErrNameInUse):
+		return fmt.Errorf("IM_NODE_NAME: %w", err)
+	case err != nil:
+		return fmt.Errorf("node claims: %w", err)
+	}
+	log.Info("node claims taken", zap.String("node", cfg.NodeName), zap.String("instance", node.Instance), zap.Int64("workerId", node.Worker))
 	policy, err := authz.New()
 	if err != nil {
 		return err
@@ -119,7 +133,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
-	ids := idgen.New(0)
+	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
 		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
@@ -177,8 +191,18 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	// requests still see projections and deltas.
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
-	failed := make(chan error, 3)
-	done := make(chan struct{}, 4)
+	failed := make(chan error, 4)
+	done := make(chan struct{}, 5)
+	go func() {
+		claimLog := log.Named("nodes")
+		err := node.Keep(workers, func(err error) {
+			claimLog.Warn("node claims not renewed; no new ids after their end", zap.Error(err), zap.Time("idsUntil", node.IDsUntil()))
+		})
+		if err != nil {
+			failed <- err
+		}
+		done <- struct{}{}
+	}()
 	go func() {
 		restarting(workers, "projections", engine.Run, log.Named("projections"))
 		done <- struct{}{}
@@ -324,6 +348,18 @@ func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func
 		return nil, nil, err
 	}
 	return s, func() { _ = s.Close() }, nil
+}
+
+// openClaims opens the nodes' claims kept with the read store.
+func openClaims(cfg config, reads projections.ReadStore) (nodes.Claims, func(), error) {
+	if claims, ok := reads.(nodes.Claims); ok {
+		return claims, func() {}, nil
+	}
+	claims, err := sqliteread.OpenClaims(sqliteread.ClaimsPath(cfg.ReadStore))
+	if err != nil {
+		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
+	}
+	return claims, func() { _ = claims.Close() }, nil
 }
 
 // auditDir, in the data directory, holds the audit replays' read stores.

@@ -276,7 +276,7 @@ func (g *Group) Invite(actor string, members []string, now time.Time) (es.Event,
 // RequestJoin decides join requests for the members a Normal member
 // invites: one per member neither in the group nor already waiting.
 // newID names each request.
-func (g *Group) RequestJoin(actor string, members []string, newID func() string, now time.Time) (es.Event, error) {
+func (g *Group) RequestJoin(actor string, members []string, newID func() (string, error), now time.Time) (es.Event, error) {
 	if err := g.live(actor); err != nil {
 		return nil, err
 	}
@@ -292,7 +292,11 @@ func (g *Group) RequestJoin(actor string, members []string, newID func() string,
 	managers := g.Managers()
 	for _, m := range members {
 		if g.Members[m] == nil && !waiting[m] {
-			rs = append(rs, JoinRequest{ID: newID(), Member: m, Managers: managers})
+			id, err := newID()
+			if err != nil {
+				return nil, err
+			}
+			rs = append(rs, JoinRequest{ID: id, Member: m, Managers: managers})
 		}
 	}
 	if len(rs) == 0 {

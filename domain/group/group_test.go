@@ -310,9 +310,9 @@ var _ = Describe("A group", func() {
 })
 
 var _ = Describe("Join requests", func() {
-	ids := func() func() string {
+	ids := func() func() (string, error) {
 		n := 0
-		return func() string { n++; return fmt.Sprintf("r%d", n) }
+		return func() (string, error) { n++; return fmt.Sprintf("r%d", n), nil }
 	}
 
 	It("are one per invited member neither in the group nor already waiting, each put to the owner and the admins", func() {

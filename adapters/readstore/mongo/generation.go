@@ -225,7 +225,7 @@ func (s *Store) dropLater(bg context.Context, n int64, wait time.Duration) {
 
 // dropOlder drops the databases of the generations older than n: base_g<k>
 // for 1 < k < n, and base's read models, whose database keeps the
-// generation document.
+// generation document and the nodes' claims.
 func (s *Store) dropOlder(ctx context.Context, n int64) error {
 	names, err := s.client.ListDatabaseNames(ctx, bson.D{{Key: "name", Value: bson.D{{Key: "$regex", Value: generations(s.base).String()}}}})
 	if err != nil {
@@ -249,7 +249,7 @@ func (s *Store) dropOlder(ctx context.Context, n int64) error {
 		return fmt.Errorf("mongoread: list the collections of %s: %w", s.base, err)
 	}
 	for _, c := range colls {
-		if c == generationColl {
+		if c == generationColl || c == claimsColl {
 			continue
 		}
 		if err := base.Collection(c).Drop(ctx); err != nil {

@@ -249,19 +249,25 @@ func (s *Store) VisibleMessages(ctx context.Context, v projections.Viewer, ids [
 }
 
 // storedMessageIDs tells which of ids are stored.
-func (s *Store) storedMessageIDs(ctx context.Context, ids []string) (map[string]bool, error) {
-	var docs []struct {
-		ID string `bson:"_id"`
-	}
+func (s *Store) storedMessages(ctx context.Context, ids []string) (map[string]storedMessage, error) {
+	var docs []storedMessage
 	filter := bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}
-	if err := s.findAll(ctx, messagesColl, filter, options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}), &docs); err != nil {
+	projection := bson.D{{Key: "_id", Value: 1}, {Key: "chat", Value: 1}, {Key: "seq", Value: 1}}
+	if err := s.findAll(ctx, messagesColl, filter, options.Find().SetProjection(projection), &docs); err != nil {
 		return nil, err
 	}
-	out := make(map[string]bool, len(docs))
+	out := make(map[string]storedMessage, len(docs))
 	for _, d := range docs {
-		out[d.ID] = true
+		out[d.ID] = d
 	}
 	return out, nil
+}
+
+// storedMessage is what tells a stored message from another one of its id.
+type storedMessage struct {
+	ID     string `bson:"_id"`
+	ChatID string `bson:"chat"`
+	Seq    int64  `bson:"seq"`
 }
 
 // Friends lists member's friends, oldest friendship first.

@@ -170,6 +170,18 @@ var _ = Describe("Generations: a rebuild's shadow and its swap", func() {
 		Expect(g.databases()).To(ConsistOf(g.base, g.base+"_g2"))
 	})
 
+	It("keeps the nodes' claims through a rebuild", func() {
+		until := time.Now().Add(time.Hour)
+		Expect(g.live.TakeLease(ctx, "node-a", time.Now(), until)).To(Equal("node-a"))
+		Expect(g.live.TakeClaim(ctx, "worker/3", "node-a#1", time.Now(), until)).To(HaveField("Owner", "node-a#1"))
+
+		rebuildWith(g.live, "new", 1)
+
+		Eventually(func() []string { return g.collections(g.base) }, 5*time.Second).Should(ConsistOf("generation", "node_claims"))
+		other := g.open(g.base)
+		Expect(other.TakeClaim(ctx, "worker/3", "node-b#2", time.Now(), until)).To(HaveField("Owner", "node-a#1"))
+	})
+
 	It("is followed by another handle on the same store, whose queries never fail during the swaps", func() {
 		put(g.live, "x0001", "m1", "gen-1", 1)
 		second := g.open(g.base)

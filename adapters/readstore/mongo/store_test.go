@@ -13,6 +13,7 @@ import (
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
+	"github.com/eventchat/eventchat/nodes"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -64,6 +65,20 @@ var _ = readstoretest.DescribeReadStore("FerretDB (embedded) with MongoDB's upse
 
 var _ = readstoretest.DescribeReadStore("MongoDB", factory(&mongoURI,
 	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB", false))
+
+var _ = readstoretest.DescribeClaims("FerretDB (embedded)", claimsFactory(&ferretURI, ""))
+
+var _ = readstoretest.DescribeClaims("MongoDB", claimsFactory(&mongoURI,
+	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB"))
+
+// claimsFactory opens the claims of a store as factory does.
+func claimsFactory(uri *string, skip string) readstoretest.ClaimsFactory {
+	stores := factory(uri, skip, false)
+	return func(dir string) (nodes.Claims, func()) {
+		s, closeStore := stores(dir)
+		return s.(*mongoread.Store), closeStore
+	}
+}
 
 var _ = Describe("Open", func() {
 	It("tells FerretDB from MongoDB", func() {

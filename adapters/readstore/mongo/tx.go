@@ -387,7 +387,8 @@ func (t *tx) GetSessions(ctx context.Context, keys []projections.SessionKey) (ma
 	return out, nil
 }
 
-// InsertMessages buffers the messages neither stored nor buffered yet.
+// InsertMessages buffers the messages neither stored nor buffered yet; one
+// stored or buffered as another message (another chat or sequence) fails.
 func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: insert messages: %w", err)
@@ -398,15 +399,21 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 			ids = append(ids, m.ID)
 		}
 	}
-	if len(ids) == 0 {
-		return nil
-	}
-	stored, err := t.s.storedMessageIDs(ctx, ids)
-	if err != nil {
-		return fmt.Errorf("mongoread: insert messages: %w", err)
+	stored := map[string]storedMessage{}
+	if len(ids) > 0 {
+		var err error
+		if stored, err = t.s.storedMessages(ctx, ids); err != nil {
+			return fmt.Errorf("mongoread: insert messages: %w", err)
+		}
 	}
 	for _, m := range ms {
-		if _, ok := t.newMessages[m.ID]; ok || stored[m.ID] {
+		if d, ok := t.newMessages[m.ID]; ok {
+			stored[m.ID] = storedMessage{ID: d.ID, ChatID: d.ChatID, Seq: d.Seq}
+		}
+		if d, ok := stored[m.ID]; ok {
+			if d.ChatID != m.ChatID || uint64(d.Seq) != m.Seq {
+				return fmt.Errorf("mongoread: insert messages: %w", projections.IDTaken(m, d.ChatID, uint64(d.Seq)))
+			}
 			continue
 		}
 		d := toMessageDoc(m)

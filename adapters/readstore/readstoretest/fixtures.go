@@ -88,3 +88,10 @@ func ptr(u uint64) *uint64 { return &u }
 
 // as is member of tenantA as a viewer.
 func as(member string) projections.Viewer { return projections.Viewer{Tenant: tenantA, Member: member} }
+
+// withID is m under another id, as a second node making the same id would
+// send it.
+func withID(m projections.Message, id string) projections.Message {
+	m.ID = id
+	return m
+}

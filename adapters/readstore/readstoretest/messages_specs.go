@@ -81,19 +81,44 @@ func describeMessages(store func() projections.ReadStore) {
 			Expect(page[0]).To(Equal(long))
 		})
 
-		It("keeps the stored message when an id is inserted again", func() {
+		It("keeps the stored message when the same message is folded again", func() {
 			first := message("c1", 1, "alice", "bob")
-			again := first
-			again.Content, again.Seq, again.Position = "changed", 9, 9999
 			update(store(), func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{first}) })
 			update(store(), func(tx projections.Tx) error {
-				return tx.InsertMessages(ctx, []projections.Message{again, message("c1", 2, "bob", "alice")})
+				return tx.InsertMessages(ctx, []projections.Message{first, first, message("c1", 2, "bob", "alice")})
 			})
 
 			page, err := store().HistoryPage(ctx, as("alice"), "c1", nil, projections.Up, 20)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(page).To(HaveLen(2))
 			Expect(page[0]).To(Equal(first))
+		})
+
+		It("fails the Update, writing nothing of it, for a different message with a stored id", func() {
+			first := message("c1", 1, "alice", "bob")
+			update(store(), func(tx projections.Tx) error { return tx.InsertMessages(ctx, []projections.Message{first}) })
+			for _, other := range []projections.Message{withID(message("c2", 1, "carol", "bob"), first.ID), withID(message("c1", 2, "bob", "alice"), first.ID)} {
+				err := store().Update(ctx, func(tx projections.Tx) error {
+					if err := tx.SetCheckpoint(ctx, "chats.v1", 7); err != nil {
+						return err
+					}
+					return tx.InsertMessages(ctx, []projections.Message{message("c1", 3, "bob", "alice"), other})
+				})
+
+				Expect(err).To(MatchError(projections.ErrIDTaken))
+				Expect(err.Error()).To(ContainSubstring(first.ID))
+			}
+			Expect(store().Checkpoints(ctx)).To(BeEmpty())
+			Expect(stored(store(), "c1")).To(Equal([]projections.Message{first}))
+		})
+
+		It("fails for two different messages with one id in one batch", func() {
+			err := store().Update(ctx, func(tx projections.Tx) error {
+				return tx.InsertMessages(ctx, []projections.Message{message("c1", 1, "alice", "bob"), withID(message("c1", 2, "bob", "alice"), "c1-m1")})
+			})
+
+			Expect(err).To(MatchError(projections.ErrIDTaken))
+			Expect(stored(store(), "c1")).To(BeEmpty())
 		})
 
 		It("replays a whole batch without duplicating it", func() {

@@ -63,7 +63,10 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 				t.doc = appendDoc(t.doc[:0], m)
 				st.BindTextBytes(t.doc)
 			}
-			return st.Exec()
+			if err := st.Exec(); err != nil {
+				return err
+			}
+			return t.checkIgnored(ms[from:to])
 		})
 	}
 	if err != nil {
@@ -72,10 +75,48 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 	return nil
 }
 
+// checkIgnored fails when the insert of ms left out a row for another
+// message than the one stored under its id: only a message folded again
+// (the same chat and sequence) may be left as it is.
+func (t *tx) checkIgnored(ms []projections.Message) error {
+	var inserted int64
+	st := t.st.changes
+	if st.Next() {
+		inserted = st.Int(0)
+	}
+	if err := st.Done(); err != nil {
+		return err
+	}
+	if inserted == int64(len(ms)) {
+		return nil
+	}
+	for i := range ms {
+		m := &ms[i]
+		chatID, seq, found, err := t.lookup(m.ID)
+		if err != nil {
+			return err
+		}
+		if found && (chatID != m.ChatID || seq != m.Seq) {
+			return projections.IDTaken(*m, chatID, seq)
+		}
+	}
+	return nil
+}
+
 func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint64, bool, error) {
-	if err := t.check(ctx); err != nil {
+	err := t.check(ctx)
+	if err != nil {
 		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
 	}
+	chatID, seq, found, err := t.lookup(messageID)
+	if err != nil {
+		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
+	}
+	return chatID, seq, found, nil
+}
+
+// lookup reads the chat and sequence of the message stored as messageID.
+func (t *tx) lookup(messageID string) (string, uint64, bool, error) {
 	st := t.st.lookupMessage
 	st.BindText(messageID)
 	var chatID string
@@ -85,7 +126,7 @@ func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint6
 		chatID, seq = st.Text(0), st.Int(1)
 	}
 	if err := st.Done(); err != nil {
-		return "", 0, false, fmt.Errorf("sqliteread: look up message %s: %w", messageID, err)
+		return "", 0, false, err
 	}
 	return chatID, uint64(seq), found, nil
 }

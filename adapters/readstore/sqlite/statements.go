@@ -6,7 +6,7 @@ import "github.com/eventchat/eventchat/adapters/sqlitec"
 type writeStatements struct {
 	begin, commit, rollback *sqlitec.Stmt
 
-	setCheckpoint, lookupMessage, unreadIDs, markRead, raiseFloor, countUnread, getApply, getMembers *sqlitec.Stmt
+	setCheckpoint, lookupMessage, changes, unreadIDs, markRead, raiseFloor, countUnread, getApply, getMembers *sqlitec.Stmt
 
 	getMessage, updateMessage, setClearFloor, clearFloor, newest, after *sqlitec.Stmt
 
@@ -34,6 +34,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.rollback:      `ROLLBACK`,
 		&w.setCheckpoint: setCheckpointSQL,
 		&w.lookupMessage: messageSeqSQL,
+		&w.changes:       `SELECT changes()`,
 		&w.unreadIDs:     unreadIDsSQL,
 		&w.raiseFloor:    raiseFloorSQL,
 		&w.markRead:      markReadSQL,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/nodes"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -304,4 +305,10 @@ var _ = Describe("sqlite read store file", func() {
 		err := s.Update(done, func(tx projections.Tx) error { return nil })
 		Expect(errors.Is(err, context.Canceled)).To(BeTrue())
 	})
+})
+
+var _ = readstoretest.DescribeClaims("sqlite", func(dir string) (nodes.Claims, func()) {
+	c, err := sqliteread.OpenClaims(sqliteread.ClaimsPath(filepath.Join(dir, "read.db")))
+	Expect(err).NotTo(HaveOccurred())
+	return c, func() { Expect(c.Close()).To(Succeed()) }
 })

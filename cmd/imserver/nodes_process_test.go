@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("Node processes sharing the production profile", Ordered, func() {
+	var (
+		bin     string
+		profile productionProfile
+		dataDir string
+	)
+	BeforeAll(func() {
+		bin = buildServer(GinkgoT().TempDir())
+		profile = startProductionProfile()
+		dataDir = filepath.Join(profile.dir, "data")
+	})
+	// node launches a process named name on the profile, whose claims last
+	// 2 s.
+	node := func(name string) (*process, <-chan string) {
+		return launch(bin, dataDir, "IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats,
+			"IM_NODE_NAME="+name, "IM_NODE_CLAIM_TTL=2s")
+	}
+	listening := func(p *process, addr <-chan string) *process {
+		GinkgoHelper()
+		select {
+		case a := <-addr:
+			p.base = "http://" + a
+		case <-p.exited:
+			Fail(fmt.Sprintf("server exited before listening: %v\n%s", p.err, p.log()))
+		case <-time.After(30 * time.Second):
+			Fail("server did not listen in 30 s:\n" + p.log())
+		}
+		return p
+	}
+	start := func(name string) *process { return listening(node(name)) }
+
+	It("take different worker ids, and lose none of the messages their members send at once", func() {
+		one, two := start("node-1"), start("node-2")
+		Expect(workerID(one)).NotTo(Equal(workerID(two)))
+
+		alice, bob := one.register("alice001"), two.register("bob00001")
+		one.befriend(alice, bob)
+		const senders, each = 4, 75 // per node
+		var (
+			mu    sync.Mutex
+			acked []sendResult
+			// workerOf is the worker id of the node that acknowledged each id.
+			workerOf = map[string]int64{}
+			wg       sync.WaitGroup
+		)
+		began := time.Now()
+		for _, side := range []struct {
+			s        *process
+			worker   int64
+			from, to member
+		}{{one, workerID(one), alice, bob}, {two, workerID(two), bob, alice}} {
+			for i := range senders {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					for j := range each {
+						r := side.s.send(side.from, side.to, fmt.Sprintf("%s-%d-%d", side.from.Account, i, j), "hi")
+						mu.Lock()
+						acked = append(acked, r)
+						workerOf[r.ID] = side.worker
+						mu.Unlock()
+					}
+				}()
+			}
+		}
+		wg.Wait()
+		GinkgoWriter.Printf("%d messages acknowledged in %s\n", len(acked), time.Since(began))
+
+		want := map[string]bool{}
+		var last uint64
+		for _, r := range acked {
+			want[r.ID] = true
+			last = max(last, r.Position)
+		}
+		Expect(want).To(HaveLen(2*senders*each), "two acknowledged messages carry one id")
+		for id, worker := range workerOf {
+			n, err := strconv.ParseInt(id, 10, 64)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(n>>12&1023).To(Equal(worker), "the node bits of %s", id)
+		}
+		for _, s := range []*process{one, two} {
+			ids := historyIDs(s.testServer, alice, bob, last)
+			Expect(ids).To(HaveLen(len(want)), "history on %s", s.base)
+			got := map[string]bool{}
+			for _, id := range ids {
+				got[id] = true
+			}
+			Expect(got).To(Equal(want), "history on %s", s.base)
+		}
+		for _, p := range []*process{one, two} {
+			Expect(p.log()).NotTo(ContainSubstring("a different message holds this id"))
+			p.stop()
+		}
+	})
+
+	It("refuse a second live process with the name of another, and start one again after a kill -9", func() {
+		first := start("node-x")
+
+		began := time.Now()
+		second, _ := node("node-x")
+		Expect(second.exitCode()).To(Equal(1))
+		GinkgoWriter.Printf("the second node-x refused in %s\n", time.Since(began))
+		Expect(time.Since(began)).To(BeNumerically("<", 10*time.Second))
+		Expect(second.log()).To(ContainSubstring(`IM_NODE_NAME: nodes: another live node has this name: \"node-x\" is held by node-x#`))
+
+		first.kill()
+		began = time.Now()
+		again := start("node-x")
+		GinkgoWriter.Printf("restarted after the kill in %s\n", time.Since(began))
+		Expect(workerID(again)).NotTo(Equal(workerID(first)), "the killed node's worker id is claimed until its claim ends")
+		again.waitReady()
+		again.stop()
+	})
+
+	It("stop a node that paused past its claims' end once another instance took them", func() {
+		paused := start("node-y")
+		Expect(paused.cmd.Process.Signal(syscall.SIGSTOP)).To(Succeed())
+		DeferCleanup(func() { _ = paused.cmd.Process.Signal(syscall.SIGCONT) })
+		successor := start("node-y")
+
+		Expect(paused.cmd.Process.Signal(syscall.SIGCONT)).To(Succeed())
+		Expect(paused.exitCode()).To(Equal(1))
+		Expect(paused.log()).To(MatchRegexp(`nodes: this node lost its claim node/node-y: node-y#[0-9a-f]+ holds it now`))
+		successor.waitReady()
+		successor.stop()
+	})
+})
+
+// workerID is the worker id the process logged it claimed.
+func workerID(p *process) int64 {
+	GinkgoHelper()
+	for _, line := range strings.Split(p.log(), "\n") {
+		var l struct {
+			Msg      string
+			WorkerID *int64 `json:"workerId"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "node claims taken" && l.WorkerID != nil {
+			return *l.WorkerID
+		}
+	}
+	Fail("no worker id logged:\n" + p.log())
+	return -1
+}
+
+// historyIDs pages m's history with peer, once the read models have
+// reached position after, and returns the ids newest first.
+func historyIDs(s *testServer, m, peer member, after uint64) []string {
+	GinkgoHelper()
+	var ids []string
+	path := fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&pageSize=200&after=%d", peer.ID, after)
+	for {
+		var page []message
+		s.ok("GET", path, m.Token, nil, &page)
+		for i := len(page) - 1; i >= 0; i-- {
+			ids = append(ids, page[i].ID)
+		}
+		if len(page) < 200 {
+			return ids
+		}
+		path = fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&pageSize=200&queryType=Up&messageId=%s", peer.ID, page[0].ID)
+	}
+}
