@@ -24,6 +24,10 @@ type Config struct {
 	// member's friends on this gateway when its first connection opens and
 	// its last one closes.
 	Friends Friends
+	// Cluster, when set, shares presence with the other nodes: Online counts
+	// their members too, and a member's first connection opening and last
+	// one closing here are announced to them.
+	Cluster ClusterPresence
 }
 
 func (c Config) withDefaults() Config {

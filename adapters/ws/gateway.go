@@ -127,7 +127,7 @@ func (g *Gateway) register(c *conn) bool {
 	k := memberKey{c.principal.Tenant, c.principal.MemberID}
 	g.members[k] = append(g.members[k], c)
 	if len(g.members[k]) == 1 {
-		g.presenceChanged(k)
+		g.localPresenceChanged(k, true)
 	}
 	g.count++
 	g.open.Add(1)
@@ -149,7 +149,7 @@ func (g *Gateway) unregister(c *conn) {
 	}
 	if len(cs) == 0 {
 		delete(g.members, k)
-		g.presenceChanged(k)
+		g.localPresenceChanged(k, false)
 	} else {
 		g.members[k] = cs
 	}

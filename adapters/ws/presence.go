@@ -27,15 +27,51 @@ type OnlineStatus struct {
 // change is dropped (the friends' next REST read shows the state).
 const presenceQueue = 1024
 
-// Online reports whether member has a connection open on this gateway.
-func (g *Gateway) Online(tenant, member string) bool {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	return len(g.members[memberKey{tenant, member}]) > 0
+// ClusterPresence is the presence on the other gateway nodes.
+type ClusterPresence interface {
+	// Announce tells the other nodes, without blocking, that a member's
+	// first connection here opened or its last one closed.
+	Announce(tenant, member string, online bool)
+	// Online reports whether member has a connection open on another node.
+	Online(tenant, member string) bool
 }
 
-// presenceChanged queues a member whose first connection opened or whose
-// last one closed. Called with g.mu held.
+// Online reports whether member has a connection open on this gateway or,
+// with a Cluster, on another node.
+func (g *Gateway) Online(tenant, member string) bool {
+	g.mu.RLock()
+	here := len(g.members[memberKey{tenant, member}]) > 0
+	g.mu.RUnlock()
+	return here || (g.cfg.Cluster != nil && g.cfg.Cluster.Online(tenant, member))
+}
+
+// EachMember calls f for every member with a connection open on this
+// gateway; f must not block.
+func (g *Gateway) EachMember(f func(tenant, member string)) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	for k := range g.members {
+		f(k.tenant, k.member)
+	}
+}
+
+// PresenceChanged tells the friends of a member on this gateway its
+// presence, which changed on another node.
+func (g *Gateway) PresenceChanged(tenant, member string) {
+	g.presenceChanged(memberKey{tenant, member})
+}
+
+// localPresenceChanged announces and tells a member whose first connection
+// here opened or whose last one closed. Called with g.mu held.
+func (g *Gateway) localPresenceChanged(k memberKey, online bool) {
+	if g.cfg.Cluster != nil {
+		g.cfg.Cluster.Announce(k.tenant, k.member, online)
+	}
+	g.presenceChanged(k)
+}
+
+// presenceChanged queues a member whose presence changed, to tell its
+// friends.
 func (g *Gateway) presenceChanged(k memberKey) {
 	if g.cfg.Friends == nil {
 		return

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"time"
 
@@ -13,8 +15,11 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+	"github.com/eventchat/eventchat/adapters/presence"
 	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
 var _ = Describe("Two nodes on the production profile", func() {
@@ -61,6 +66,95 @@ var _ = Describe("Two nodes on the production profile", func() {
 	})
 })
 
+var _ = Describe("Presence on two nodes of the production profile", func() {
+	const ttl = 900 * time.Millisecond
+	var (
+		profile  productionProfile
+		one, two *testServer
+		alice    member
+		bob      member
+		onOne    *wsclient.Client
+		friends  uint64 // the position of their friendship
+	)
+	bobOnline := func() bool {
+		GinkgoHelper()
+		var cats []struct {
+			Friends []struct {
+				FriendMemberID string
+				IsOnline       bool
+			}
+		}
+		one.ok("GET", fmt.Sprintf("/v1/chat/friendGroup/listFriendGroupByMemberId?after=%d", friends), alice.Token, nil, &cats)
+		for _, f := range cats[0].Friends {
+			if f.FriendMemberID == bob.ID {
+				return f.IsOnline
+			}
+		}
+		Fail("bob not listed")
+		return false
+	}
+	bobPushed := func() bool {
+		GinkgoHelper()
+		var st struct {
+			MemberID string
+			Online   bool
+		}
+		Expect(json.Unmarshal(next(onOne, 33).Data, &st)).To(Succeed())
+		Expect(st.MemberID).To(Equal(bob.ID))
+		return st.Online
+	}
+
+	BeforeEach(func() {
+		profile = startProductionProfile()
+		settings := map[string]string{"IM_PRESENCE_TTL": ttl.String()}
+		one, _ = profile.nodeWith("node-1", settings)
+		two, _ = profile.nodeWith("node-2", settings)
+		alice, bob = one.register("alice001"), two.register("bob00001")
+		friends = one.befriend(alice, bob)
+		onOne = one.dial(alice)
+		Expect(bobOnline()).To(BeFalse()) // and their friendship is in the read store
+	})
+
+	It("shows a friend connected to the other node online, and offline once his socket closes", func() {
+		onTwo := two.dial(bob)
+		Expect(bobPushed()).To(BeTrue())
+		Expect(bobOnline()).To(BeTrue())
+
+		onTwo.Close()
+		Expect(bobPushed()).To(BeFalse())
+		Expect(bobOnline()).To(BeFalse())
+	})
+
+	It("takes a node's members offline after the TTL once the node stops announcing them", func() {
+		// a node whose bus connection dies with it, as after kill -9
+		announcements, err := bus.NewAnnouncements(profile.nats, bus.DefaultAnnouncements, zap.NewNop())
+		Expect(err).NotTo(HaveOccurred())
+		ctx, cancel := context.WithCancel(context.Background())
+		DeferCleanup(cancel)
+		gone := presence.New("node-3", ttl, announcements, zap.NewNop())
+		go func() { _ = gone.Run(ctx, connected{{Tenant: "x0001", ID: bob.ID}}) }()
+		Expect(bobPushed()).To(BeTrue())
+		Expect(bobOnline()).To(BeTrue())
+
+		announcements.Close()
+		silent := time.Now()
+		Expect(bobPushed()).To(BeFalse())
+		Expect(time.Since(silent)).To(BeNumerically(">", ttl*2/3))
+		Expect(bobOnline()).To(BeFalse())
+	})
+})
+
+// connected is a gateway whose members never change.
+type connected []presence.Member
+
+func (c connected) EachMember(f func(tenant, member string)) {
+	for _, m := range c {
+		f(m.Tenant, m.ID)
+	}
+}
+
+func (connected) PresenceChanged(string, string) {}
+
 // productionProfile is an ESDB double, an embedded FerretDB and an embedded
 // NATS, each stopped when the spec ends, for nodes sharing one data dir
 // (they sign tokens with the same secret, as in compose.yaml).
@@ -88,8 +182,13 @@ func startProductionProfile() productionProfile {
 
 // node starts a server named name on the profile, its logs observed.
 func (p productionProfile) node(name string) (*testServer, *observer.ObservedLogs) {
+	return p.nodeWith(name, nil)
+}
+
+// nodeWith is node with more settings.
+func (p productionProfile) nodeWith(name string, settings map[string]string) (*testServer, *observer.ObservedLogs) {
 	core, logs := observer.New(zap.InfoLevel)
-	return startWith(filepath.Join(p.dir, "data"), zap.New(core), map[string]string{
-		"IM_EVENTSTORE": p.esdb, "IM_READSTORE": p.mongo, "IM_BUS": p.nats, "IM_NODE_NAME": name,
-	}), logs
+	env := map[string]string{"IM_EVENTSTORE": p.esdb, "IM_READSTORE": p.mongo, "IM_BUS": p.nats, "IM_NODE_NAME": name}
+	maps.Copy(env, settings)
+	return startWith(filepath.Join(p.dir, "data"), zap.New(core), env), logs
 }

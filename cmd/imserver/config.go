@@ -44,6 +44,9 @@ type config struct {
 	// LeaseTTL is how long the projection lease outlives its holder's last
 	// renewal (IM_LEASE_TTL).
 	LeaseTTL time.Duration
+	// PresenceTTL is how long a node's members stay online to the other
+	// nodes after its last announcement (IM_PRESENCE_TTL).
+	PresenceTTL time.Duration
 	// CallRingTimeout ends calls nobody answered (IM_CALL_RING_TIMEOUT).
 	CallRingTimeout time.Duration
 }
@@ -67,6 +70,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	node := fs.String("node-name", env("IM_NODE_NAME", ""), "this node's name in the projection lease, unique among the nodes sharing a read store (IM_NODE_NAME; default: host, listen address and data dir)")
 	leaseTTL := fs.String("lease-ttl", env("IM_LEASE_TTL", projections.DefaultLeaseTTL.String()), "how long the projection lease outlives a node that stopped renewing it; another node takes over within 1.2 times this (IM_LEASE_TTL)")
 	claimTTL := fs.String("node-claim-ttl", env("IM_NODE_CLAIM_TTL", defaultNodeClaimTTL.String()), "how long the claims of this node's name and worker id last unless renewed; a node restarted after a crash waits up to this long for its name (IM_NODE_CLAIM_TTL)")
+	presenceTTL := fs.String("presence-ttl", env("IM_PRESENCE_TTL", defaultPresenceTTL.String()), "how long a node's members stay online to the other nodes after its last announcement; it announces them every third of this (IM_PRESENCE_TTL)")
 	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -106,6 +110,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	if c.NodeClaimTTL, err = time.ParseDuration(*claimTTL); err != nil || c.NodeClaimTTL < minNodeClaimTTL {
 		errs = append(errs, fmt.Errorf("IM_NODE_CLAIM_TTL=%q: want a duration of at least %s such as 5s", *claimTTL, minNodeClaimTTL))
 	}
+	if c.PresenceTTL, err = time.ParseDuration(*presenceTTL); err != nil || c.PresenceTTL < minPresenceTTL {
+		errs = append(errs, fmt.Errorf("IM_PRESENCE_TTL=%q: want a duration of at least %s such as 6s", *presenceTTL, minPresenceTTL))
+	}
 	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
 	}
@@ -131,6 +138,13 @@ const (
 const (
 	defaultNodeClaimTTL = 5 * time.Second
 	minNodeClaimTTL     = 100 * time.Millisecond
+)
+
+// A node announces its members every third of the presence TTL: a killed
+// node's members go offline to the others within the TTL and a third.
+const (
+	defaultPresenceTTL = 6 * time.Second
+	minPresenceTTL     = 300 * time.Millisecond
 )
 
 // defaultNodeName is the host, the listen address as configured and the

@@ -83,6 +83,7 @@ var _ = Describe("The configuration", func() {
 		Entry("a lease TTL too short to renew", map[string]string{"IM_LEASE_TTL": "500ms"}, `IM_LEASE_TTL="500ms"`),
 		Entry("a lease TTL that would stop projections for an hour", map[string]string{"IM_LEASE_TTL": "1h"}, `IM_LEASE_TTL="1h"`),
 		Entry("a node claim TTL too short to renew", map[string]string{"IM_NODE_CLAIM_TTL": "10ms"}, `IM_NODE_CLAIM_TTL="10ms": want a duration of at least 100ms`),
+		Entry("a presence TTL too short to announce", map[string]string{"IM_PRESENCE_TTL": "100ms"}, `IM_PRESENCE_TTL="100ms": want a duration of at least 300ms`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
 	)
 
@@ -105,6 +106,15 @@ var _ = Describe("The configuration", func() {
 		c, err = loadConfig([]string{"-node-claim-ttl", "2s"}, envOf(map[string]string{"IM_NODE_CLAIM_TTL": "9s"}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.NodeClaimTTL).To(Equal(2 * time.Second))
+	})
+
+	It("takes the presence TTL from the flag, the environment or the default", func() {
+		c, err := loadConfig(nil, envOf(nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.PresenceTTL).To(Equal(6 * time.Second))
+		c, err = loadConfig([]string{"-presence-ttl", "2s"}, envOf(map[string]string{"IM_PRESENCE_TTL": "9s"}))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(c.PresenceTTL).To(Equal(2 * time.Second))
 	})
 
 	It("reports every mistake at once", func() {

@@ -28,6 +28,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
 	"github.com/eventchat/eventchat/adapters/password"
+	"github.com/eventchat/eventchat/adapters/presence"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
@@ -174,7 +175,18 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer func() { _ = replays.Close() }()
 
-	gateway := ws.New(ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}, tokens, app, log.Named("ws"))
+	gwCfg := ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}
+	var cluster *presence.Cluster
+	if cfg.Deltas.Kind == kindNATS {
+		announcements, err := bus.NewAnnouncements(cfg.Deltas.URL, bus.DefaultAnnouncements, log.Named("presence"))
+		if err != nil {
+			return fmt.Errorf("IM_BUS: %w", err)
+		}
+		defer announcements.Close()
+		cluster = presence.New(cfg.NodeName, cfg.PresenceTTL, announcements, log.Named("presence"))
+		gwCfg.Cluster = cluster
+	}
+	gateway := ws.New(gwCfg, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
@@ -192,7 +204,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
 	failed := make(chan error, 4)
-	done := make(chan struct{}, 5)
+	running := 5
+	if cluster != nil {
+		running++
+	}
+	done := make(chan struct{}, running)
 	go func() {
 		claimLog := log.Named("nodes")
 		err := node.Keep(workers, func(err error) {
@@ -216,6 +232,13 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls"))
 		done <- struct{}{}
 	}()
+	if cluster != nil {
+		go func() {
+			announce := func(ctx context.Context) error { return cluster.Run(ctx, gateway) }
+			restarting(workers, "presence", announce, log.Named("presence"))
+			done <- struct{}{}
+		}()
+	}
 	go func() {
 		if err := gateway.Run(workers, deltas); err != nil {
 			failed <- fmt.Errorf("gateway: %w", err)
