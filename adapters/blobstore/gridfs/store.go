@@ -1,0 +1,185 @@
+// Package gridfs keeps uploaded files in GridFS, in a MongoDB database that
+// every node shares: a file uploaded through one node is served by all. A
+// file's GridFS name is <tenant>/<stored name>; the stored names are
+// blobstore.NewName's, as on disk. A file is streamed in and out in GridFS
+// chunks: neither an upload nor a download holds the whole file.
+package gridfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/eventchat/eventchat/adapters/blobstore"
+	"github.com/eventchat/eventchat/domain/chat"
+)
+
+// Store is a GridFS bucket.
+type Store struct {
+	client *mongo.Client
+	db     *mongo.Database
+	bucket string
+}
+
+// Open connects to the MongoDB at uri and returns the store of the bucket
+// named bucket in database.
+func Open(ctx context.Context, uri, database, bucket string) (*Store, error) {
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	if err != nil {
+		return nil, fmt.Errorf("gridfs: connect: %w", err)
+	}
+	if err := client.Ping(ctx, nil); err != nil {
+		return nil, errors.Join(fmt.Errorf("gridfs: ping: %w", err), client.Disconnect(context.WithoutCancel(ctx)))
+	}
+	return &Store{client: client, db: client.Database(database), bucket: bucket}, nil
+}
+
+// Close disconnects from the server.
+func (s *Store) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
+
+// open returns a bucket handle for one operation: the driver's handle keeps
+// buffers and a first-write flag that concurrent calls must not share.
+func (s *Store) open() *mongo.GridFSBucket {
+	return s.db.GridFSBucket(options.GridFSBucket().SetName(s.bucket))
+}
+
+// Save streams src, uploaded by the member uploader, into a new file of
+// tenant stored under a new name with extension ext, and returns the name and
+// the number of bytes stored. When src fails (its error is returned, wrapped)
+// or ctx ends, the chunks written are deleted and no file is stored.
+func (s *Store) Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (string, int64, error) {
+	name, err := blobstore.NewName(tenant, uploader, ext)
+	if err != nil {
+		return "", 0, err
+	}
+	// The stream outlives ctx so that an upload cut short can still delete
+	// its chunks; the copy stops when ctx ends.
+	up, err := s.open().OpenUploadStream(context.WithoutCancel(ctx), tenant+"/"+name)
+	if err != nil {
+		return "", 0, fmt.Errorf("gridfs: %w", err)
+	}
+	n, err := io.Copy(up, blobstore.WithContext(ctx, src))
+	if err != nil {
+		return "", 0, errors.Join(err, up.Abort())
+	}
+	if err := up.Close(); err != nil {
+		return "", 0, errors.Join(fmt.Errorf("gridfs: %w", err), up.Abort())
+	}
+	return name, n, nil
+}
+
+// Open opens a stored file for reading and seeking, with its time of
+// storing. A name that is not stored, or not of the stored form, is
+// fs.ErrNotExist.
+func (s *Store) Open(ctx context.Context, tenant, name string) (io.ReadSeekCloser, time.Time, error) {
+	f, err := s.find(ctx, tenant, name)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return &reader{ctx: ctx, bucket: s.open(), id: f.ID, size: f.Length}, f.UploadDate, nil
+}
+
+// Size returns a stored file's size; found is false when there is none of
+// that name.
+func (s *Store) Size(ctx context.Context, tenant, name string) (int64, bool, error) {
+	f, err := s.find(ctx, tenant, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return f.Length, true, nil
+}
+
+// file is what the store reads of a GridFS files document.
+type file struct {
+	ID         bson.ObjectID `bson:"_id"`
+	Length     int64         `bson:"length"`
+	UploadDate time.Time     `bson:"uploadDate"`
+}
+
+func (s *Store) find(ctx context.Context, tenant, name string) (file, error) {
+	var f file
+	if !chat.ValidStoredName(name) {
+		return f, fs.ErrNotExist
+	}
+	err := s.open().GetFilesCollection().FindOne(ctx, bson.D{{Key: "filename", Value: tenant + "/" + name}}).Decode(&f)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return f, fs.ErrNotExist
+	}
+	if err != nil {
+		return f, fmt.Errorf("gridfs: %w", err)
+	}
+	return f, nil
+}
+
+// reader reads a stored file from its offset, opening a download stream at
+// the first read after a seek.
+type reader struct {
+	ctx    context.Context
+	bucket *mongo.GridFSBucket
+	id     bson.ObjectID
+	size   int64
+	offset int64
+	stream *mongo.GridFSDownloadStream
+}
+
+func (r *reader) Read(p []byte) (int, error) {
+	if r.offset >= r.size {
+		return 0, io.EOF
+	}
+	if r.stream == nil {
+		ds, err := r.bucket.OpenDownloadStream(r.ctx, r.id)
+		if err != nil {
+			return 0, fmt.Errorf("gridfs: %w", err)
+		}
+		r.stream = ds
+		if _, err := ds.Skip(r.offset); err != nil {
+			return 0, fmt.Errorf("gridfs: %w", err)
+		}
+	}
+	n, err := r.stream.Read(p)
+	r.offset += int64(n)
+	return n, err
+}
+
+func (r *reader) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		offset += r.offset
+	case io.SeekEnd:
+		offset += r.size
+	}
+	if offset < 0 {
+		return 0, errors.New("gridfs: seek before the start")
+	}
+	if offset != r.offset {
+		if err := r.closeStream(); err != nil {
+			return 0, err
+		}
+		r.offset = offset
+	}
+	return offset, nil
+}
+
+func (r *reader) Close() error { return r.closeStream() }
+
+func (r *reader) closeStream() error {
+	if r.stream == nil {
+		return nil
+	}
+	ds := r.stream
+	r.stream = nil
+	if err := ds.Close(); err != nil && !errors.Is(err, mongo.ErrStreamClosed) {
+		return fmt.Errorf("gridfs: %w", err)
+	}
+	return nil
+}
