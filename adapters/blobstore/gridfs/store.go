@@ -83,7 +83,8 @@ func (s *Store) Open(ctx context.Context, tenant, name string) (io.ReadSeekClose
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	return &reader{ctx: ctx, bucket: s.open(), id: f.ID, size: f.Length}, f.UploadDate, nil
+	chunks := s.db.Collection(s.bucket + ".chunks")
+	return &reader{ctx: ctx, chunks: chunks, id: f.ID, size: f.Length, chunkSize: int64(f.ChunkSize)}, f.UploadDate, nil
 }
 
 // Size returns a stored file's size; found is false when there is none of
@@ -103,6 +104,7 @@ func (s *Store) Size(ctx context.Context, tenant, name string) (int64, bool, err
 type file struct {
 	ID         bson.ObjectID `bson:"_id"`
 	Length     int64         `bson:"length"`
+	ChunkSize  int32         `bson:"chunkSize"`
 	UploadDate time.Time     `bson:"uploadDate"`
 }
 
@@ -111,7 +113,7 @@ func (s *Store) find(ctx context.Context, tenant, name string) (file, error) {
 	if !chat.ValidStoredName(name) {
 		return f, fs.ErrNotExist
 	}
-	err := s.open().GetFilesCollection().FindOne(ctx, bson.D{{Key: "filename", Value: tenant + "/" + name}}).Decode(&f)
+	err := s.db.Collection(s.bucket+".files").FindOne(ctx, bson.D{{Key: "filename", Value: tenant + "/" + name}}).Decode(&f)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return f, fs.ErrNotExist
 	}
@@ -121,34 +123,76 @@ func (s *Store) find(ctx context.Context, tenant, name string) (file, error) {
 	return f, nil
 }
 
-// reader reads a stored file from its offset, opening a download stream at
-// the first read after a seek.
+// reader reads a stored file from its offset: a seek starts a query of the
+// chunks from the one holding the offset, so that a range near the end of
+// a large file reads no chunk before it. The query fetches a few chunks at a
+// time.
 type reader struct {
-	ctx    context.Context
-	bucket *mongo.GridFSBucket
-	id     bson.ObjectID
-	size   int64
-	offset int64
-	stream *mongo.GridFSDownloadStream
+	ctx       context.Context
+	chunks    *mongo.Collection
+	id        bson.ObjectID
+	size      int64
+	chunkSize int64
+	offset    int64
+	cursor    *mongo.Cursor
+	buf       []byte // the rest of the current chunk
 }
+
+// chunksPerBatch bounds what a download holds: about a megabyte.
+const chunksPerBatch = 4
+
+// errChunk reports a chunk missing or of the wrong size.
+var errChunk = errors.New("gridfs: a chunk of the file is missing or of the wrong size")
 
 func (r *reader) Read(p []byte) (int, error) {
 	if r.offset >= r.size {
 		return 0, io.EOF
 	}
-	if r.stream == nil {
-		ds, err := r.bucket.OpenDownloadStream(r.ctx, r.id)
-		if err != nil {
-			return 0, fmt.Errorf("gridfs: %w", err)
-		}
-		r.stream = ds
-		if _, err := ds.Skip(r.offset); err != nil {
-			return 0, fmt.Errorf("gridfs: %w", err)
+	if len(r.buf) == 0 {
+		if err := r.load(); err != nil {
+			return 0, err
 		}
 	}
-	n, err := r.stream.Read(p)
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
 	r.offset += int64(n)
-	return n, err
+	return n, nil
+}
+
+// load reads the chunk that holds the offset.
+func (r *reader) load() error {
+	if r.chunkSize <= 0 {
+		return errChunk
+	}
+	want := r.offset / r.chunkSize
+	if r.cursor == nil {
+		cur, err := r.chunks.Find(r.ctx,
+			bson.D{{Key: "files_id", Value: r.id}, {Key: "n", Value: bson.D{{Key: "$gte", Value: want}}}},
+			options.Find().SetSort(bson.D{{Key: "n", Value: 1}}).SetBatchSize(chunksPerBatch))
+		if err != nil {
+			return fmt.Errorf("gridfs: %w", err)
+		}
+		r.cursor = cur
+	}
+	if !r.cursor.Next(r.ctx) {
+		if err := r.cursor.Err(); err != nil {
+			return fmt.Errorf("gridfs: %w", err)
+		}
+		return errChunk
+	}
+	var c struct {
+		N    int64  `bson:"n"`
+		Data []byte `bson:"data"`
+	}
+	if err := r.cursor.Decode(&c); err != nil {
+		return fmt.Errorf("gridfs: %w", err)
+	}
+	skip := r.offset % r.chunkSize
+	if c.N != want || int64(len(c.Data)) != min(r.chunkSize, r.size-want*r.chunkSize) {
+		return errChunk
+	}
+	r.buf = c.Data[skip:]
+	return nil
 }
 
 func (r *reader) Seek(offset int64, whence int) (int64, error) {
@@ -162,7 +206,8 @@ func (r *reader) Seek(offset int64, whence int) (int64, error) {
 		return 0, errors.New("gridfs: seek before the start")
 	}
 	if offset != r.offset {
-		if err := r.closeStream(); err != nil {
+		r.buf = nil
+		if err := r.Close(); err != nil {
 			return 0, err
 		}
 		r.offset = offset
@@ -170,15 +215,13 @@ func (r *reader) Seek(offset int64, whence int) (int64, error) {
 	return offset, nil
 }
 
-func (r *reader) Close() error { return r.closeStream() }
-
-func (r *reader) closeStream() error {
-	if r.stream == nil {
+func (r *reader) Close() error {
+	if r.cursor == nil {
 		return nil
 	}
-	ds := r.stream
-	r.stream = nil
-	if err := ds.Close(); err != nil && !errors.Is(err, mongo.ErrStreamClosed) {
+	cur := r.cursor
+	r.cursor = nil
+	if err := cur.Close(context.WithoutCancel(r.ctx)); err != nil {
 		return fmt.Errorf("gridfs: %w", err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -71,5 +72,17 @@ var _ = Describe("The GridFS blob store on FerretDB", func() {
 		Expect(db.Collection("uploads.files").FindOne(ctx, bson.D{}).Decode(&f)).To(Succeed())
 		Expect(f.Filename).To(Equal("x0001/" + name))
 		Expect(db.Collection("uploads.chunks").CountDocuments(ctx, bson.D{})).To(Equal(int64(2)))
+	})
+
+	It("fails a read that reaches a missing chunk instead of ending the file early", func() {
+		name, _, err := store.Save(ctx, "x0001", "m1", "bin", bytes.NewReader(make([]byte, 600*1024)))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.Collection("uploads.chunks").DeleteOne(ctx, bson.D{{Key: "n", Value: 1}})
+		Expect(err).NotTo(HaveOccurred())
+		f, _, err := store.Open(ctx, "x0001", name)
+		Expect(err).NotTo(HaveOccurred())
+		defer f.Close()
+		_, err = io.ReadAll(f)
+		Expect(err).To(MatchError(ContainSubstring("chunk of the file is missing")))
 	})
 })
