@@ -1,8 +1,11 @@
 // Package gridfs keeps uploaded files in GridFS, in a MongoDB database that
 // every node shares: a file uploaded through one node is served by all. A
 // file's GridFS name is <tenant>/<stored name>; the stored names are
-// blobstore.NewName's, as on disk. A file is streamed in and out in GridFS
-// chunks: neither an upload nor a download holds the whole file.
+// blobstore.NewName's, as on disk. The files are in GridFS's layout
+// (<bucket>.files and <bucket>.chunks, 255 KiB chunks), which any GridFS
+// client reads; the store writes and reads the chunks itself, one at a time,
+// where the driver's bucket would hold 16 MiB of each upload and read every
+// chunk before a range.
 package gridfs
 
 import (
@@ -23,9 +26,8 @@ import (
 
 // Store is a GridFS bucket.
 type Store struct {
-	client *mongo.Client
-	db     *mongo.Database
-	bucket string
+	client        *mongo.Client
+	files, chunks *mongo.Collection
 }
 
 // Open connects to the MongoDB at uri and returns the store of the bucket
@@ -38,41 +40,95 @@ func Open(ctx context.Context, uri, database, bucket string) (*Store, error) {
 	if err := client.Ping(ctx, nil); err != nil {
 		return nil, errors.Join(fmt.Errorf("gridfs: ping: %w", err), client.Disconnect(context.WithoutCancel(ctx)))
 	}
-	return &Store{client: client, db: client.Database(database), bucket: bucket}, nil
+	db := client.Database(database)
+	s := &Store{client: client, files: db.Collection(bucket + ".files"), chunks: db.Collection(bucket + ".chunks")}
+	if err := s.ensureIndexes(ctx); err != nil {
+		return nil, errors.Join(err, client.Disconnect(context.WithoutCancel(ctx)))
+	}
+	return s, nil
+}
+
+// ensureIndexes creates GridFS's indexes: a file by its name, a chunk by its
+// file and number.
+func (s *Store) ensureIndexes(ctx context.Context) error {
+	if _, err := s.files.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys: bson.D{{Key: "filename", Value: int32(1)}, {Key: "uploadDate", Value: int32(1)}},
+	}); err != nil {
+		return fmt.Errorf("gridfs: index the files: %w", err)
+	}
+	if _, err := s.chunks.Indexes().CreateOne(ctx, mongo.IndexModel{
+		Keys:    bson.D{{Key: "files_id", Value: int32(1)}, {Key: "n", Value: int32(1)}},
+		Options: options.Index().SetUnique(true),
+	}); err != nil {
+		return fmt.Errorf("gridfs: index the chunks: %w", err)
+	}
+	return nil
 }
 
 // Close disconnects from the server.
 func (s *Store) Close(ctx context.Context) error { return s.client.Disconnect(ctx) }
 
-// open returns a bucket handle for one operation: the driver's handle keeps
-// buffers and a first-write flag that concurrent calls must not share.
-func (s *Store) open() *mongo.GridFSBucket {
-	return s.db.GridFSBucket(options.GridFSBucket().SetName(s.bucket))
-}
+// chunkSize is GridFS's default size of a chunk.
+const chunkSize = 255 * 1024
 
 // Save streams src, uploaded by the member uploader, into a new file of
 // tenant stored under a new name with extension ext, and returns the name and
-// the number of bytes stored. When src fails (its error is returned, wrapped)
-// or ctx ends, the chunks written are deleted and no file is stored.
+// the number of bytes stored. Each chunk is written once read, and the files
+// document, which makes the file visible, last. When src fails (its error is
+// returned, wrapped) or ctx ends, the chunks written are deleted and no file
+// is stored.
 func (s *Store) Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (string, int64, error) {
 	name, err := blobstore.NewName(tenant, uploader, ext)
 	if err != nil {
 		return "", 0, err
 	}
-	// The stream outlives ctx so that an upload cut short can still delete
-	// its chunks; the copy stops when ctx ends.
-	up, err := s.open().OpenUploadStream(context.WithoutCancel(ctx), tenant+"/"+name)
+	id := bson.NewObjectID()
+	// The writes outlive ctx so that an upload cut short can still delete
+	// its chunks; the reads stop when ctx ends.
+	write := context.WithoutCancel(ctx)
+	r := blobstore.WithContext(ctx, src)
+	buf := make([]byte, chunkSize)
+	var size int64
+	for n := 0; ; n++ {
+		k, err := fill(r, buf)
+		if k > 0 {
+			if _, werr := s.chunks.InsertOne(write, bson.D{{Key: "files_id", Value: id}, {Key: "n", Value: int32(n)}, {Key: "data", Value: buf[:k]}}); werr != nil {
+				err = fmt.Errorf("gridfs: %w", werr)
+			}
+			size += int64(k)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			_, derr := s.chunks.DeleteMany(write, bson.D{{Key: "files_id", Value: id}})
+			return "", 0, errors.Join(err, derr)
+		}
+	}
+	_, err = s.files.InsertOne(write, bson.D{
+		{Key: "_id", Value: id}, {Key: "length", Value: size}, {Key: "chunkSize", Value: int32(chunkSize)},
+		{Key: "uploadDate", Value: time.Now()}, {Key: "filename", Value: tenant + "/" + name},
+	})
 	if err != nil {
-		return "", 0, fmt.Errorf("gridfs: %w", err)
+		_, derr := s.chunks.DeleteMany(write, bson.D{{Key: "files_id", Value: id}})
+		return "", 0, errors.Join(fmt.Errorf("gridfs: %w", err), derr)
 	}
-	n, err := io.Copy(up, blobstore.WithContext(ctx, src))
-	if err != nil {
-		return "", 0, errors.Join(err, up.Abort())
+	return name, size, nil
+}
+
+// fill reads r into buf until buf is full or r fails; a source's io.EOF
+// is returned as is, never mistaken for the io.ErrUnexpectedEOF of a body
+// cut short.
+func fill(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		k, err := r.Read(buf[n:])
+		n += k
+		if err != nil {
+			return n, err
+		}
 	}
-	if err := up.Close(); err != nil {
-		return "", 0, errors.Join(fmt.Errorf("gridfs: %w", err), up.Abort())
-	}
-	return name, n, nil
+	return n, nil
 }
 
 // Open opens a stored file for reading and seeking, with its time of
@@ -83,8 +139,7 @@ func (s *Store) Open(ctx context.Context, tenant, name string) (io.ReadSeekClose
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	chunks := s.db.Collection(s.bucket + ".chunks")
-	return &reader{ctx: ctx, chunks: chunks, id: f.ID, size: f.Length, chunkSize: int64(f.ChunkSize)}, f.UploadDate, nil
+	return &reader{ctx: ctx, chunks: s.chunks, id: f.ID, size: f.Length, chunkSize: int64(f.ChunkSize)}, f.UploadDate, nil
 }
 
 // Size returns a stored file's size; found is false when there is none of
@@ -113,7 +168,7 @@ func (s *Store) find(ctx context.Context, tenant, name string) (file, error) {
 	if !chat.ValidStoredName(name) {
 		return f, fs.ErrNotExist
 	}
-	err := s.db.Collection(s.bucket+".files").FindOne(ctx, bson.D{{Key: "filename", Value: tenant + "/" + name}}).Decode(&f)
+	err := s.files.FindOne(ctx, bson.D{{Key: "filename", Value: tenant + "/" + name}}).Decode(&f)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return f, fs.ErrNotExist
 	}

@@ -74,6 +74,19 @@ var _ = Describe("The GridFS blob store on FerretDB", func() {
 		Expect(db.Collection("uploads.chunks").CountDocuments(ctx, bson.D{})).To(Equal(int64(2)))
 	})
 
+	It("writes GridFS's layout, which the driver's bucket reads", func() {
+		data := make([]byte, 600*1024+7)
+		for i := range data {
+			data[i] = byte(i % 251)
+		}
+		name, _, err := store.Save(ctx, "x0001", "m1", "bin", bytes.NewReader(data))
+		Expect(err).NotTo(HaveOccurred())
+		var out bytes.Buffer
+		_, err = db.GridFSBucket(options.GridFSBucket().SetName("uploads")).DownloadToStreamByName(ctx, "x0001/"+name, &out)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(bytes.Equal(out.Bytes(), data)).To(BeTrue())
+	})
+
 	It("fails a read that reaches a missing chunk instead of ending the file early", func() {
 		name, _, err := store.Save(ctx, "x0001", "m1", "bin", bytes.NewReader(make([]byte, 600*1024)))
 		Expect(err).NotTo(HaveOccurred())
