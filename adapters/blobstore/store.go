@@ -60,19 +60,28 @@ var (
 // ErrInvalid reports a tenant or extension not of the stored forms.
 var ErrInvalid = errors.New("blob store: invalid tenant or extension")
 
+// NewName checks tenant and ext and returns a new stored name of a file
+// uploader uploads (chat.StoredName), for this store and the others.
+func NewName(tenant, uploader, ext string) (string, error) {
+	if !tenantPattern.MatchString(tenant) || !extPattern.MatchString(ext) {
+		return "", ErrInvalid
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return chat.StoredName(uploader, b, ext), nil
+}
+
 // Save streams src, uploaded by the member uploader, into a new file of
 // tenant stored under a new name with extension ext, and returns the name and
 // the number of bytes stored. When src fails (its error is returned, wrapped)
 // or ctx ends, nothing is stored.
 func (s *Store) Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (string, int64, error) {
-	if !tenantPattern.MatchString(tenant) || !extPattern.MatchString(ext) {
-		return "", 0, ErrInvalid
-	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	name, err := NewName(tenant, uploader, ext)
+	if err != nil {
 		return "", 0, err
 	}
-	name := chat.StoredName(uploader, b, ext)
 	dir := filepath.Join(s.root, tenant, name[:2])
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", 0, fmt.Errorf("blob store: %w", err)
@@ -88,7 +97,7 @@ func (s *Store) Save(ctx context.Context, tenant, uploader, ext string, src io.R
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	n, err := io.Copy(tmp, ctxReader{ctx, src})
+	n, err := io.Copy(tmp, WithContext(ctx, src))
 	if err != nil {
 		return "", 0, err
 	}
@@ -162,7 +171,10 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// ctxReader stops a copy when its context ends.
+// WithContext returns a reader of r that fails once ctx ends: a copy from it
+// stops there.
+func WithContext(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

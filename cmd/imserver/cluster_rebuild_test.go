@@ -97,12 +97,13 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		Expect(json.Unmarshal([]byte(out), &p)).To(Succeed())
 		Expect(p.State).To(Equal(projections.RebuildDone))
 		Expect(p.SwappedAt).To(BeNumerically(">", 0))
-		// Traffic after the swap too, past the old generation's drop.
+		// Traffic after the swap too, past the old generation's drop, which
+		// keeps the uploaded files.
 		Eventually(func() []string {
 			names, err := client.Database(readDatabase).ListCollectionNames(ctx, bson.D{})
 			Expect(err).NotTo(HaveOccurred())
 			return names
-		}, 20*time.Second).Should(ConsistOf("generation", "node_claims"))
+		}, 20*time.Second).Should(ConsistOf("generation", "node_claims", "blobs.files", "blobs.chunks"))
 		time.Sleep(500 * time.Millisecond)
 		count := traffic.halt()
 		Expect(onOne.Dropped()).To(BeZero())

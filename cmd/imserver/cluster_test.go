@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -15,6 +17,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/adapters/blobstore"
 	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 	"github.com/eventchat/eventchat/adapters/presence"
@@ -155,9 +159,55 @@ func (c connected) EachMember(f func(tenant, member string)) {
 
 func (connected) PresenceChanged(string, string) {}
 
+var _ = Describe("Two nodes on the production profile, each on its own data directory", func() {
+	It("serve through one node a picture uploaded through the other, and accept a picture message naming it there", func() {
+		profile := startProductionProfile()
+		dirOne, dirTwo := GinkgoT().TempDir(), GinkgoT().TempDir()
+		one, _ := profile.nodeAt("node-1", dirOne, nil)
+		// The nodes share the signing secret, and nothing else of their
+		// data directories.
+		key, err := os.ReadFile(filepath.Join(dirOne, authtoken.SecretFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dirTwo, authtoken.SecretFile), key, 0o600)).To(Succeed())
+		two, _ := profile.nodeAt("node-2", dirTwo, nil)
+
+		alice, bob := one.register("alice001"), one.register("bob00001")
+		one.befriend(alice, bob)
+		pic := pngOf(5, 4)
+		status, up := one.upload(alice.Token, "", "file", "cat.png", pic)
+		Expect(status).To(Equal(http.StatusOK))
+
+		resp, body := two.fetch(up.Data.FilePath, bob.Token)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(resp.Header.Get("Content-Type")).To(Equal("image/png"))
+		Expect(resp.Header.Get("Last-Modified")).NotTo(BeEmpty())
+		Expect(body).To(Equal(pic))
+		resp, body = two.fetch(up.Data.FilePath, bob.Token, "Range", "bytes=8-")
+		Expect(resp.StatusCode).To(Equal(http.StatusPartialContent))
+		Expect(body).To(Equal(pic[8:]))
+
+		content, err := json.Marshal(map[string]any{"filePath": up.Data.FilePath, "fileName": up.Data.FileName,
+			"size": up.Data.Size, "contentType": up.Data.ContentType, "width": 5, "height": 4})
+		Expect(err).NotTo(HaveOccurred())
+		var sent sendResult
+		two.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pic-on-two", "chatType": "Friend", "to": bob.ID,
+			"msgType": "Picture", "content": string(content)}, &sent)
+		var history []struct{ ID, MsgType, Content string }
+		one.ok("GET", fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&after=%d", alice.ID, sent.Position), bob.Token, nil, &history)
+		Expect(history).To(HaveLen(1))
+		Expect(history[0].MsgType).To(Equal("Picture"))
+		Expect(history[0].Content).To(MatchJSON(content))
+
+		for _, dir := range []string{dirOne, dirTwo} {
+			Expect(filepath.Join(dir, blobstore.Dir)).NotTo(BeAnExistingFile())
+		}
+	})
+})
+
 // productionProfile is an ESDB double, an embedded FerretDB and an embedded
 // NATS, each stopped when the spec ends, for nodes sharing one data dir
-// (they sign tokens with the same secret, as in compose.yaml).
+// (they sign tokens with the same secret, as in compose.yaml) unless a spec
+// gives each its own.
 type productionProfile struct {
 	dir               string
 	esdb, mongo, nats string
@@ -180,15 +230,22 @@ func startProductionProfile() productionProfile {
 	return productionProfile{dir: dir, esdb: double.ConnectionString(), mongo: ferret.URI, nats: ns.ClientURL()}
 }
 
-// node starts a server named name on the profile, its logs observed.
+// node starts a server named name on the profile and its shared data dir,
+// its logs observed.
 func (p productionProfile) node(name string) (*testServer, *observer.ObservedLogs) {
 	return p.nodeWith(name, nil)
 }
 
 // nodeWith is node with more settings.
 func (p productionProfile) nodeWith(name string, settings map[string]string) (*testServer, *observer.ObservedLogs) {
+	return p.nodeAt(name, filepath.Join(p.dir, "data"), settings)
+}
+
+// nodeAt starts a server named name on the profile and dataDir, with more
+// settings, its logs observed.
+func (p productionProfile) nodeAt(name, dataDir string, settings map[string]string) (*testServer, *observer.ObservedLogs) {
 	core, logs := observer.New(zap.InfoLevel)
 	env := map[string]string{"IM_EVENTSTORE": p.esdb, "IM_READSTORE": p.mongo, "IM_BUS": p.nats, "IM_NODE_NAME": name}
 	maps.Copy(env, settings)
-	return startWith(filepath.Join(p.dir, "data"), zap.New(core), env), logs
+	return startWith(dataDir, zap.New(core), env), logs
 }

@@ -58,6 +58,7 @@ var _ = Describe("The production profile", func() {
 		Entry("a disabled health check", "compose.yaml", `["CMD", "wget", "-q", "-O", "/dev/null", "http://127.0.0.1:8222/healthz"]`, `["NONE"]`, "service nats: healthcheck disabled"),
 		Entry("a bus the server refuses", "compose.yaml", "IM_BUS: nats://nats:4222", "IM_BUS: kafka://kafka:9092", `service imserver-1: the server refuses its configuration: IM_BUS="kafka://kafka:9092": unknown scheme`),
 		Entry("an embedded store in the production profile", "compose.yaml", "IM_READSTORE: mongodb://mongo:27017/?replicaSet=rs0", "IM_READSTORE: sqlite:/data/read.db", "service imserver-1: IM_READSTORE selects sqlite, want mongodb"),
+		Entry("uploads on each node's disk", "compose.yaml", "IM_LOG_LEVEL: info", "IM_LOG_LEVEL: info\n      IM_BLOBSTORE: local", "service imserver-1: IM_BLOBSTORE selects local, want gridfs"),
 		Entry("a misspelt variable", "compose.yaml", "IM_EVENTSTORE:", "IM_EVENTSTOR:", "service imserver-1: IM_EVENTSTOR is no variable of the server"),
 		Entry("a store host that is no service", "compose.yaml", "mongodb://mongo:27017/", "mongodb://mongodb:27017/", `service imserver-1: IM_READSTORE reaches "mongodb", which is no service`),
 		Entry("a store port the service does not open", "compose.yaml", "esdb://eventstore:2113?", "esdb://eventstore:1113?", "service imserver-1: IM_EVENTSTORE reaches eventstore on port 1113, which it does not publish or expose"),
@@ -196,6 +197,9 @@ func (c composeFile) checkNode(name string) (string, []string) {
 				add("does not wait for %s to be healthy", host)
 			}
 		}
+	}
+	if cfg.Blobs != blobsGridFS {
+		add("IM_BLOBSTORE selects %s, want gridfs: a file uploaded through one node must be served by all", cfg.Blobs)
 	}
 	_, port, _ := net.SplitHostPort(cfg.HTTPAddr)
 	exposed := s.containerPorts()

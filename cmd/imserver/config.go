@@ -30,9 +30,12 @@ type config struct {
 	Deltas   backend // IM_BUS: kindGoChannel or kindNATS
 	// EventStore and ReadStore are the SQLite files of Events and Reads,
 	// empty when those are not SQLite; Bus is IM_BUS as given.
-	EventStore     string
-	ReadStore      string
-	Bus            string
+	EventStore string
+	ReadStore  string
+	Bus        string
+	// Blobs is where uploaded files are kept (IM_BLOBSTORE): blobsLocal, in
+	// the data directory, or blobsGridFS, in the read store's MongoDB.
+	Blobs          string
 	AllowedOrigins []string
 	LogLevel       zapcore.Level
 	PprofAddr      string // profiling endpoints; off when empty
@@ -64,6 +67,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
 	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: "+readStoreSetting.forms+" (IM_READSTORE; default sqlite:<data dir>/read.db)")
 	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: "+busSetting.forms+" (IM_BUS)")
+	blobs := fs.String("blobstore", env("IM_BLOBSTORE", ""), "where uploaded files are kept: local (<data dir>/blobs) or gridfs (the read store's MongoDB, shared by all nodes) (IM_BLOBSTORE; default gridfs when IM_READSTORE is mongodb, else local)")
 	origins := fs.String("allowed-origins", env("IM_ALLOWED_ORIGINS", ""), "extra origins allowed to open the websocket, comma separated (IM_ALLOWED_ORIGINS); the server's own origin is always allowed")
 	level := fs.String("log-level", env("IM_LOG_LEVEL", "info"), "debug | info | warn | error (IM_LOG_LEVEL)")
 	pprofAddr := fs.String("pprof-addr", env("IM_PPROF_ADDR", ""), "serve /debug/pprof on this address, e.g. 127.0.0.1:6060 (IM_PPROF_ADDR; off when empty)")
@@ -102,6 +106,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		errs = append(errs, err)
 	}
 	c.EventStore, c.ReadStore = c.Events.Path, c.Reads.Path
+	if c.Blobs, err = blobStore(*blobs, c.Reads.Kind); err != nil {
+		errs = append(errs, err)
+	}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
 			c.AllowedOrigins = append(c.AllowedOrigins, o)
@@ -123,6 +130,28 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		errs = append(errs, fmt.Errorf("IM_LOG_LEVEL=%q: %w", *level, err))
 	}
 	return c, errors.Join(errs...)
+}
+
+// The blob stores IM_BLOBSTORE selects.
+const (
+	blobsLocal  = "local"
+	blobsGridFS = "gridfs"
+)
+
+// blobStore validates IM_BLOBSTORE: by default the files are where the read
+// store is, so that nodes sharing a MongoDB read store share them too.
+func blobStore(v string, reads backendKind) (string, error) {
+	switch {
+	case v == "" && reads == kindMongo:
+		return blobsGridFS, nil
+	case v == "":
+		return blobsLocal, nil
+	case v == blobsGridFS && reads != kindMongo:
+		return "", errors.New("IM_BLOBSTORE=gridfs keeps the files in the read store's MongoDB: set IM_READSTORE=mongodb://... too")
+	case v != blobsLocal && v != blobsGridFS:
+		return "", fmt.Errorf("IM_BLOBSTORE=%q: want local or gridfs", v)
+	}
+	return v, nil
 }
 
 // The lease's holder renews it every IM_LEASE_TTL/5 and stops writing

@@ -85,6 +85,8 @@ var _ = Describe("The configuration", func() {
 		Entry("a node claim TTL too short to renew", map[string]string{"IM_NODE_CLAIM_TTL": "10ms"}, `IM_NODE_CLAIM_TTL="10ms": want a duration of at least 100ms`),
 		Entry("a presence TTL too short to announce", map[string]string{"IM_PRESENCE_TTL": "100ms"}, `IM_PRESENCE_TTL="100ms": want a duration of at least 300ms`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
+		Entry("an unknown blob store", map[string]string{"IM_BLOBSTORE": "s3"}, `IM_BLOBSTORE="s3": want local or gridfs`),
+		Entry("GridFS without a MongoDB read store", map[string]string{"IM_BLOBSTORE": "gridfs"}, "IM_BLOBSTORE=gridfs keeps the files in the read store's MongoDB"),
 	)
 
 	It("takes the projection lease's TTL from the flag, the environment or the default", func() {
@@ -97,6 +99,25 @@ var _ = Describe("The configuration", func() {
 		c, err = loadConfig([]string{"-lease-ttl", "1.5s"}, envOf(map[string]string{"IM_LEASE_TTL": "10s"}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.LeaseTTL).To(Equal(1500 * time.Millisecond))
+	})
+
+	It("keeps uploaded files where the read store is unless told otherwise", func() {
+		mongo := map[string]string{"IM_READSTORE": "mongodb://mongo:27017/"}
+		for _, c := range []struct {
+			env  map[string]string
+			want string
+		}{
+			{nil, "local"},
+			{mongo, "gridfs"},
+			{map[string]string{"IM_READSTORE": "mongodb://mongo:27017/", "IM_BLOBSTORE": "local"}, "local"},
+		} {
+			cfg, err := loadConfig(nil, envOf(c.env))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(cfg.Blobs).To(Equal(c.want), "%v", c.env)
+		}
+		cfg, err := loadConfig([]string{"-blobstore", "local"}, envOf(mongo))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg.Blobs).To(Equal("local"))
 	})
 
 	It("gives the node claims a few seconds unless told otherwise", func() {

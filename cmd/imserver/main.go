@@ -22,6 +22,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/adapters/authz"
 	"github.com/eventchat/eventchat/adapters/blobstore"
+	"github.com/eventchat/eventchat/adapters/blobstore/gridfs"
 	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
@@ -130,10 +131,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer deltas.Close()
 
-	blobs, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
+	blobs, closeBlobs, err := openBlobs(ctx, cfg)
 	if err != nil {
-		return err
+		return fmt.Errorf("IM_BLOBSTORE: %w", err)
 	}
+	defer closeBlobs()
 	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
@@ -371,6 +373,34 @@ func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func
 		return nil, nil, err
 	}
 	return s, func() { _ = s.Close() }, nil
+}
+
+// blobs is what the server needs of a blob store.
+type blobs interface {
+	httpapi.Blobs
+	commands.Uploads
+}
+
+// openBlobs opens the store of uploaded files and returns how to close it.
+// GridFS keeps them in the read store's base database, beside the
+// generations a rebuild replaces.
+func openBlobs(ctx context.Context, cfg config) (blobs, func(), error) {
+	if cfg.Blobs == blobsGridFS {
+		s, err := gridfs.Open(ctx, cfg.Reads.URL, readDatabase, mongoread.BlobBucket)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, func() {
+			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = s.Close(c)
+		}, nil
+	}
+	s, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, func() {}, nil
 }
 
 // openClaims opens the nodes' claims kept with the read store.

@@ -182,6 +182,19 @@ var _ = Describe("Generations: a rebuild's shadow and its swap", func() {
 		Expect(other.TakeClaim(ctx, "worker/3", "node-b#2", time.Now(), until)).To(HaveField("Owner", "node-a#1"))
 	})
 
+	It("keeps the uploaded files' bucket through a rebuild", func() {
+		for _, c := range []string{mongoread.BlobBucket + ".files", mongoread.BlobBucket + ".chunks"} {
+			_, err := g.client.Database(g.base).Collection(c).InsertOne(ctx, bson.D{{Key: "kept", Value: true}})
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(g.live.TakeLease(ctx, "node-a", time.Now(), time.Now().Add(time.Hour))).To(Equal("node-a"))
+
+		rebuildWith(g.live, "new", 1)
+
+		Eventually(func() []string { return g.collections(g.base) }, 5*time.Second).
+			Should(ConsistOf("generation", mongoread.BlobBucket+".files", mongoread.BlobBucket+".chunks"))
+	})
+
 	It("is followed by another handle on the same store, whose queries never fail during the swaps", func() {
 		put(g.live, "x0001", "m1", "gen-1", 1)
 		second := g.open(g.base)
