@@ -85,7 +85,12 @@ func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 // waits until it listens.
 func startProcess(bin, dataDir string, env ...string) *process {
 	GinkgoHelper()
-	p, addr := launch(bin, dataDir, env...)
+	return listening(launch(bin, dataDir, env...))
+}
+
+// listening waits until p, launched, listens on the address it sends.
+func listening(p *process, addr <-chan string) *process {
+	GinkgoHelper()
 	select {
 	case a := <-addr:
 		p.base = "http://" + a

@@ -362,11 +362,7 @@ func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, func() {
-			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = s.Close(c)
-		}, nil
+		return s, closeWithin(s.Close), nil
 	}
 	s, err := sqliteread.Open(cfg.ReadStore)
 	if err != nil {
@@ -390,17 +386,23 @@ func openBlobs(ctx context.Context, cfg config) (blobs, func(), error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, func() {
-			c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = s.Close(c)
-		}, nil
+		return s, closeWithin(s.Close), nil
 	}
 	s, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
 	if err != nil {
 		return nil, nil, err
 	}
 	return s, func() {}, nil
+}
+
+// closeWithin closes a store of a server it reaches over the network,
+// giving it 10 s to end its calls.
+func closeWithin(close func(context.Context) error) func() {
+	return func() {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = close(c)
+	}
 }
 
 // openClaims opens the nodes' claims kept with the read store.

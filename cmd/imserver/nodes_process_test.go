@@ -31,18 +31,6 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		return launch(bin, dataDir, "IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats,
 			"IM_NODE_NAME="+name, "IM_NODE_CLAIM_TTL=2s")
 	}
-	listening := func(p *process, addr <-chan string) *process {
-		GinkgoHelper()
-		select {
-		case a := <-addr:
-			p.base = "http://" + a
-		case <-p.exited:
-			Fail(fmt.Sprintf("server exited before listening: %v\n%s", p.err, p.log()))
-		case <-time.After(30 * time.Second):
-			Fail("server did not listen in 30 s:\n" + p.log())
-		}
-		return p
-	}
 	start := func(name string) *process { return listening(node(name)) }
 
 	It("take different worker ids, and lose none of the messages their members send at once", func() {
