@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
 var _ = Describe("Uploads are their uploader's to publish", func() {
@@ -80,6 +84,22 @@ var _ = Describe("Uploads are their uploader's to publish", func() {
 				Expect([]any{status, env.Code, env.Info}).To(Equal([]any{unknownStatus, unknown.Code, unknown.Info}),
 					"%s by %s: alice's file and a made-up name answer alike", name, m.Account)
 			}
+		}
+
+		By("sending it over the websocket (command 11) as well")
+		for _, m := range []member{bob, carol} {
+			c := s.dial(m)
+			send := func(uuid, filePath string) wsclient.Reply {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				reply, err := c.Request(ctx, 11, map[string]string{"uuid": uuid, "chatType": "Friend", "to": friendOf(m),
+					"msgType": "Picture", "content": pictureOf(filePath)})
+				Expect(err).NotTo(HaveOccurred())
+				return reply
+			}
+			got, unknown := send("ws-"+m.ID, private), send("ws-made-up-"+m.ID, madeUp)
+			Expect(got.OK()).To(BeFalse(), "a picture of alice's sent by %s", m.Account)
+			Expect([]string{got.Code, got.Info}).To(Equal([]string{unknown.Code, unknown.Info}), "by %s", m.Account)
 		}
 		Expect(s.head()).To(Equal(before), "a refusal appended an event")
 
