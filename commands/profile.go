@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/eventchat/eventchat/domain/chat"
@@ -123,12 +124,7 @@ func (a *App) checkPicture(ctx context.Context, p Principal, filePath, key strin
 	if !ok || t != p.Tenant || !chat.UploadedBy(name, p.MemberID) {
 		return fault.New(fault.Invalid, key)
 	}
-	ext := strings.TrimPrefix(path.Ext(name), ".")
-	known := false
-	for _, e := range exts {
-		known = known || e == ext
-	}
-	if !known {
+	if !slices.Contains(exts, strings.TrimPrefix(path.Ext(name), ".")) {
 		return fault.New(fault.Invalid, key)
 	}
 	if a.Uploads == nil {
