@@ -248,6 +248,14 @@ func secondTenant(dataDir string) {
 // registerIn registers and logs in a member of tenant.
 func (s *testServer) registerIn(tenant, account string) member {
 	GinkgoHelper()
+	m, _ := s.registerPhoneIn(tenant, account)
+	return m
+}
+
+// registerPhoneIn registers account in tenant with a new phone, logs it in
+// and returns it and its phone.
+func (s *testServer) registerPhoneIn(tenant, account string) (member, string) {
+	GinkgoHelper()
 	phone := fmt.Sprintf("136%08d", phones.Add(1))
 	s.ok("GET", "/v1/member/sms/send?phone="+phone+"&type=register&tenantCode="+tenant, "", nil, nil)
 	s.ok("POST", "/v1/member/memberInfo/register", "", map[string]string{
@@ -255,7 +263,8 @@ func (s *testServer) registerIn(tenant, account string) member {
 	var out struct {
 		ID    string `json:"id"`
 		Token string `json:"token"`
+		WSKey []byte `json:"wsKey"`
 	}
 	s.ok("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": account, "password": "pass1234", "tenantCode": tenant}, &out)
-	return member{ID: out.ID, Account: account, Token: out.Token}
+	return member{ID: out.ID, Account: account, Token: out.Token, Key: out.WSKey}, phone
 }

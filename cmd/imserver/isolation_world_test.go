@@ -59,18 +59,8 @@ func randomHex(n int) string {
 // and names them.
 func (s *testServer) isoRegister(tenant, prefix, name string) isoMember {
 	GinkgoHelper()
-	account := prefix + randomHex(4)
-	phone := fmt.Sprintf("137%08d", phones.Add(1))
-	s.ok("GET", "/v1/member/sms/send?phone="+phone+"&type=register&tenantCode="+tenant, "", nil, nil)
-	s.ok("POST", "/v1/member/memberInfo/register", "", map[string]string{
-		"phone": phone, "smsCode": s.smsCode(phone), "account": account, "password": "pass1234", "tenantCode": tenant}, nil)
-	var out struct {
-		ID    string `json:"id"`
-		Token string `json:"token"`
-		WSKey []byte `json:"wsKey"`
-	}
-	s.ok("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": account, "password": "pass1234", "tenantCode": tenant}, &out)
-	m := isoMember{member: member{ID: out.ID, Account: account, Token: out.Token, Key: out.WSKey}, Phone: phone, Name: name}
+	registered, phone := s.registerPhoneIn(tenant, prefix+randomHex(4))
+	m := isoMember{member: registered, Phone: phone, Name: name}
 	s.ok("PUT", "/v1/member/memberInfo/modify", m.Token, map[string]string{"name": name}, nil)
 	return m
 }
