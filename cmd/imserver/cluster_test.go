@@ -82,20 +82,7 @@ var _ = Describe("Presence on two nodes of the production profile", func() {
 	)
 	bobOnline := func() bool {
 		GinkgoHelper()
-		var cats []struct {
-			Friends []struct {
-				FriendMemberID string
-				IsOnline       bool
-			}
-		}
-		one.ok("GET", fmt.Sprintf("/v1/chat/friendGroup/listFriendGroupByMemberId?after=%d", friends), alice.Token, nil, &cats)
-		for _, f := range cats[0].Friends {
-			if f.FriendMemberID == bob.ID {
-				return f.IsOnline
-			}
-		}
-		Fail("bob not listed")
-		return false
+		return one.friendOnline(alice, bob.ID, friends)
 	}
 	bobPushed := func() bool {
 		GinkgoHelper()
@@ -203,6 +190,28 @@ var _ = Describe("Two nodes on the production profile, each on its own data dire
 		}
 	})
 })
+
+// friendOnline reports whether m's friend list, read once the read models
+// hold position after, shows friendID online.
+func (s *testServer) friendOnline(m member, friendID string, after uint64) bool {
+	GinkgoHelper()
+	var cats []struct {
+		Friends []struct {
+			FriendMemberID string
+			IsOnline       bool
+		}
+	}
+	s.ok("GET", fmt.Sprintf("/v1/chat/friendGroup/listFriendGroupByMemberId?after=%d", after), m.Token, nil, &cats)
+	for _, c := range cats {
+		for _, f := range c.Friends {
+			if f.FriendMemberID == friendID {
+				return f.IsOnline
+			}
+		}
+	}
+	Fail("the friend is not listed")
+	return false
+}
 
 // productionProfile is an ESDB double, an embedded FerretDB and an embedded
 // NATS, each stopped when the spec ends, for nodes sharing one data dir

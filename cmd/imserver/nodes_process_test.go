@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,6 +14,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/adapters/blobstore"
 )
 
 var _ = Describe("Node processes sharing the production profile", Ordered, func() {
@@ -128,6 +133,40 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		Expect(paused.log()).To(MatchRegexp(`nodes: this node lost its claim node/node-y: node-y#[0-9a-f]+ holds it now`))
 		successor.waitReady()
 		successor.stop()
+	})
+
+	It("serve each other's uploads and presence from their own data directories, the uploader killed with kill -9", func() {
+		dirOne, dirTwo := GinkgoT().TempDir(), GinkgoT().TempDir()
+		env := func(name string) []string {
+			return []string{"IM_EVENTSTORE=" + profile.esdb, "IM_READSTORE=" + profile.mongo, "IM_BUS=" + profile.nats,
+				"IM_NODE_NAME=" + name, "IM_NODE_CLAIM_TTL=2s", "IM_PRESENCE_TTL=1s"}
+		}
+		one := startProcess(bin, dirOne, env("node-1")...)
+		// The nodes share the signing secret, and nothing else of their
+		// data directories.
+		key, err := os.ReadFile(filepath.Join(dirOne, authtoken.SecretFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.WriteFile(filepath.Join(dirTwo, authtoken.SecretFile), key, 0o600)).To(Succeed())
+		two := startProcess(bin, dirTwo, env("node-2")...)
+
+		alice, bob := two.register("alice003"), two.register("bob00003")
+		friends := two.befriend(alice, bob)
+		pic := pngOf(5, 4)
+		status, up := one.upload(bob.Token, "", "file", "cat.png", pic)
+		Expect(status).To(Equal(http.StatusOK))
+		one.dial(bob)
+		Eventually(func() bool { return two.friendOnline(alice, bob.ID, friends) }).WithTimeout(5 * time.Second).Should(BeTrue())
+
+		one.kill()
+		resp, body := two.fetch(up.Data.FilePath, alice.Token)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), "the upload outlives the node it came through")
+		Expect(body).To(Equal(pic))
+		Eventually(func() bool { return two.friendOnline(alice, bob.ID, friends) }).WithTimeout(5*time.Second).
+			Should(BeFalse(), "a killed node's members go offline once its announcements end")
+		for _, dir := range []string{dirOne, dirTwo} {
+			Expect(filepath.Join(dir, blobstore.Dir)).NotTo(BeAnExistingFile())
+		}
+		two.stop()
 	})
 })
 
