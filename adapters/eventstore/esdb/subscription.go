@@ -2,6 +2,7 @@ package esdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -70,8 +71,14 @@ func (sub *subscription) run(ctx context.Context, last uint64) {
 	}
 	for ctx.Err() == nil {
 		opts.From = startOf(last)
-		// An error opening the subscription is met like a drop: by trying again.
-		if h, err := sub.store.db.SubscribeToAll(ctx, opts); err == nil {
+		// An error opening the subscription is met like a drop, by trying
+		// again, unless the position is refused.
+		h, err := sub.store.db.SubscribeToAll(ctx, opts)
+		if errors.Is(refusal(err), es.ErrInvalidPosition) {
+			sub.fail(fmt.Errorf("esdb: subscribe after %d: %w", last, refusal(err)))
+			return
+		}
+		if err == nil {
 			var received bool
 			last, received, err = sub.receive(ctx, h, last)
 			_ = h.Close()
@@ -99,6 +106,9 @@ func (sub *subscription) receive(ctx context.Context, h *client.Subscription, la
 	for {
 		ev := h.Recv()
 		if ev.SubscriptionDropped != nil {
+			if err := refusal(ev.SubscriptionDropped.Error); errors.Is(err, es.ErrInvalidPosition) {
+				return last, received, fmt.Errorf("esdb: subscription after %d: %w", last, err)
+			}
 			return last, received, nil
 		}
 		if ev.EventAppeared == nil || ev.EventAppeared.Event == nil {
