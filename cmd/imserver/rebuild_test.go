@@ -54,7 +54,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(r.Projector).To(HaveLen(len(projections.All())))
 		for _, p := range r.Projector {
 			Expect(p.Checkpoint).To(Equal(r.Head), p.Name)
-			Expect(p.LagEvents).To(BeZero(), p.Name)
+			Expect(p.Behind).To(BeFalse(), p.Name)
 			Expect(p.LagSeconds).To(BeZero(), p.Name)
 			Expect(p.LastError).To(BeEmpty(), p.Name)
 		}
@@ -90,8 +90,10 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.State).To(Equal(projections.RebuildDone))
 		Expect(p.From).To(BeZero())
 		Expect(p.SwappedAt).To(BeNumerically(">", 0))
-		Expect(p.Done).To(BeNumerically(">=", p.SwappedAt))
-		Expect(p.Done).To(Equal(p.Total), "the total follows the head as traffic grows it")
+		Expect(p.Position).To(Equal(p.SwappedAt))
+		Expect(p.Head).To(Equal(p.SwappedAt), "the head follows the log as traffic grows it")
+		Expect(p.Fraction).To(Equal(1.0))
+		Expect(p.Done).To(BeNumerically(">", 0))
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)
 		time.Sleep(300 * time.Millisecond) // traffic after the swap too
 		count := traffic.halt()
@@ -146,13 +148,13 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.State).To(Equal(projections.RebuildCancelled))
 		Expect(p.Error).To(BeEmpty())
 		Expect(p.Done).To(BeNumerically(">", 0))
-		Expect(p.Done).To(BeNumerically("<", head))
+		Expect(p.Position).To(BeNumerically("<", head))
 		Expect(store.ShadowPath()).To(BeAnExistingFile())
 		_, err = rebuilder.CancelRun()
 		Expect(err).To(MatchError(projections.ErrNoRebuild))
 
 		// The next run resumes from the shadow the cancelled one kept.
-		cancelledAt := p.Done
+		cancelledAt := p.Position
 		rebuilder.Progressed = nil
 		_, err = rebuilder.Start("all")
 		Expect(err).NotTo(HaveOccurred())
