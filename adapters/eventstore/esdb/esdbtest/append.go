@@ -23,7 +23,7 @@ const maxAppendSize = 1 << 20
 
 // Append reads the options, then the proposed messages, decides the append
 // as EventStoreDB's IndexWriter.CheckCommit does and appends in one SQLite
-// append. Appends are decided one at a time.
+// append. Appends to one stream are decided one at a time.
 func (s *streams) Append(srv api.Streams_AppendServer) error {
 	first, err := srv.Recv()
 	if err != nil {
@@ -65,8 +65,8 @@ func (s *streams) Append(srv api.Streams_AppendServer) error {
 		}
 		events, ids = append(events, e), append(ids, id)
 	}
-	s.appendMu.Lock()
-	defer s.appendMu.Unlock()
+	unlock := s.lockStream(stream)
+	defer unlock()
 	ctx := srv.Context()
 	if err := s.pos.catchUp(ctx); err != nil {
 		return status.Error(codes.Internal, err.Error())

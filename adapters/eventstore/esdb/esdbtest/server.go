@@ -26,6 +26,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"sync"
 	"time"
@@ -109,7 +110,17 @@ func (s *Server) Close() error {
 // streams implements the streams service.
 type streams struct {
 	api.UnimplementedStreamsServer
-	store    *sqlitestore.Store
-	pos      *positions
-	appendMu sync.Mutex // appends are decided one at a time
+	store *sqlitestore.Store
+	pos   *positions
+	// Appends to one stream are decided one at a time, under the lock its
+	// name hashes to.
+	locks [64]sync.Mutex
+}
+
+func (s *streams) lockStream(stream string) func() {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(stream))
+	m := &s.locks[h.Sum32()%uint32(len(s.locks))]
+	m.Lock()
+	return m.Unlock
 }
