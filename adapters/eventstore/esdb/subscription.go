@@ -23,12 +23,24 @@ const (
 )
 
 // SubscribeAll delivers the events of the application's streams after
-// position after: the stored ones, then the live ones. A dropped
+// position after (refused with es.ErrInvalidPosition when the log never gave
+// it out): the stored ones, then the live ones. A dropped
 // connection is reopened with back-off from the last delivered position.
 // The subscription ends with Close, with the store, or when ctx ends.
 func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if after > 0 {
+		// The server refuses a position inside a record, not one past the
+		// last: a subscription from there would wait for the log to grow.
+		last, _, err := s.Last(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if after > last.Position {
+			return nil, fmt.Errorf("esdb: subscribe after %d: %w", after, es.ErrInvalidPosition)
+		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	sub := &subscription{
