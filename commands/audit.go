@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 
 	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/es"
@@ -129,6 +130,9 @@ func (a *App) AuditEvents(ctx context.Context, sel audit.Selection, after uint64
 	scanned := 0
 	for scanned < auditScan {
 		recs, err := a.History.ReadAll(ctx, after, auditChunk)
+		if errors.Is(err, es.ErrInvalidPosition) {
+			return AuditPage{}, fault.New(fault.Invalid, audit.MsgUnknownPosition, "after")
+		}
 		if err != nil {
 			return AuditPage{}, err
 		}

@@ -12,10 +12,12 @@ import (
 
 // ProjectorStatus is how far one projector has folded the log.
 type ProjectorStatus struct {
-	Name       string  `json:"name"`
-	Checkpoint uint64  `json:"checkpoint"`
-	Head       uint64  `json:"head"`
-	LagEvents  uint64  `json:"lagEvents"`
+	Name       string `json:"name"`
+	Checkpoint uint64 `json:"checkpoint"`
+	Head       uint64 `json:"head"`
+	// Behind says the checkpoint is before the head; LagSeconds is then the
+	// time from the first event not folded to the head event.
+	Behind     bool    `json:"behind"`
 	LagSeconds float64 `json:"lagSeconds"`
 	LastError  string  `json:"lastError,omitempty"`
 }
@@ -35,19 +37,21 @@ type Report struct {
 }
 
 // Report tells, per projector, its checkpoint in the read store, the head
-// of the log, the lag in events and in seconds (the time from the first
-// event it has not folded to the head event) and its last failure.
+// of the log, whether it is behind and by how many seconds (the time from
+// the first event it has not folded to the head event) and its last
+// failure.
 func (e *Engine) Report(ctx context.Context) (Report, error) {
-	head, err := e.log.Head(ctx)
+	last, _, err := e.log.Last(ctx)
 	if err != nil {
-		return Report{}, fmt.Errorf("projections: head: %w", err)
+		return Report{}, fmt.Errorf("projections: read the head: %w", err)
 	}
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return Report{}, fmt.Errorf("projections: checkpoints: %w", err)
 	}
 	st := e.Status()
-	r := Report{Head: head, Position: st.Position, Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
+	head := last.Position
+	r := Report{Head: head, HeadTime: last.Metadata.Time, Position: st.Position, Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
 	if st.LastErr != nil {
 		r.LastError = st.LastErr.Error()
 	}
@@ -64,11 +68,6 @@ func (e *Engine) Report(ctx context.Context) (Report, error) {
 		times[pos] = recs[0].Metadata.Time
 		return recs[0].Metadata.Time, nil
 	}
-	if head > 0 {
-		if r.HeadTime, err = timeAfter(head - 1); err != nil {
-			return Report{}, fmt.Errorf("projections: read the head: %w", err)
-		}
-	}
 	e.mu.Lock()
 	errs := make(map[string]error, len(e.errs))
 	for k, v := range e.errs {
@@ -79,7 +78,7 @@ func (e *Engine) Report(ctx context.Context) (Report, error) {
 		cp := checkpoints[p.Name()]
 		ps := ProjectorStatus{Name: p.Name(), Checkpoint: cp, Head: head}
 		if cp < head {
-			ps.LagEvents = head - cp
+			ps.Behind = true
 			t, err := timeAfter(cp)
 			if err != nil {
 				return Report{}, fmt.Errorf("projections: read the log after %d: %w", cp, err)
@@ -121,7 +120,8 @@ const (
 	RebuildCancelled = "cancelled"
 )
 
-// Rebuild is the progress of a rebuild.
+// Rebuild is the progress of a rebuild. Positions are tokens of the log,
+// so progress is counted in events folded and measured in the log's time.
 type Rebuild struct {
 	State string `json:"state"`
 	// Projectors are the projectors being rebuilt: all of them, since they
@@ -130,12 +130,17 @@ type Rebuild struct {
 	// From is the position the shadow started at (above 0 when an
 	// interrupted rebuild is resumed).
 	From uint64 `json:"from"`
-	// Done is the position the shadow has folded, Total the head of the log
-	// as last read: it grows with the log and Done never passes it.
-	Done  uint64 `json:"done"`
-	Total uint64 `json:"total"`
+	// Done counts the events the shadow has folded in this run. Position
+	// is the last position folded, Head the log's last position as last
+	// read: it grows with the log.
+	Done     uint64 `json:"done"`
+	Position uint64 `json:"position"`
+	Head     uint64 `json:"head"`
+	// Fraction is how far through the log's time the shadow is, from the
+	// first event of the log to the head event.
+	Fraction float64 `json:"fraction"`
 	// Rate is in events per second since the start; ETASeconds is the time
-	// left at that rate.
+	// left at the pace the shadow goes through the log's time.
 	Rate       float64   `json:"rate"`
 	ETASeconds float64   `json:"etaSeconds"`
 	StartedAt  time.Time `json:"startedAt,omitzero"`
@@ -143,6 +148,10 @@ type Rebuild struct {
 	// SwappedAt is the position at which the shadow became the live store.
 	SwappedAt uint64 `json:"swappedAt,omitempty"`
 	Error     string `json:"error,omitempty"`
+
+	// The log's time: of its first event, of the first and last events
+	// this run folded, and of the head event.
+	logStart, runStart, folded, headTime time.Time
 }
 
 // ErrRebuildRunning refuses a second rebuild.
@@ -267,16 +276,23 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 	if err := r.live.foldsHere(); err != nil {
 		return Rebuild{}, err
 	}
-	head, err := r.live.log.Head(r.ctx)
+	last, _, err := r.live.log.Last(r.ctx)
 	if err != nil {
 		return Rebuild{}, fmt.Errorf("projections: head: %w", err)
+	}
+	first, err := r.live.log.ReadAll(r.ctx, 0, 1)
+	if err != nil {
+		return Rebuild{}, fmt.Errorf("projections: read the log: %w", err)
 	}
 	r.mu.Lock()
 	if r.cur.State == RebuildRunning || r.cur.State == RebuildSwapping {
 		r.mu.Unlock()
 		return Rebuild{}, ErrRebuildRunning
 	}
-	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now(), Total: head}
+	r.cur = Rebuild{State: RebuildRunning, Projectors: names, StartedAt: time.Now(), Head: last.Position, headTime: last.Metadata.Time}
+	if len(first) > 0 {
+		r.cur.logStart = first[0].Metadata.Time
+	}
 	ctx, stop := context.WithCancelCause(r.ctx)
 	r.stopRun = stop
 	r.mu.Unlock()
@@ -297,7 +313,7 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 			r.cur.State, r.cur.Error = RebuildFailed, err.Error()
 			return
 		}
-		r.cur.State, r.cur.ETASeconds = RebuildDone, 0
+		r.cur.State, r.cur.ETASeconds, r.cur.Fraction = RebuildDone, 0, 1
 	}()
 	return r.Progress(), nil
 }
@@ -312,13 +328,18 @@ func (r *Rebuilder) update(fn func(p *Rebuild)) {
 			r.Progressed(p)
 		}
 	}()
-	if el := time.Since(r.cur.StartedAt).Seconds(); el > 0 && r.cur.Done > r.cur.From {
-		r.cur.Rate = float64(r.cur.Done-r.cur.From) / el
-		if r.cur.Total > r.cur.Done {
-			r.cur.ETASeconds = float64(r.cur.Total-r.cur.Done) / r.cur.Rate
-		} else {
-			r.cur.ETASeconds = 0
-		}
+	c := &r.cur
+	if span := c.headTime.Sub(c.logStart); span > 0 && !c.folded.IsZero() {
+		c.Fraction = min(1, max(0, float64(c.folded.Sub(c.logStart))/float64(span)))
+	}
+	el := time.Since(c.StartedAt).Seconds()
+	if el <= 0 || c.Done == 0 {
+		return
+	}
+	c.Rate = float64(c.Done) / el
+	c.ETASeconds = 0
+	if pace := c.folded.Sub(c.runStart).Seconds() / el; pace > 0 && c.headTime.After(c.folded) {
+		c.ETASeconds = c.headTime.Sub(c.folded).Seconds() / pace
 	}
 }
 
@@ -344,17 +365,39 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		return fmt.Errorf("projections: shadow checkpoints: %w", err)
 	}
 	from := sh.folded(checkpoints)
-	r.update(func(p *Rebuild) { p.From, p.Done = from, from })
-	progress := func(pos uint64) { r.update(func(p *Rebuild) { p.Done = pos }) }
+	r.update(func(p *Rebuild) { p.From, p.Position = from, from })
+	var folded uint64 // events folded by the folds before the current one
+	progress := func(f Folded) {
+		r.update(func(p *Rebuild) {
+			p.Position, p.Done = f.Position, folded+f.Events
+			if f.Time.IsZero() {
+				return
+			}
+			if p.runStart.IsZero() {
+				p.runStart = f.Time
+			}
+			p.folded = f.Time
+		})
+	}
+	foldTo := func(to uint64) error {
+		var n uint64
+		err := sh.FoldTo(ctx, to, func(f Folded) {
+			n = f.Events
+			progress(f)
+		})
+		folded += n
+		return err
+	}
 	// Fold from the start to the head, and again to the new head, until
 	// the shadow is close behind the live engine.
 	for {
-		head, err := e.log.Head(ctx)
+		last, _, err := e.log.Last(ctx)
 		if err != nil {
 			return fmt.Errorf("projections: head: %w", err)
 		}
-		r.update(func(p *Rebuild) { p.Total = head })
-		if err := sh.FoldTo(ctx, head, progress); err != nil {
+		head := last.Position
+		r.update(func(p *Rebuild) { p.Head, p.headTime = head, last.Metadata.Time })
+		if err := foldTo(head); err != nil {
 			return err
 		}
 		// The live engine must have folded what the shadow has before
@@ -362,7 +405,8 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		if !e.WaitFor(ctx, head) {
 			return ctx.Err()
 		}
-		if now, err := e.log.Head(ctx); err != nil || now-head <= catchUpSlack {
+		// Close enough when a batch holds what was appended meanwhile.
+		if recs, err := e.log.ReadAll(ctx, head, catchUpSlack+1); err != nil || len(recs) <= catchUpSlack {
 			break
 		}
 	}
@@ -372,8 +416,8 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 	r.update(func(p *Rebuild) { p.State = RebuildSwapping })
 	return e.Paused(func(pos uint64) error {
 		// The live engine may have folded past the last head read.
-		r.update(func(p *Rebuild) { p.Total = max(p.Total, pos) })
-		if err := sh.FoldTo(ctx, pos, progress); err != nil {
+		r.update(func(p *Rebuild) { p.Head = max(p.Head, pos) })
+		if err := foldTo(pos); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {

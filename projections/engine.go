@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -320,10 +321,7 @@ func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpo
 			if cp >= last || held[p.Name()] {
 				continue
 			}
-			i, _ := slices.BinarySearchFunc(envs, cp+1, func(env Envelope, pos uint64) int {
-				return cmpUint(env.Position, pos)
-			})
-			ds, err := p.Project(ctx, tx, envs[i:])
+			ds, err := p.Project(ctx, tx, envs[firstAfter(envs, cp):])
 			if err != nil {
 				e.setProjectorErr(p.Name(), err)
 				return fmt.Errorf("projections: %s: %w", p.Name(), err)
@@ -375,16 +373,6 @@ func (e *Engine) publish(ctx context.Context, deltas []Delta) {
 	if err := e.pub.Publish(ctx, live); err != nil {
 		e.setErr(fmt.Errorf("projections: publish: %w", err))
 	}
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (e *Engine) advance(pos uint64) {
@@ -474,7 +462,7 @@ func (e *Engine) Paused(fn func(position uint64) error) error {
 // batch. It reads and decodes ahead of folding as Run does. Deltas are
 // published as by Run: an engine built for a rebuild has no publisher, and
 // its deltas are discarded.
-func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position uint64)) error {
+func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
@@ -493,6 +481,7 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position u
 	defer cancel()
 	pages := make(chan decoded, 4)
 	go e.read(ctx, sub, pages)
+	var done Folded
 	for from < to {
 		var batch decoded
 		select {
@@ -511,10 +500,7 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position u
 			}
 		}
 		if batch.last > to {
-			i, _ := slices.BinarySearchFunc(batch.envs, to+1, func(env Envelope, pos uint64) int {
-				return cmpUint(env.Position, pos)
-			})
-			batch.envs, batch.last, batch.err = batch.envs[:i], to, nil
+			batch.envs, batch.last, batch.err = batch.envs[:firstAfter(batch.envs, to)], to, nil
 		}
 		if batch.last > from {
 			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
@@ -522,8 +508,12 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position u
 				return err
 			}
 			from = batch.last
+			done.Position, done.Events = from, done.Events+uint64(len(batch.envs))
+			if n := len(batch.envs); n > 0 {
+				done.Time = batch.envs[n-1].Metadata.Time
+			}
 			if progress != nil {
-				progress(from)
+				progress(done)
 			}
 		}
 		if batch.err != nil {
@@ -531,4 +521,18 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(position u
 		}
 	}
 	return nil
+}
+
+// Folded is how far a fold has got: positions are only compared, so
+// progress is told in events and in the time of the log.
+type Folded struct {
+	Position uint64    // the last position folded
+	Time     time.Time // the time of the last event folded, zero before one
+	Events   uint64    // events folded
+}
+
+// firstAfter is the index of the first of envs (in position order) whose
+// position is above pos.
+func firstAfter(envs []Envelope, pos uint64) int {
+	return sort.Search(len(envs), func(i int) bool { return envs[i].Position > pos })
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 )
 
-// EventLog is the part of the event log the projections read.
+// EventLog is the part of the event log the projections read. Positions
+// are tokens the log gives out: they are compared, never computed with.
 type EventLog interface {
 	// ReadAll returns up to max events with a position above after.
 	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
@@ -18,6 +19,8 @@ type EventLog interface {
 	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
 	// Head is the position of the last event in the log (0 when empty).
 	Head(ctx context.Context) (uint64, error)
+	// Last is the last event in the log, false when it is empty.
+	Last(ctx context.Context) (es.RecordedEvent, bool, error)
 }
 
 // Publisher carries deltas to the real-time gateways.

@@ -91,9 +91,8 @@ type Replay struct {
 	// Time is the time asked for, when the replay was asked for a time.
 	Time  time.Time `json:"time,omitzero"`
 	State string    `json:"state"`
-	// Done and Total are log positions: folded, and to fold.
+	// Done counts the tenant's events folded.
 	Done       uint64    `json:"done"`
-	Total      uint64    `json:"total"`
 	Error      string    `json:"error,omitempty"`
 	StartedAt  time.Time `json:"startedAt"`
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
@@ -290,7 +289,7 @@ func (r *Replays) Start(ctx context.Context, tenant string, position uint64, at 
 	}
 	prefix := es.TenantPrefix(tenant)
 	keep := func(e *es.RecordedEvent) bool { return strings.HasPrefix(e.Stream, prefix) }
-	return r.start(Replay{Tenant: tenant, Source: ReplayOfLog, Position: to, Time: at, Total: to},
+	return r.start(Replay{Tenant: tenant, Source: ReplayOfLog, Position: to, Time: at},
 		r.live.log, keep, to)
 }
 
@@ -315,33 +314,29 @@ func (r *Replays) Point(ctx context.Context, position uint64, at time.Time) (uin
 	return position, nil
 }
 
-// positionAt is the position up to which the log holds the events of at
-// or before at: the events' times grow with their positions (the server
-// stamps them as it appends), so it is searched by halves.
+// positionAt is the position of the last event of the log at or before
+// at (0 when there is none). The events' times grow with their positions
+// (the server stamps them as it appends), but positions are tokens that
+// cannot be halved: the log is read from the start until an event after at,
+// which costs no more reads than the replay's own fold up to it.
 func (r *Replays) positionAt(ctx context.Context, at time.Time, head uint64) (uint64, error) {
-	var err error
-	after := func(pos uint64) bool {
+	var pos uint64
+	for pos < head {
+		recs, err := r.live.log.ReadAll(ctx, pos, maxBatch)
 		if err != nil {
-			return true
+			return 0, fmt.Errorf("projections: read the log: %w", err)
 		}
-		var recs []es.RecordedEvent
-		recs, err = r.live.log.ReadAll(ctx, pos, 1)
-		return len(recs) == 0 || recs[0].Metadata.Time.After(at)
-	}
-	// The first position whose next event is after at.
-	lo, hi := uint64(0), head
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		if after(mid) {
-			hi = mid
-		} else {
-			lo = mid + 1
+		if len(recs) == 0 {
+			break
+		}
+		for _, rec := range recs {
+			if rec.Position > head || rec.Metadata.Time.After(at) {
+				return pos, nil
+			}
+			pos = rec.Position
 		}
 	}
-	if err != nil {
-		return 0, fmt.Errorf("projections: read the log: %w", err)
-	}
-	return lo, nil
+	return pos, nil
 }
 
 // start makes rp (its ID given, or a new one) a replay folding log up to
@@ -386,9 +381,9 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 	go func() {
 		defer r.wg.Done()
 		defer close(run.done)
-		err := e.FoldTo(ctx, to, func(pos uint64) {
+		err := e.FoldTo(ctx, to, func(f Folded) {
 			r.mu.Lock()
-			run.cur.Done = pos
+			run.cur.Done = f.Events
 			r.mu.Unlock()
 		})
 		if rp.Source == ReplayOfImport {
@@ -404,7 +399,7 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 		case err != nil:
 			run.cur.State, run.cur.Error = ReplayFailed, err.Error()
 		default:
-			run.cur.State, run.cur.Done = ReplayDone, to
+			run.cur.State = ReplayDone
 		}
 		if err := r.shelf.Save(run.cur); err != nil && run.cur.Error == "" {
 			run.cur.State, run.cur.Error = ReplayFailed, err.Error()

@@ -86,7 +86,7 @@ func (r *Replays) Import(tenant string, s *StagedImport) (Replay, error) {
 	if err := s.Check(tenant); err != nil {
 		return Replay{}, err
 	}
-	rp, err := r.start(Replay{ID: s.id, Tenant: tenant, Source: ReplayOfImport, Position: s.Trailer.Head, Total: s.last},
+	rp, err := r.start(Replay{ID: s.id, Tenant: tenant, Source: ReplayOfImport, Position: s.Trailer.Head},
 		stagedLog{shelf: r.shelf, id: s.id, head: s.last}, nil, s.last)
 	if err == nil {
 		s.imported = true
@@ -137,6 +137,17 @@ func (l stagedLog) ReadAll(_ context.Context, after uint64, max int) ([]es.Recor
 }
 
 func (l stagedLog) Head(context.Context) (uint64, error) { return l.head, nil }
+
+// Last is the export's last event.
+func (l stagedLog) Last(context.Context) (es.RecordedEvent, bool, error) {
+	var last es.RecordedEvent
+	found := false
+	err := l.read(0, func(rec es.RecordedEvent) error {
+		last, found = rec, true
+		return nil
+	})
+	return last, found, err
+}
 
 // SubscribeAll reads the file in the background, a page of up to maxBatch
 // events at a time, and then waits as a live subscription does.

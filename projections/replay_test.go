@@ -251,7 +251,6 @@ var _ = Describe("Replays", func() {
 
 		imported, err := importOf("x0001", file)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(imported.Total).To(Equal(head))
 		fromLog, err := replays.Start(ctx, "x0001", head, time.Time{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(members(done(imported))["1"].Name).To(Equal("Ann 9999"))

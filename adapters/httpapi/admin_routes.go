@@ -77,7 +77,7 @@ func (a *API) adminRoutes() []route {
 	}
 	return []route{
 		{method: http.MethodGet, path: "/admin/projections/status", admin: true,
-			summary: "Every projector's checkpoint, the head of the log, the lag in events and seconds, the last error, and the last rebuild (operators).",
+			summary: "Every projector's checkpoint, the head of the log, whether it is behind and by how many seconds, the last error, and the last rebuild (operators).",
 			result:  ProjectionsStatus{}, handle: a.adminProjectionsStatus},
 		{method: http.MethodPost, path: "/admin/projections/rebuild", admin: true,
 			summary: "Rebuild the read models from the start of the log into a shadow store and swap it in, in the background (operators); name is a projector or all. Poll GET /admin/projections/rebuild.",

@@ -75,7 +75,7 @@ func runRebuild(ctx context.Context, args []string) error {
 		case <-time.After(50 * time.Millisecond):
 		case <-ctx.Done():
 			memberLag()
-			return fmt.Errorf("rebuild at %d of %d: %w", p.Done, p.Total, ctx.Err())
+			return fmt.Errorf("rebuild at %d events, %.0f%% of the log's time: %w", p.Done, 100*p.Fraction, ctx.Err())
 		}
 	}
 }

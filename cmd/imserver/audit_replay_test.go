@@ -105,7 +105,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		r := replay(map[string]any{"tenant": "x0001", "position": promoted - 1})
 		Expect(r.Tenant).To(Equal("x0001"))
 		Expect(r.Position).To(Equal(promoted - 1))
-		Expect(r.Done).To(Equal(r.Total))
+		Expect(r.Done).To(BeNumerically(">", 0), "the tenant's events folded are counted")
 
 		var roles []struct{ MemberID, Role, Name string }
 		call("GET", "/replays/"+r.ID+"/groupMembers?groupId="+groupID, nil, &roles)
@@ -418,7 +418,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		Expect(fromFile.State).To(Equal(projections.ReplayDone))
 		code, out, errOut = s.imctl("audit", "replay", "x0001", "--position", itoa(head))
 		Expect(code).To(Equal(0), errOut)
-		Expect(errOut).To(ContainSubstring("100%"))
+		Expect(errOut).To(MatchRegexp(`[1-9]\d* events folded  done`))
 		Expect(out).To(MatchRegexp(`x0001\s+log\s+%d\s+-\s+done`, head))
 		code, out, errOut = s.imctl("audit", "replays")
 		Expect(code).To(Equal(0), errOut)

@@ -194,9 +194,9 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 			p.ok("POST", "/v1/admin/projections/rebuild", p.operator().Token, map[string]string{"name": "all"}, nil)
 			for {
 				r := progress(p)
-				if r.State == projections.RebuildRunning && r.Done > r.From && r.Done < r.Total {
+				if r.State == projections.RebuildRunning && r.Position > r.From && r.Position < r.Head {
 					p.kill()
-					killedAt = r.Done
+					killedAt = r.Position
 					break
 				}
 				if r.State == projections.RebuildDone || r.State == projections.RebuildFailed {
@@ -213,7 +213,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		p.ok("POST", "/v1/admin/projections/rebuild", p.operator().Token, map[string]string{"name": "all"}, nil)
 		Eventually(func() string { return progress(p).State }, 60*time.Second).Should(Equal(projections.RebuildDone))
 		r := progress(p)
-		GinkgoWriter.Printf("killed at %d, resumed from %d, done at %d\n", killedAt, r.From, r.Done)
+		GinkgoWriter.Printf("killed at %d, resumed from %d, done at %d\n", killedAt, r.From, r.Position)
 		Expect(r.From).To(BeNumerically(">=", killedAt), "the rebuild did not resume from its shadow")
 		Expect(readPath + ".rebuild").NotTo(BeAnExistingFile())
 		p.stop()

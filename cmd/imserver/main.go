@@ -352,6 +352,7 @@ type eventStore interface {
 	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
 	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
 	Head(ctx context.Context) (uint64, error)
+	Last(ctx context.Context) (es.RecordedEvent, bool, error)
 	Close() error
 }
 

@@ -54,13 +54,13 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(r.Projector).To(HaveLen(len(projections.All())))
 		for _, p := range r.Projector {
 			Expect(p.Checkpoint).To(Equal(r.Head), p.Name)
-			Expect(p.LagEvents).To(BeZero(), p.Name)
+			Expect(p.Behind).To(BeFalse(), p.Name)
 			Expect(p.LagSeconds).To(BeZero(), p.Name)
 			Expect(p.LastError).To(BeEmpty(), p.Name)
 		}
 		code, out, errOut := s.imctl("projections", "status")
 		Expect(code).To(Equal(0), errOut)
-		Expect(out).To(MatchRegexp(`chats\.v1\s+%d\s+%d\s+0\s+0\.0\s+-`, r.Head, r.Head))
+		Expect(out).To(MatchRegexp(`chats\.v1\s+%d\s+%d\s+no\s+0\.0\s+-`, r.Head, r.Head))
 
 		// Operators only.
 		status, _ := s.call("GET", "/v1/admin/projections/status", a.Token, nil)
@@ -90,8 +90,10 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.State).To(Equal(projections.RebuildDone))
 		Expect(p.From).To(BeZero())
 		Expect(p.SwappedAt).To(BeNumerically(">", 0))
-		Expect(p.Done).To(BeNumerically(">=", p.SwappedAt))
-		Expect(p.Done).To(Equal(p.Total), "the total follows the head as traffic grows it")
+		Expect(p.Position).To(Equal(p.SwappedAt))
+		Expect(p.Head).To(Equal(p.SwappedAt), "the head follows the log as traffic grows it")
+		Expect(p.Fraction).To(Equal(1.0))
+		Expect(p.Done).To(BeNumerically(">", 0))
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)
 		time.Sleep(300 * time.Millisecond) // traffic after the swap too
 		count := traffic.halt()
@@ -146,13 +148,13 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.State).To(Equal(projections.RebuildCancelled))
 		Expect(p.Error).To(BeEmpty())
 		Expect(p.Done).To(BeNumerically(">", 0))
-		Expect(p.Done).To(BeNumerically("<", head))
+		Expect(p.Position).To(BeNumerically("<", head))
 		Expect(store.ShadowPath()).To(BeAnExistingFile())
 		_, err = rebuilder.CancelRun()
 		Expect(err).To(MatchError(projections.ErrNoRebuild))
 
 		// The next run resumes from the shadow the cancelled one kept.
-		cancelledAt := p.Done
+		cancelledAt := p.Position
 		rebuilder.Progressed = nil
 		_, err = rebuilder.Start("all")
 		Expect(err).NotTo(HaveOccurred())
@@ -171,18 +173,21 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(code).To(Equal(0), errOut)
 		Expect(errOut).To(ContainSubstring("100%"))
 		_ = out
-		// Each progress line drawn: never done beyond total, 100% only when
-		// all of a known total is done.
-		lines := regexp.MustCompile(`(\d+)%  (\d+)/(\d+) events`).FindAllStringSubmatch(errOut, -1)
+		// Each progress line drawn: the share of the log's time and the
+		// events folded never go back nor past the whole, and the last is
+		// all of it.
+		lines := regexp.MustCompile(`(\d+)%  (\d+) events`).FindAllStringSubmatch(errOut, -1)
 		Expect(lines).NotTo(BeEmpty())
+		share, events := 0, 0
 		for _, l := range lines {
-			done, _ := strconv.Atoi(l[2])
-			total, _ := strconv.Atoi(l[3])
-			Expect(done).To(BeNumerically("<=", total), l[0])
-			if l[1] == "100" {
-				Expect(total).To(And(BeNumerically(">", 0), Equal(done)), l[0])
-			}
+			sh, _ := strconv.Atoi(l[1])
+			ev, _ := strconv.Atoi(l[2])
+			Expect(sh).To(And(BeNumerically(">=", share), BeNumerically("<=", 100)), l[0])
+			Expect(ev).To(BeNumerically(">=", events), l[0])
+			share, events = sh, ev
 		}
+		Expect(share).To(Equal(100))
+		Expect(events).To(BeNumerically(">", 0))
 		Expect(status().Position).To(BeNumerically(">", 0))
 	})
 

@@ -91,13 +91,15 @@ const (
 
 // Texts of malformed filters.
 const (
-	MsgBadTime       = "%s must be an RFC 3339 time or Unix milliseconds"
-	MsgBadRange      = "from must be before to"
-	MsgBadSize       = "size must be 1 to 500"
-	MsgBadPosition   = "%s must be a log position"
-	MsgForeignStream = "stream must be a stream of tenant %s"
-	MsgStreamOrChat  = "give stream or chat, not both"
-	MsgBadFilter     = "%s is too long"
+	MsgBadTime     = "%s must be an RFC 3339 time or Unix milliseconds"
+	MsgBadRange    = "from must be before to"
+	MsgBadSize     = "size must be 1 to 500"
+	MsgBadPosition = "%s must be a log position"
+	// MsgUnknownPosition refuses a position the log never gave out.
+	MsgUnknownPosition = "%s is not a position of the log: pass one a page or an event gave"
+	MsgForeignStream   = "stream must be a stream of tenant %s"
+	MsgStreamOrChat    = "give stream or chat, not both"
+	MsgBadFilter       = "%s is too long"
 )
 
 // maxFilterText bounds each text field of a filter.

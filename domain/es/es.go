@@ -16,6 +16,21 @@ var ErrConcurrency = errors.New("es: wrong expected revision")
 // already in the log and others are not: a retry must resend the same batch.
 var ErrPartialDuplicate = errors.New("es: append repeats only some event ids")
 
+// ErrInvalidPosition refuses a read or subscription of the global log after
+// a position the store never gave out: positions are tokens to compare, not
+// numbers to compute with.
+var ErrInvalidPosition = errors.New("es: not a position of the log")
+
+// ErrAppendTooLarge refuses an append whose events together exceed
+// MaxAppendSize.
+var ErrAppendTooLarge = errors.New("es: append too large")
+
+// MaxAppendSize is the most one append may hold, counted as EventStoreDB
+// counts it (data, encoded metadata and twice the type name of each event):
+// its default limit, which every store keeps so that an append accepted by
+// one is accepted by all.
+const MaxAppendSize = 1 << 20
+
 // ExpectedRevision is a closed set: Any, NoStream, StreamExists or Exact(n).
 type ExpectedRevision struct {
 	kind     expectKind
@@ -102,8 +117,9 @@ type Metadata struct {
 	Time          time.Time `json:"time"`
 }
 
-// RecordedEvent is an event as stored. Positions in the global log start at 1
-// and grow strictly; revisions in a stream start at 0.
+// RecordedEvent is an event as stored. Positions in the global log are
+// above 0 and grow strictly, with gaps on some stores: compare them, never
+// compute with them. Revisions in a stream start at 0.
 type RecordedEvent struct {
 	ID       string
 	Stream   string

@@ -44,7 +44,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 		return es.WriteResult{}, fmt.Errorf("esdb: append to %s (expected %s): %w", stream, expected, es.ErrConcurrency)
 	}
 	if err != nil {
-		return es.WriteResult{}, fmt.Errorf("esdb: append to %s: %w", stream, err)
+		return es.WriteResult{}, fmt.Errorf("esdb: append to %s: %w", stream, refusal(err))
 	}
 	first := written.NextExpectedVersion + 1 - uint64(len(evs))
 	stored, err := s.readStream(ctx, stream, client.ReadStreamOptions{Direction: client.Forwards, From: client.Revision(first)}, len(evs))

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	client "github.com/EventStore/EventStore-Client-Go/v4/esdb"
 	"github.com/google/uuid"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -109,6 +112,26 @@ func toExpected(e es.ExpectedRevision) client.ExpectedRevision {
 func hasCode(err error, code client.ErrorCode) bool {
 	var e *client.Error
 	return errors.As(err, &e) && e.Code() == code
+}
+
+// refusal maps what EventStoreDB refuses to the log's errors: a read or a
+// subscription from a position that is no record boundary (a read fails as
+// "Unexpected ReadAllResult: InvalidPosition", a subscription as "Trying to
+// read from an invalid position."), and an append over its MaxAppendSize.
+func refusal(err error) error {
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	msg := st.Message()
+	switch {
+	case st.Code() == codes.Unknown && strings.Contains(msg, "InvalidPosition"),
+		st.Code() == codes.InvalidArgument && strings.Contains(msg, "invalid position"):
+		return fmt.Errorf("%w: %s", es.ErrInvalidPosition, msg)
+	case st.Code() == codes.InvalidArgument && strings.Contains(msg, "Maximum Append Size"):
+		return fmt.Errorf("%w: %s", es.ErrAppendTooLarge, msg)
+	}
+	return err
 }
 
 // isNotFound says whether err is a read of a stream with no events.

@@ -5,9 +5,14 @@
 // # Positions
 //
 // A RecordedEvent's Position is the commit position of the event in $all:
-// strictly increasing, not gap-free. ReadAll, Head and SubscribeAll see only
-// the application's streams (<tenant>.<category>-<id>): system streams ($...)
-// and the adapter's own streams (_esdb....) are skipped.
+// a byte offset in the server's log, strictly increasing, with gaps. ReadAll,
+// Head, Last and SubscribeAll see only the application's streams
+// (<tenant>.<category>-<id>): system streams ($...) and the adapter's own
+// streams (_esdb....) are skipped. A read or subscription after a position
+// that is no record boundary is refused by the server; the adapter passes
+// that on as es.ErrInvalidPosition, as it does a read past the last event.
+// An append over the server's MaxAppendSize (1 MiB by default) is refused
+// with es.ErrAppendTooLarge.
 //
 // # Idempotency by event id
 //
@@ -38,6 +43,8 @@
 // Record events have ids derived from the event id (UUID v5), so rewriting a
 // record is itself idempotent. The per-stream lock makes "exactly one first
 // append" hold within one process; writers in several processes appending the
-// same ids at the same moment fall back on EventStoreDB's own recent-id
-// deduplication. Tenant names starting with "_" are reserved by the adapter.
+// same ids at the same moment fall back on EventStoreDB's own rules: with
+// the same expected revision, or with Any while the ids are in its cache of
+// recent writes, the second is answered as a duplicate of the first; with a
+// revision the first has moved past it fails as a concurrency error. Tenant names starting with "_" are reserved by the adapter.
 package esdb

@@ -87,7 +87,7 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 	for len(out) < max {
 		rs, err := s.db.ReadAll(ctx, client.ReadAllOptions{Direction: client.Forwards, From: startOf(cursor)}, allPage)
 		if err != nil {
-			return nil, fmt.Errorf("esdb: read all after %d: %w", after, err)
+			return nil, fmt.Errorf("esdb: read all after %d: %w", after, refusal(err))
 		}
 		seen := 0
 		page, err := drain(rs, func(e *client.RecordedEvent) bool {
@@ -100,11 +100,20 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 		}, max-len(out))
 		rs.Close()
 		if err != nil {
-			return nil, fmt.Errorf("esdb: read all after %d: %w", after, err)
+			return nil, fmt.Errorf("esdb: read all after %d: %w", after, refusal(err))
 		}
 		out = append(out, page...)
 		if seen < allPage-1 { // the page reached the end of the log
 			break
+		}
+	}
+	if len(out) == 0 && after > 0 {
+		// A position past the last event was never given out.
+		if last, ok, err := s.Last(ctx); err != nil || !ok || after > last.Position {
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("esdb: read all after %d: %w", after, es.ErrInvalidPosition)
 		}
 	}
 	return decodeAll(out)
@@ -113,15 +122,22 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 // Head returns the position of the last event of the application's
 // streams, 0 when there is none.
 func (s *Store) Head(ctx context.Context) (uint64, error) {
+	last, _, err := s.Last(ctx)
+	return last.Position, err
+}
+
+// Last returns the last event of the application's streams, false when
+// there is none.
+func (s *Store) Last(ctx context.Context) (es.RecordedEvent, bool, error) {
 	if s.isClosed() {
-		return 0, ErrClosed
+		return es.RecordedEvent{}, false, ErrClosed
 	}
 	var from client.AllPosition = client.End{}
 	cursor := uint64(math.MaxUint64)
 	for {
 		rs, err := s.db.ReadAll(ctx, client.ReadAllOptions{Direction: client.Backwards, From: from}, allPage)
 		if err != nil {
-			return 0, fmt.Errorf("esdb: read head: %w", err)
+			return es.RecordedEvent{}, false, fmt.Errorf("esdb: read the last event: %w", err)
 		}
 		seen := 0
 		found, err := drain(rs, func(e *client.RecordedEvent) bool {
@@ -136,11 +152,15 @@ func (s *Store) Head(ctx context.Context) (uint64, error) {
 		rs.Close()
 		switch {
 		case err != nil:
-			return 0, fmt.Errorf("esdb: read head: %w", err)
+			return es.RecordedEvent{}, false, fmt.Errorf("esdb: read the last event: %w", err)
 		case len(found) > 0:
-			return found[0].Position.Commit, nil
+			e, err := decodeEvent(found[0])
+			if err != nil {
+				return es.RecordedEvent{}, false, fmt.Errorf("esdb: %w", err)
+			}
+			return e, true, nil
 		case seen == 0:
-			return 0, nil
+			return es.RecordedEvent{}, false, nil
 		}
 	}
 }

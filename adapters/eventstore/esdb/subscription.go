@@ -2,6 +2,7 @@ package esdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -22,12 +23,24 @@ const (
 )
 
 // SubscribeAll delivers the events of the application's streams after
-// position after: the stored ones, then the live ones. A dropped
+// position after (refused with es.ErrInvalidPosition when the log never gave
+// it out): the stored ones, then the live ones. A dropped
 // connection is reopened with back-off from the last delivered position.
 // The subscription ends with Close, with the store, or when ctx ends.
 func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if after > 0 {
+		// The server refuses a position inside a record, not one past the
+		// last: a subscription from there would wait for the log to grow.
+		last, _, err := s.Last(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if after > last.Position {
+			return nil, fmt.Errorf("esdb: subscribe after %d: %w", after, es.ErrInvalidPosition)
+		}
 	}
 	runCtx, cancel := context.WithCancel(ctx)
 	sub := &subscription{
@@ -70,8 +83,14 @@ func (sub *subscription) run(ctx context.Context, last uint64) {
 	}
 	for ctx.Err() == nil {
 		opts.From = startOf(last)
-		// An error opening the subscription is met like a drop: by trying again.
-		if h, err := sub.store.db.SubscribeToAll(ctx, opts); err == nil {
+		// An error opening the subscription is met like a drop, by trying
+		// again, unless the position is refused.
+		h, err := sub.store.db.SubscribeToAll(ctx, opts)
+		if errors.Is(refusal(err), es.ErrInvalidPosition) {
+			sub.fail(fmt.Errorf("esdb: subscribe after %d: %w", last, refusal(err)))
+			return
+		}
+		if err == nil {
 			var received bool
 			last, received, err = sub.receive(ctx, h, last)
 			_ = h.Close()
@@ -99,6 +118,9 @@ func (sub *subscription) receive(ctx context.Context, h *client.Subscription, la
 	for {
 		ev := h.Recv()
 		if ev.SubscriptionDropped != nil {
+			if err := refusal(ev.SubscriptionDropped.Error); errors.Is(err, es.ErrInvalidPosition) {
+				return last, received, fmt.Errorf("esdb: subscription after %d: %w", last, err)
+			}
 			return last, received, nil
 		}
 		if ev.EventAppeared == nil || ev.EventAppeared.Event == nil {

@@ -43,7 +43,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if s.isClosed() {
 		return es.WriteResult{}, ErrClosed
 	}
-	evs, err := prepareAppend(stream, events)
+	evs, err := prepareAppend(stream, events, int(s.maxAppend.Load()))
 	if err != nil {
 		return es.WriteResult{}, err
 	}
@@ -76,7 +76,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 
 // prepareAppend validates an append and encodes its events; nothing is
 // queued when it fails.
-func prepareAppend(stream string, events []es.EventData) ([]newEvent, error) {
+func prepareAppend(stream string, events []es.EventData, limit int) ([]newEvent, error) {
 	if stream == "" {
 		return nil, errors.New("sqlitestore: append: empty stream name")
 	}
@@ -88,6 +88,7 @@ func prepareAppend(stream string, events []es.EventData) ([]newEvent, error) {
 	}
 	seen := make(map[string]struct{}, len(events))
 	out := make([]newEvent, 0, len(events))
+	size := 0
 	for i, e := range events {
 		if e.ID == "" {
 			return nil, fmt.Errorf("sqlitestore: append to %s: event %d has no id", stream, i)
@@ -102,6 +103,9 @@ func prepareAppend(stream string, events []es.EventData) ([]newEvent, error) {
 		ev, err := encodeEvent(e)
 		if err != nil {
 			return nil, fmt.Errorf("sqlitestore: append to %s: event %d: %w", stream, i, err)
+		}
+		if size += len(ev.data) + len(ev.metaJSON) + 2*len(ev.typ); size > limit {
+			return nil, fmt.Errorf("sqlitestore: append to %s: over %d bytes: %w", stream, limit, es.ErrAppendTooLarge)
 		}
 		out = append(out, ev)
 	}

@@ -171,7 +171,7 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 		return nil, ErrClosed
 	}
 	if after >= math.MaxInt64 {
-		return []es.RecordedEvent{}, nil
+		return nil, fmt.Errorf("sqlitestore: read all after %d: %w", after, es.ErrInvalidPosition)
 	}
 	var evs []es.RecordedEvent
 	err := s.readers.run(ctx, func(r *reader) error {
@@ -185,7 +185,37 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestore: read all after %d: %w", after, err)
 	}
+	if len(evs) == 0 && after > 0 {
+		if err := s.checkPosition(ctx, after); err != nil {
+			return nil, err
+		}
+	}
 	return evs, nil
+}
+
+// checkPosition refuses a position past the head: no event has it.
+func (s *Store) checkPosition(ctx context.Context, pos uint64) error {
+	head, err := s.Head(ctx)
+	if err != nil {
+		return err
+	}
+	if pos > head {
+		return fmt.Errorf("sqlitestore: position %d is past the head %d: %w", pos, head, es.ErrInvalidPosition)
+	}
+	return nil
+}
+
+// Last returns the last event of the log, false when it is empty.
+func (s *Store) Last(ctx context.Context) (es.RecordedEvent, bool, error) {
+	head, err := s.Head(ctx)
+	if err != nil || head == 0 {
+		return es.RecordedEvent{}, false, err
+	}
+	evs, err := s.ReadAll(ctx, head-1, 1)
+	if err != nil || len(evs) == 0 {
+		return es.RecordedEvent{}, false, err
+	}
+	return evs[0], true, nil
 }
 
 // Head returns the position of the last event in the log, 0 when it is empty.

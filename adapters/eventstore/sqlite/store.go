@@ -15,6 +15,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/eventchat/eventchat/domain/es"
 )
 
 // ErrClosed is returned by calls on a closed store or subscription.
@@ -37,6 +39,7 @@ type Store struct {
 	committed   chan committedBatch
 	syncing     atomic.Int64  // appends committed, waiting for their fsync
 	durable     atomic.Uint64 // the last position known durable: reads stop there
+	maxAppend   atomic.Int64  // bytes, es.MaxAppendSize unless lifted
 	failed      failed
 	closing     chan struct{} // closed by Close: the writer drains and stops
 	stopped     chan struct{} // closed by the syncer once both have stopped
@@ -79,10 +82,16 @@ func Open(path string) (*Store, error) {
 	}
 	s.gatherTimer.Stop()
 	s.durable.Store(head)
+	s.maxAppend.Store(es.MaxAppendSize)
 	go s.runWriter(w)
 	go s.runSyncer(w)
 	return s, nil
 }
+
+// LiftAppendLimit lets appends hold up to n bytes: for a store that keeps
+// more with each event than its own callers sent, as the esdbtest double
+// does, which holds appends to es.MaxAppendSize itself.
+func (s *Store) LiftAppendLimit(n int) { s.maxAppend.Store(int64(n)) }
 
 // Close waits for the appends already queued to commit and be durable, ends
 // every subscription and closes the file. Appends still waiting to be queued

@@ -27,6 +27,11 @@ func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if after > 0 {
+		if err := s.checkPosition(ctx, after); err != nil {
+			return nil, err
+		}
+	}
 	sub := &subscription{
 		store:      s,
 		live:       make(chan []es.RecordedEvent, liveBuffer),

@@ -6,8 +6,10 @@
 //	})
 //
 // The specs assume nothing about the log except that it is quiet while they
-// run: positions need only increase strictly, other events may already be in
-// it, and every spec writes to streams of its own tenant.
+// run: positions need only increase strictly (with gaps or without), other
+// events may already be in it, and every spec writes to streams of its own
+// tenant. Positions the store did not give out are refused, and appends are
+// held to es.MaxAppendSize, as EventStoreDB holds them.
 package storetest
 
 import (
@@ -26,6 +28,7 @@ type Store interface {
 	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
 	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
 	Head(ctx context.Context) (uint64, error)
+	Last(ctx context.Context) (es.RecordedEvent, bool, error)
 	Close() error
 }
 
@@ -51,6 +54,7 @@ func Contract(f Factory) {
 		readSpecs(x)
 		subscriptionSpecs(x)
 		concurrencySpecs(x)
+		limitSpecs(x)
 		if f.Reopens {
 			reopenSpecs(x)
 		}

@@ -158,7 +158,7 @@ func followReplay(ctx context.Context, c client, w io.Writer, draw bool, started
 	data := started
 	for {
 		if draw {
-			fmt.Fprintf(w, "\r%s  %s ", bar(r.Done, r.Total), r.State)
+			fmt.Fprintf(w, "\r%d events folded  %s ", r.Done, r.State)
 		}
 		switch r.State {
 		case projections.ReplayDone:
@@ -205,7 +205,7 @@ func showReplays(w io.Writer, data json.RawMessage) error {
 
 func replayTable(w io.Writer, rs []projections.Replay) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTENANT\tSOURCE\tPOSITION\tTIME\tSTATE\tDONE/TOTAL\tERROR")
+	fmt.Fprintln(tw, "ID\tTENANT\tSOURCE\tPOSITION\tTIME\tSTATE\tEVENTS\tERROR")
 	for _, r := range rs {
 		at, errText := "-", r.Error
 		if !r.Time.IsZero() {
@@ -214,7 +214,7 @@ func replayTable(w io.Writer, rs []projections.Replay) error {
 		if errText == "" {
 			errText = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d/%d\t%s\n", r.ID, r.Tenant, r.Source, r.Position, at, r.State, r.Done, r.Total, errText)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s\n", r.ID, r.Tenant, r.Source, r.Position, at, r.State, r.Done, errText)
 	}
 	return tw.Flush()
 }

@@ -57,21 +57,18 @@ func followRebuild(ctx context.Context, c client, w io.Writer, bar bool, _ json.
 	}
 }
 
-// progressLine is "[#####.....]  52%  520000/1000000 events  41000 ev/s  ETA 12s  running".
+// progressLine is "[#####.....]  52%  520000 events  41000 ev/s  ETA 12s  running":
+// the share is of the log's time, from its first event to its head.
 func progressLine(p projections.Rebuild) string {
 	eta := time.Duration(p.ETASeconds * float64(time.Second)).Round(time.Second)
-	return fmt.Sprintf("%s  %.0f ev/s  ETA %s  %s ", bar(p.Done, p.Total), p.Rate, eta, p.State)
+	return fmt.Sprintf("%s  %d events  %.0f ev/s  ETA %s  %s ", bar(p.Fraction), p.Done, p.Rate, eta, p.State)
 }
 
-// bar is "[#####.....]  52%  520000/1000000 events".
-func bar(done, total uint64) string {
+// bar is "[#####.....]  52%".
+func bar(frac float64) string {
 	const width = 30
-	frac := 1.0
-	if total > 0 {
-		frac = min(1, float64(done)/float64(total))
-	}
-	n := int(frac * width)
-	return fmt.Sprintf("[%s%s] %3.0f%%  %d/%d events", strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100, done, total)
+	n := int(min(1, max(0, frac)) * width)
+	return fmt.Sprintf("[%s%s] %3.0f%%", strings.Repeat("#", n), strings.Repeat(".", width-n), frac*100)
 }
 
 // showStatus prints the projections' status as a table.
@@ -96,13 +93,17 @@ func showStatus(w io.Writer, data json.RawMessage) error {
 		fmt.Fprintf(w, "last error: %s\n", s.LastError)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECTOR\tCHECKPOINT\tHEAD\tLAG EVENTS\tLAG SECONDS\tLAST ERROR")
+	fmt.Fprintln(tw, "PROJECTOR\tCHECKPOINT\tHEAD\tBEHIND\tLAG SECONDS\tLAST ERROR")
 	for _, p := range s.Projector {
 		last := p.LastError
 		if last == "" {
 			last = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t%s\n", p.Name, p.Checkpoint, p.Head, p.LagEvents, p.LagSeconds, last)
+		behind := "no"
+		if p.Behind {
+			behind = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%.1f\t%s\n", p.Name, p.Checkpoint, p.Head, behind, p.LagSeconds, last)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

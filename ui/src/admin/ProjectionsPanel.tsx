@@ -52,7 +52,7 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
               <tr>
                 <th>{t('admin.proj.name')}</th>
                 <th>{t('admin.proj.checkpoint')}</th>
-                <th>{t('admin.proj.lagEvents')}</th>
+                <th>{t('admin.proj.behind')}</th>
                 <th>{t('admin.proj.lagSeconds')}</th>
                 <th>{t('admin.proj.lastError')}</th>
               </tr>
@@ -62,7 +62,7 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
                 <tr key={p.name} data-projector={p.name}>
                   <td>{p.name}</td>
                   <td>{p.checkpoint}</td>
-                  <td>{p.lagEvents}</td>
+                  <td>{t(p.behind ? 'admin.proj.behindYes' : 'admin.proj.behindNo')}</td>
                   <td>{p.lagSeconds.toFixed(1)}</td>
                   <td>{p.lastError || '-'}</td>
                 </tr>
@@ -102,7 +102,7 @@ const stateKey: Partial<Record<RebuildProgress['state'], MessageKey>> = {
 
 function RebuildBar({ progress }: { progress: RebuildProgress }) {
   const t = useT();
-  const fraction = progress.total > 0 ? Math.min(1, progress.done / progress.total) : progress.state === 'done' ? 1 : 0;
+  const fraction = progress.state === 'done' ? 1 : Math.min(1, Math.max(0, progress.fraction));
   return (
     <div className="admin-progress" data-testid="rebuild" data-state={progress.state}>
       <div className="admin-bar">
@@ -112,7 +112,6 @@ function RebuildBar({ progress }: { progress: RebuildProgress }) {
         {t(stateKey[progress.state] ?? 'admin.rebuild.running')}{' '}
         {t('admin.rebuild.figures', {
           done: progress.done,
-          total: progress.total,
           rate: Math.round(progress.rate),
           eta: Math.ceil(progress.etaSeconds),
         })}

@@ -77,7 +77,7 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
                 {r.time ? ` (${r.time})` : ''}
               </td>
               <td>
-                {r.state === 'running' ? t('admin.replay.progress', { done: r.done, total: r.total }) : t(`admin.replay.${r.state}`)}
+                {r.state === 'running' ? t('admin.replay.progress', { done: r.done }) : t(`admin.replay.${r.state}`)}
                 {r.error ? ` ${r.error}` : ''}
               </td>
               <td className="admin-row">

@@ -6,7 +6,8 @@ export interface ProjectorStatus {
   name: string;
   checkpoint: number;
   head: number;
-  lagEvents: number;
+  /** The checkpoint is before the head; lagSeconds then says by how much of the log's time. */
+  behind: boolean;
   lagSeconds: number;
   lastError?: string;
 }
@@ -14,9 +15,14 @@ export interface ProjectorStatus {
 export interface RebuildProgress {
   state: '' | 'idle' | 'running' | 'swapping' | 'done' | 'failed' | 'cancelled';
   projectors?: string[];
+  /** Positions are tokens of the log: shown, compared, never subtracted. */
   from: number;
+  position: number;
+  head: number;
+  /** Events folded in this run. */
   done: number;
-  total: number;
+  /** How far through the log's time the rebuild is, 0 to 1. */
+  fraction: number;
   rate: number;
   etaSeconds: number;
   startedAt?: string;
@@ -69,8 +75,8 @@ export interface Replay {
   position: number;
   time?: string;
   state: 'running' | 'done' | 'failed';
+  /** The tenant's events folded. */
   done: number;
-  total: number;
   error?: string;
 }
 

@@ -17,6 +17,7 @@ import (
 // payload is what the double keeps as the data of a SQLite event: the
 // proposed message as sent, which es.EventData cannot hold as such.
 type payload struct {
+	ID          string `json:"i"` // the client's event id
 	Data        []byte `json:"d"`
 	Custom      []byte `json:"m"`
 	ContentType string `json:"c"`
@@ -29,39 +30,47 @@ const (
 	keyCreated     = "created"
 )
 
-func fromProposed(m *api.AppendReq_ProposedMessage, now time.Time) (es.EventData, error) {
+// fromProposed is the event the double stores for m, and m's id.
+func fromProposed(m *api.AppendReq_ProposedMessage, now time.Time) (es.EventData, uuid.UUID, error) {
 	id, err := fromUUID(m.GetId())
 	if err != nil {
-		return es.EventData{}, err
+		return es.EventData{}, uuid.UUID{}, err
 	}
 	data, err := json.Marshal(payload{
+		ID:          id.String(),
 		Data:        m.GetData(),
 		Custom:      m.GetCustomMetadata(),
 		ContentType: m.GetMetadata()[keyContentType],
 		Created:     now.UnixNano() / 100,
 	})
 	if err != nil {
-		return es.EventData{}, fmt.Errorf("encode event %s: %w", id, err)
+		return es.EventData{}, uuid.UUID{}, fmt.Errorf("encode event %s: %w", id, err)
 	}
-	return es.EventData{ID: id.String(), Type: m.GetMetadata()[keyType], Data: data}, nil
+	return es.EventData{ID: uuid.NewString(), Type: m.GetMetadata()[keyType], Data: data}, id, nil
 }
 
-func toReadEvent(e es.RecordedEvent) (*api.ReadResp, error) {
+// sizeOnDisk is how EventStoreDB counts an event against its append limit.
+func sizeOnDisk(m *api.AppendReq_ProposedMessage) int {
+	return len(m.GetData()) + len(m.GetCustomMetadata()) + 2*len(m.GetMetadata()[keyType])
+}
+
+// toReadEvent is e as read, at position pos.
+func toReadEvent(e es.RecordedEvent, pos uint64) (*api.ReadResp, error) {
 	var p payload
 	if err := json.Unmarshal(e.Data, &p); err != nil {
 		return nil, fmt.Errorf("decode event %s: %w", e.ID, err)
 	}
-	id, err := uuid.Parse(e.ID)
+	id, err := clientID(e)
 	if err != nil {
-		return nil, fmt.Errorf("event id %q: %w", e.ID, err)
+		return nil, err
 	}
 	most, least := esdb.UUIDAsInt64(id)
 	rec := &api.ReadResp_ReadEvent_RecordedEvent{
 		Id:               &shared.UUID{Value: &shared.UUID_Structured_{Structured: &shared.UUID_Structured{MostSignificantBits: most, LeastSignificantBits: least}}},
 		StreamIdentifier: &shared.StreamIdentifier{StreamName: []byte(e.Stream)},
 		StreamRevision:   e.Revision,
-		PreparePosition:  e.Position,
-		CommitPosition:   e.Position,
+		PreparePosition:  pos,
+		CommitPosition:   pos,
 		Metadata: map[string]string{
 			keyType:        e.Type,
 			keyContentType: p.ContentType,
@@ -72,7 +81,7 @@ func toReadEvent(e es.RecordedEvent) (*api.ReadResp, error) {
 	}
 	return &api.ReadResp{Content: &api.ReadResp_Event{Event: &api.ReadResp_ReadEvent{
 		Event:    rec,
-		Position: &api.ReadResp_ReadEvent_CommitPosition{CommitPosition: e.Position},
+		Position: &api.ReadResp_ReadEvent_CommitPosition{CommitPosition: pos},
 	}}}, nil
 }
 

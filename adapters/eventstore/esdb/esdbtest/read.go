@@ -1,6 +1,8 @@
 package esdbtest
 
 import (
+	"context"
+
 	"github.com/EventStore/EventStore-Client-Go/v4/protos/shared"
 	api "github.com/EventStore/EventStore-Client-Go/v4/protos/streams"
 	"github.com/google/uuid"
@@ -30,7 +32,7 @@ func (s *streams) Read(req *api.ReadReq, srv api.Streams_ReadServer) error {
 		}
 		return s.subscribe(o.GetAll(), keep, srv)
 	}
-	w := &sender{srv: srv, keep: keep, left: o.GetCount()}
+	w := &sender{srv: srv, pos: s.pos, keep: keep, left: o.GetCount()}
 	switch {
 	case o.GetStream() != nil:
 		return s.readStream(o.GetStream(), backwards, w)
@@ -44,6 +46,7 @@ func (s *streams) Read(req *api.ReadReq, srv api.Streams_ReadServer) error {
 // sender sends the events a read keeps until it has sent its count.
 type sender struct {
 	srv  api.Streams_ReadServer
+	pos  *positions
 	keep filter
 	left uint64
 	sent int
@@ -57,7 +60,11 @@ func (w *sender) send(e es.RecordedEvent) error {
 	if w.full() || !w.keep(e) {
 		return nil
 	}
-	resp, err := toReadEvent(e)
+	pos, err := w.pos.of(w.srv.Context(), e.Position)
+	if err != nil {
+		return status.Error(codes.Internal, err.Error())
+	}
+	resp, err := toReadEvent(e, pos)
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())
 	}
@@ -121,7 +128,8 @@ func (s *streams) notFoundIfMissing(srv api.Streams_ReadServer, name string) err
 	}}})
 }
 
-// readAll relies on SQLite positions being consecutive from 1.
+// readAll reads $all from a position, which must be a record boundary: a
+// forwards read includes the event at it, a backwards one starts before it.
 func (s *streams) readAll(o *api.ReadReq_Options_AllOptions, backwards bool, w *sender) error {
 	ctx := w.srv.Context()
 	if backwards {
@@ -148,8 +156,11 @@ func (s *streams) readAll(o *api.ReadReq_Options_AllOptions, backwards bool, w *
 		return nil
 	}
 	var after uint64
-	if p := o.GetPosition(); p != nil && p.GetCommitPosition() > 0 {
-		after = p.GetCommitPosition() - 1 // reading forwards from a position includes it
+	if p := o.GetPosition(); p != nil {
+		var err error
+		if after, err = s.boundary(ctx, p, invalidRead); err != nil {
+			return err
+		}
 	}
 	for !w.full() {
 		evs, err := s.store.ReadAll(ctx, after, w.page())
@@ -169,14 +180,39 @@ func (s *streams) readAll(o *api.ReadReq_Options_AllOptions, backwards bool, w *
 	return nil
 }
 
-// upperBound is the last position a backwards read of $all returns: the
-// head from the end, the one before a given position (excluded).
+// invalidRead is how a read of $all from a position that is no record
+// boundary fails: the server's reader answers ReadAllResult.InvalidPosition,
+// which its read enumerator passes on as an unknown error.
+var invalidRead = status.Error(codes.Unknown, "Unexpected ReadAllResult: InvalidPosition")
+
+// invalidSubscription is how a subscription to $all from such a position
+// fails (RpcExceptions.InvalidPositionException).
+var invalidSubscription = status.Error(codes.InvalidArgument, "Trying to read from an invalid position.")
+
+// boundary is the number of events before position p, or invalid when p is
+// no record boundary or its commit and prepare positions differ.
+func (s *streams) boundary(ctx context.Context, p *api.ReadReq_Options_Position, invalid error) (uint64, error) {
+	if p.GetCommitPosition() != p.GetPreparePosition() {
+		return 0, invalid
+	}
+	n, ok, err := s.pos.before(ctx, p.GetCommitPosition())
+	switch {
+	case err != nil:
+		return 0, status.Error(codes.Internal, err.Error())
+	case !ok:
+		return 0, invalid
+	}
+	return n, nil
+}
+
+// upperBound is the number of events a backwards read of $all may return:
+// all from the end, those before a given position.
 func (s *streams) upperBound(o *api.ReadReq_Options_AllOptions, w *sender) (uint64, error) {
 	switch {
 	case o.GetStart() != nil:
 		return 0, nil
 	case o.GetPosition() != nil:
-		return max(o.GetPosition().GetCommitPosition(), 1) - 1, nil
+		return s.boundary(w.srv.Context(), o.GetPosition(), invalidRead)
 	}
 	head, err := s.store.Head(w.srv.Context())
 	if err != nil {
@@ -192,7 +228,15 @@ func (s *streams) subscribe(o *api.ReadReq_Options_AllOptions, keep filter, srv 
 	var after uint64
 	switch {
 	case o.GetPosition() != nil:
-		after = o.GetPosition().GetCommitPosition() // a subscription excludes its position
+		// A subscription excludes its position.
+		n, err := s.boundary(ctx, o.GetPosition(), invalidSubscription)
+		if err != nil {
+			return err
+		}
+		if n, err = s.positionAfter(ctx, n); err != nil {
+			return err
+		}
+		after = n
 	case o.GetEnd() != nil:
 		head, err := s.store.Head(ctx)
 		if err != nil {
@@ -209,7 +253,7 @@ func (s *streams) subscribe(o *api.ReadReq_Options_AllOptions, keep filter, srv 
 	if err := srv.Send(confirm); err != nil {
 		return err
 	}
-	w := &sender{srv: srv, keep: keep, left: ^uint64(0)}
+	w := &sender{srv: srv, pos: s.pos, keep: keep, left: ^uint64(0)}
 	for {
 		evs, err := sub.Next(ctx)
 		if err != nil {
@@ -224,4 +268,18 @@ func (s *streams) subscribe(o *api.ReadReq_Options_AllOptions, keep filter, srv 
 			}
 		}
 	}
+}
+
+// positionAfter is the SQLite position of the event after the first n
+// events, or n when there is none: the event a subscription from a
+// position excludes.
+func (s *streams) positionAfter(ctx context.Context, n uint64) (uint64, error) {
+	evs, err := s.store.ReadAll(ctx, n, 1)
+	if err != nil {
+		return 0, status.Error(codes.Internal, err.Error())
+	}
+	if len(evs) == 0 {
+		return n, nil
+	}
+	return evs[0].Position, nil
 }

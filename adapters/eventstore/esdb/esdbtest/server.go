@@ -5,8 +5,9 @@
 // EventStoreDB, and the real server is verified with IM_TEST_ESDB.
 //
 // Implemented: Append (expected revisions Any, NoStream, StreamExists and a
-// revision; ids already stored are answered as EventStoreDB answers an
-// idempotent retry), Read of a stream forwards or backwards, Read of $all
+// revision; a repeated append is idempotent, or refused, or appended again
+// by EventStoreDB's rules, see checkCommit; appends over its default 1 MiB
+// limit are refused as it refuses them), Read of a stream forwards or backwards, Read of $all
 // forwards or backwards, and subscription to $all from a position with a
 // stream-name or event-type filter (regex or prefixes). Not implemented:
 // BatchAppend, Delete, Tombstone, subscriptions to one stream, link
@@ -15,17 +16,24 @@
 // subscriptions, projections, users), which answer Unimplemented.
 //
 // Stream names must have the form SQLite accepts (<tenant>.<category>-<id>).
-// Positions are SQLite's: consecutive from 1, commit = prepare.
+// Positions of $all are byte offsets with gaps, commit = prepare as a
+// single node reports them, and a read or subscription from a position that
+// is no record boundary fails as it fails on EventStoreDB. The server
+// accepts the client's keepalive pings (every 10 s).
 package esdbtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"sync"
+	"time"
 
 	api "github.com/EventStore/EventStore-Client-Go/v4/protos/streams"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 )
@@ -57,8 +65,20 @@ func StartAt(path, addr string) (*Server, error) {
 		_ = store.Close()
 		return nil, fmt.Errorf("esdbtest: listen: %w", err)
 	}
-	s := &Server{store: store, grpc: grpc.NewServer(), addr: lis.Addr().String(), done: make(chan struct{})}
-	api.RegisterStreamsServer(s.grpc, &streams{store: store})
+	// The double holds appends to EventStoreDB's limit; what it stores of
+	// them is larger.
+	store.LiftAppendLimit(4 * maxAppendSize)
+	pos := newPositions(store)
+	if err := pos.catchUp(context.Background()); err != nil {
+		_ = lis.Close()
+		_ = store.Close()
+		return nil, fmt.Errorf("esdbtest: %w", err)
+	}
+	// gRPC's default policy answers pings more frequent than every 5
+	// minutes with too_many_pings and drops the connection.
+	srv := grpc.NewServer(grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: time.Second, PermitWithoutStream: true}))
+	s := &Server{store: store, grpc: srv, addr: lis.Addr().String(), done: make(chan struct{})}
+	api.RegisterStreamsServer(s.grpc, &streams{store: store, pos: pos})
 	go func() {
 		defer close(s.done)
 		_ = s.grpc.Serve(lis)
@@ -91,4 +111,16 @@ func (s *Server) Close() error {
 type streams struct {
 	api.UnimplementedStreamsServer
 	store *sqlitestore.Store
+	pos   *positions
+	// Appends to one stream are decided one at a time, under the lock its
+	// name hashes to.
+	locks [64]sync.Mutex
+}
+
+func (s *streams) lockStream(stream string) func() {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(stream))
+	m := &s.locks[h.Sum32()%uint32(len(s.locks))]
+	m.Lock()
+	return m.Unlock
 }
