@@ -33,6 +33,14 @@ var ErrNotEventStore = errors.New("pebblestore: not an event store")
 // entries are dropped and read again from the store when next needed.
 const maxCachedStreams = 1 << 16
 
+// The block cache and memtable sizes; Pebble's defaults (8 and 4 MiB) make
+// an append read the id index from the files past a few hundred thousand
+// events.
+const (
+	cacheSize    = 64 << 20
+	memTableSize = 32 << 20
+)
+
 // Store is the Pebble event store. It is safe for concurrent use.
 type Store struct {
 	db    *pebble.DB
@@ -82,8 +90,9 @@ func Open(dir string) (*Store, error) {
 }
 
 func options() *pebble.Options {
-	o := &pebble.Options{Logger: quietLogger{}}
-	// Appends look every event id up, nearly always to find it absent.
+	// Appends look every event id up, nearly always to find it absent: the
+	// filters and index blocks of the tables must stay in memory.
+	o := &pebble.Options{Logger: quietLogger{}, CacheSize: cacheSize, MemTableSize: memTableSize}
 	o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
 	o.EnsureDefaults()
 	return o
