@@ -179,7 +179,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		p := startProcess(bin, dataDir)
 		pairs := friends(p, 2)
 		p.stop()
-		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
 		appendBacklog(eventsPath, pairs, 3000)
 
 		progress := func(p *process) projections.Rebuild {
@@ -226,7 +226,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		pairs := friends(p, 3)
 		p.stop()
 
-		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
 		appendBacklog(eventsPath, pairs, 2000)
 		// Without its read store the server folds the whole log again.
 		for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -298,7 +298,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 			Entry("read.db of another application", "read.db", foreign),
 		)
 
-		// With events.db gone and read.db kept, serving the stale read
+		// With the event log gone and read.db kept, serving the stale read
 		// store would leave everything appended from then on unprojected,
 		// its checkpoints lying past the new log's head.
 		It("refuses a read store that has folded more than the event log holds", func() {
@@ -306,9 +306,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 			p := startProcess(bin, dataDir)
 			friends(p, 1)
 			p.stop()
-			for _, suffix := range []string{"", "-wal", "-shm"} {
-				Expect(os.RemoveAll(filepath.Join(dataDir, "events.db"+suffix))).To(Succeed())
-			}
+			Expect(os.RemoveAll(filepath.Join(dataDir, "events"))).To(Succeed())
 
 			p, _ = launch(bin, dataDir)
 			Expect(p.exitCode()).NotTo(BeZero())

@@ -17,7 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	_ "modernc.org/sqlite" // to set the read store's version as an older build left it
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -39,7 +39,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 
 	BeforeEach(func() {
 		dir = GinkgoT().TempDir()
-		events, reads = filepath.Join(dir, "events.db"), filepath.Join(dir, "read.db")
+		events, reads = filepath.Join(dir, "events"), filepath.Join(dir, "read.db")
 		s = startServer(dir)
 		a, b = s.register("rebuilda1"), s.register("rebuildb1")
 		s.befriend(a, b)
@@ -112,7 +112,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		appendBacklog(events, [][2]member{{a, b}}, 2500) // more than one batch
 
 		// The server's engine and rebuilder, on the same files.
-		log, err := sqlitestore.Open(events)
+		log, err := pebblestore.Open(events)
 		Expect(err).NotTo(HaveOccurred())
 		defer log.Close()
 		store, err := sqliteread.Open(reads)
