@@ -30,9 +30,28 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if err := s.failure(); err != nil {
 		return es.WriteResult{}, err
 	}
+	// The ids are looked up before seqMu is taken, so that appenders look
+	// theirs up side by side; what is handed to Pebble meanwhile is in
+	// s.recent.
+	since := s.applied.Load()
+	found, err := s.lookUp(stream, evs)
+	if err != nil {
+		return es.WriteResult{}, err
+	}
 
 	s.seqMu.Lock()
-	d, err := s.decide(stream, expected, evs)
+	if s.head-since >= recentIDs {
+		if found, err = s.lookUp(stream, evs); err != nil {
+			s.seqMu.Unlock()
+			return es.WriteResult{}, err
+		}
+	}
+	for i := range evs {
+		if found[i].pos == 0 {
+			found[i] = s.recent[evs[i].rec.ID]
+		}
+	}
+	d, err := s.decide(stream, expected, evs, found)
 	if err != nil || d.batch == nil {
 		head := s.head
 		s.seqMu.Unlock()
@@ -47,12 +66,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 		s.seqMu.Unlock()
 		return es.WriteResult{}, s.fail(err)
 	}
-	s.head = d.result.Position
-	s.streams[stream] = d.result.NextRevision
-	s.trimStreams()
-	s.pubMu.Lock()
-	s.pending = append(s.pending, pendingBatch{last: d.result.Position, events: d.events})
-	s.pubMu.Unlock()
+	s.applyDecided(stream, d)
 	s.seqMu.Unlock()
 
 	// Pebble syncs the WAL for every batch waiting here at once.
@@ -72,10 +86,10 @@ type decision struct {
 	events []es.RecordedEvent
 }
 
-// decide answers an append against the log; s.seqMu is held. The store
-// holds every batch handed to Pebble so far, durable or not.
-func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []es.EventData) (decision, error) {
-	if d, done, err := s.duplicate(stream, evs); done || err != nil {
+// decide answers an append against the log; s.seqMu is held. found tells
+// where each event id already is in the log.
+func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []preparedEvent, found []idEntry) (decision, error) {
+	if d, done, err := duplicate(stream, found); done || err != nil {
 		return d, err
 	}
 	last, exists, err := s.streamRevision(stream)
@@ -93,21 +107,15 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []es.Eve
 	b := s.db.NewBatch()
 	recs := make([]es.RecordedEvent, len(evs))
 	pos := s.head
-	for i, e := range evs {
+	for i := range evs {
 		pos++
-		recs[i] = es.RecordedEvent{
-			ID: e.ID, Stream: stream, Revision: next, Position: pos,
-			Type: e.Type, Data: e.Data, Metadata: e.Metadata,
-		}
-		v, err := encodeEvent(&recs[i])
-		if err != nil {
-			_ = b.Close()
-			return decision{}, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
-		}
+		recs[i] = evs[i].rec
+		recs[i].Revision, recs[i].Position = next, pos
+		setRevision(evs[i].value, next)
 		err = errors.Join(
-			b.Set(eventKey(pos), v, nil),
+			b.Set(eventKey(pos), evs[i].value, nil),
 			b.Set(streamKey(prefix, next), positionValue(pos), nil),
-			b.Set(idKey(e.ID), idValue(pos, next), nil))
+			b.Set(idKey(recs[i].ID), idValue(pos, next), nil))
 		if err != nil {
 			_ = b.Close()
 			return decision{}, fmt.Errorf("pebblestore: append to %s: %w", stream, err)
@@ -117,37 +125,75 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []es.Eve
 	return decision{result: es.WriteResult{NextRevision: next - 1, Position: pos}, batch: b, events: recs}, nil
 }
 
-// duplicate applies the idempotency rule, which comes before the
-// expected-revision check: all ids known is a duplicate, some is an error.
-func (s *Store) duplicate(stream string, evs []es.EventData) (decision, bool, error) {
-	var found int
-	var lastPos, lastRev uint64
-	for _, e := range evs {
-		v, closer, err := s.db.Get(idKey(e.ID))
+// applyDecided records an append handed to Pebble; s.seqMu is held.
+func (s *Store) applyDecided(stream string, d decision) {
+	s.head = d.result.Position
+	for _, e := range d.events {
+		s.remember(e.ID, idEntry{pos: e.Position, rev: e.Revision})
+	}
+	s.applied.Store(s.head)
+	s.streams[stream] = d.result.NextRevision
+	s.trimStreams()
+	s.pubMu.Lock()
+	s.pending = append(s.pending, pendingBatch{last: d.result.Position, events: d.events})
+	s.pubMu.Unlock()
+}
+
+// idEntry is where an event id is in the log; pos is 0 for an id not in it.
+type idEntry struct{ pos, rev uint64 }
+
+// remember adds an id handed to Pebble to s.recent, forgetting the one
+// recentIDs positions before it; s.seqMu is held.
+func (s *Store) remember(id string, at idEntry) {
+	slot := &s.recentRing[at.pos%recentIDs]
+	if old, ok := s.recent[*slot]; ok && old.pos+recentIDs == at.pos {
+		delete(s.recent, *slot)
+	}
+	*slot = id
+	s.recent[id] = at
+}
+
+// lookUp returns where each id of evs is in the store.
+func (s *Store) lookUp(stream string, evs []preparedEvent) ([]idEntry, error) {
+	found := make([]idEntry, len(evs))
+	for i := range evs {
+		v, closer, err := s.db.Get(idKey(evs[i].rec.ID))
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return decision{}, true, fmt.Errorf("pebblestore: append to %s: look up event ids: %w", stream, err)
+			return nil, fmt.Errorf("pebblestore: append to %s: look up event ids: %w", stream, err)
 		}
-		pos, rev, err := decodeIDValue(v)
+		found[i].pos, found[i].rev, err = decodeIDValue(v)
 		_ = closer.Close()
 		if err != nil {
-			return decision{}, true, fmt.Errorf("pebblestore: append to %s: event id %s: %w", stream, e.ID, err)
+			return nil, fmt.Errorf("pebblestore: append to %s: event id %s: %w", stream, evs[i].rec.ID, err)
 		}
-		found++
-		if pos > lastPos {
-			lastPos, lastRev = pos, rev
+	}
+	return found, nil
+}
+
+// duplicate applies the idempotency rule, which comes before the
+// expected-revision check: all ids known is a duplicate, some is an error.
+func duplicate(stream string, found []idEntry) (decision, bool, error) {
+	var n int
+	var last idEntry
+	for _, f := range found {
+		if f.pos != 0 {
+			n++
+			if f.pos > last.pos {
+				last = f
+			}
 		}
 	}
 	switch {
-	case found == 0:
+	case n == 0:
 		return decision{}, false, nil
-	case found < len(evs):
+	case n < len(found):
 		return decision{}, true, fmt.Errorf("%w: %d of %d events of the append to %s are already stored",
-			es.ErrPartialDuplicate, found, len(evs), stream)
+			es.ErrPartialDuplicate, n, len(found), stream)
 	default:
-		return decision{result: es.WriteResult{NextRevision: lastRev, Position: lastPos, Duplicate: true}}, true, nil
+		return decision{result: es.WriteResult{NextRevision: last.rev, Position: last.pos, Duplicate: true}}, true, nil
 	}
 }
 
@@ -199,9 +245,16 @@ func (s *Store) syncUpTo(upTo uint64) error {
 	return nil
 }
 
-// prepareAppend validates an append and copies its events, their time in
+// preparedEvent is an event ready to store: its value is encoded but for
+// its revision, and rec lacks its revision and position.
+type preparedEvent struct {
+	rec   es.RecordedEvent
+	value []byte
+}
+
+// prepareAppend validates an append and encodes its events, their time in
 // UTC as a read gives it back; nothing is written when it fails.
-func prepareAppend(stream string, events []es.EventData) ([]es.EventData, error) {
+func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error) {
 	if stream == "" {
 		return nil, errors.New("pebblestore: append: empty stream name")
 	}
@@ -212,7 +265,7 @@ func prepareAppend(stream string, events []es.EventData) ([]es.EventData, error)
 		return nil, fmt.Errorf("pebblestore: append to %s: no events", stream)
 	}
 	seen := make(map[string]struct{}, len(events))
-	out := make([]es.EventData, 0, len(events))
+	out := make([]preparedEvent, 0, len(events))
 	for i, e := range events {
 		if e.ID == "" {
 			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no id", stream, i)
@@ -224,9 +277,13 @@ func prepareAppend(stream string, events []es.EventData) ([]es.EventData, error)
 			continue
 		}
 		seen[e.ID] = struct{}{}
-		e.Data = append([]byte{}, e.Data...)
-		e.Metadata.Time = e.Metadata.Time.UTC()
-		out = append(out, e)
+		rec := es.RecordedEvent{ID: e.ID, Stream: stream, Type: e.Type, Data: append([]byte{}, e.Data...), Metadata: e.Metadata}
+		rec.Metadata.Time = rec.Metadata.Time.UTC()
+		v, err := encodeEvent(&rec)
+		if err != nil {
+			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
+		}
+		out = append(out, preparedEvent{rec: rec, value: v})
 	}
 	return out, nil
 }

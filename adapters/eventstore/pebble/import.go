@@ -57,7 +57,11 @@ func (s *Store) Import(events []es.RecordedEvent) error {
 		s.streams[stream] = next - 1
 	}
 	s.trimStreams()
+	for i := range events {
+		s.remember(events[i].ID, idEntry{pos: events[i].Position, rev: events[i].Revision})
+	}
 	s.head = head
+	s.applied.Store(head)
 	s.pubMu.Lock()
 	s.pending = append(s.pending, pendingBatch{last: head, events: events})
 	s.pubMu.Unlock()

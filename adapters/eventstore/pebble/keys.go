@@ -75,9 +75,10 @@ func decodeIDValue(v []byte) (pos, rev uint64, err error) {
 	return binary.BigEndian.Uint64(v), binary.BigEndian.Uint64(v[8:]), nil
 }
 
-// encodeEvent is the value of an event: its revision, then its strings each
-// after its length, its time in time.Time's binary form, and its data last.
-// The position is the key's, the stream also the revision key's.
+// encodeEvent is the value of an event: its revision (8 bytes, big-endian,
+// so that setRevision can fill it in later), then its strings each after
+// its length, its time in time.Time's binary form, and its data last. The
+// position is the key's.
 func encodeEvent(e *es.RecordedEvent) ([]byte, error) {
 	t, err := e.Metadata.Time.MarshalBinary()
 	if err != nil {
@@ -89,7 +90,7 @@ func encodeEvent(e *es.RecordedEvent) ([]byte, error) {
 	for _, s := range strs {
 		size += binary.MaxVarintLen64 + len(s)
 	}
-	b := binary.AppendUvarint(make([]byte, 0, size), e.Revision)
+	b := binary.BigEndian.AppendUint64(make([]byte, 0, size), e.Revision)
 	for _, s := range strs {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
@@ -97,16 +98,17 @@ func encodeEvent(e *es.RecordedEvent) ([]byte, error) {
 	return append(b, e.Data...), nil
 }
 
+func setRevision(value []byte, rev uint64) { binary.BigEndian.PutUint64(value, rev) }
+
 var errMalformed = errors.New("malformed event")
 
 // decodeEvent decodes the value of the event at pos; types interns its type.
 func decodeEvent(pos uint64, v []byte, types *interner) (es.RecordedEvent, error) {
 	e := es.RecordedEvent{Position: pos}
-	rev, n := binary.Uvarint(v)
-	if n <= 0 {
+	if len(v) < 8 {
 		return e, fmt.Errorf("event at %d: %w", pos, errMalformed)
 	}
-	e.Revision, v = rev, v[n:]
+	e.Revision, v = binary.BigEndian.Uint64(v), v[8:]
 	var fields [9][]byte
 	for i := range fields {
 		l, n := binary.Uvarint(v)

@@ -41,6 +41,10 @@ const (
 	memTableSize = 32 << 20
 )
 
+// recentIDs bounds s.recent: an append that looked its ids up before that
+// many events were handed to Pebble looks them up again under seqMu.
+const recentIDs = 1 << 16
+
 // Store is the Pebble event store. It is safe for concurrent use.
 type Store struct {
 	db    *pebble.DB
@@ -57,6 +61,11 @@ type Store struct {
 	seqMu   sync.Mutex
 	head    uint64            // last position handed to Pebble
 	streams map[string]uint64 // last revision of streams known to exist
+	// recent holds the ids of the last recentIDs events handed to Pebble,
+	// recentRing them by position modulo recentIDs.
+	recent     map[string]idEntry
+	recentRing []string
+	applied    atomic.Uint64 // head, read without seqMu
 
 	// pubMu guards pending, the batches handed to Pebble and not yet
 	// published, in position order.
@@ -82,7 +91,10 @@ func Open(dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: open %s: %w", dir, err)
 	}
-	s := &Store{db: db, hub: newHub(), streams: make(map[string]uint64), types: interner{m: make(map[string]string)}}
+	s := &Store{
+		db: db, hub: newHub(), streams: make(map[string]uint64), types: interner{m: make(map[string]string)},
+		recent: make(map[string]idEntry), recentRing: make([]string, recentIDs),
+	}
 	if err := s.init(); err != nil {
 		return nil, errors.Join(fmt.Errorf("pebblestore: open %s: %w", dir, err), db.Close())
 	}
@@ -133,6 +145,7 @@ func (s *Store) init() error {
 		return err
 	}
 	s.head = head
+	s.applied.Store(head)
 	s.durable.Store(head)
 	return nil
 }
