@@ -142,8 +142,8 @@ func (s *Store) applyDecided(stream string, d decision) {
 // idEntry is where an event id is in the log; pos is 0 for an id not in it.
 type idEntry struct{ pos, rev uint64 }
 
-// remember adds an id handed to Pebble to s.recent, forgetting the one
-// recentIDs positions before it; s.seqMu is held.
+// remember adds an id handed to Pebble to s.ids and s.recent, forgetting
+// from s.recent the one recentIDs positions before it; s.seqMu is held.
 func (s *Store) remember(id string, at idEntry) {
 	slot := &s.recentRing[at.pos%recentIDs]
 	if old, ok := s.recent[*slot]; ok && old.pos+recentIDs == at.pos {
@@ -151,12 +151,16 @@ func (s *Store) remember(id string, at idEntry) {
 	}
 	*slot = id
 	s.recent[id] = at
+	s.ids.add(id)
 }
 
 // lookUp returns where each id of evs is in the store.
 func (s *Store) lookUp(stream string, evs []preparedEvent) ([]idEntry, error) {
 	found := make([]idEntry, len(evs))
 	for i := range evs {
+		if !s.ids.mayHold(evs[i].rec.ID) {
+			continue
+		}
 		v, closer, err := s.db.Get(idKey(evs[i].rec.ID))
 		if errors.Is(err, pebble.ErrNotFound) {
 			continue

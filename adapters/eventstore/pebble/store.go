@@ -66,6 +66,7 @@ type Store struct {
 	recent     map[string]idEntry
 	recentRing []string
 	applied    atomic.Uint64 // head, read without seqMu
+	ids        *idFilter     // every id in the log
 
 	// pubMu guards pending, the batches handed to Pebble and not yet
 	// published, in position order.
@@ -142,6 +143,9 @@ func (s *Store) init() error {
 	}
 	head, err := s.lastPosition()
 	if err != nil {
+		return err
+	}
+	if s.ids, err = loadIDFilter(s.db, head); err != nil {
 		return err
 	}
 	s.head = head

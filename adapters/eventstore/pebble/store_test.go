@@ -124,6 +124,37 @@ var _ = Describe("Pebble event store", func() {
 		}
 	})
 
+	It("answers a retry of any event of a long log as a duplicate, after a restart too", func() {
+		s, err := pebblestore.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		const n, page = 150_000, 5000
+		id := func(i int) string { return fmt.Sprintf("id-%d", i) }
+		for from := 0; from < n; from += page {
+			evs := make([]es.RecordedEvent, page)
+			for i := range evs {
+				evs[i] = es.RecordedEvent{ID: id(from + i), Stream: fmt.Sprintf("t.s-%d", (from+i)%7), Revision: uint64((from + i) / 7),
+					Position: uint64(from + i + 1), Type: "Imported", Data: []byte("{}"), Metadata: es.Metadata{Tenant: "t"}}
+			}
+			Expect(s.Import(evs)).To(Succeed())
+		}
+		retry := func(s *pebblestore.Store, fresh string) {
+			for _, i := range []int{0, 65_535, 65_536, 131_071, 131_072, n - 1} {
+				res, err := s.Append(ctx, fmt.Sprintf("t.s-%d", i%7), es.NoStream, []es.EventData{event(id(i))})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(res).To(Equal(es.WriteResult{NextRevision: uint64(i / 7), Position: uint64(i + 1), Duplicate: true}))
+			}
+			res, err := s.Append(ctx, "t.s-0", es.Any, []es.EventData{event(fresh)})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Duplicate).To(BeFalse())
+		}
+		retry(s, "new-1")
+		Expect(s.Close()).To(Succeed())
+		s, err = pebblestore.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		defer s.Close()
+		retry(s, "new-2")
+	})
+
 	It("refuses a Pebble directory that holds something else", func() {
 		db, err := pebble.Open(dir, &pebble.Options{})
 		Expect(err).NotTo(HaveOccurred())
