@@ -40,7 +40,7 @@ type Result struct {
 // dst+".migrating", which a migration interrupted earlier may have left and
 // which is started over, then read back and hashed, and renamed to dst only
 // when its hash is that of the source. src is only read. progress is called
-// every every events copied and once at the end.
+// at the start, each time another `every` events are copied, and at the end.
 func Migrate(ctx context.Context, src, dst string, every uint64, progress func(Progress)) (Result, error) {
 	if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
 		return Result{}, fmt.Errorf("sqlitetopebble: %s exists already", dst)
@@ -86,6 +86,7 @@ func copyLog(ctx context.Context, src, dst string, every uint64, progress func(P
 	if err != nil {
 		return Result{}, fmt.Errorf("sqlitetopebble: source: %w", err)
 	}
+	progress(Progress{Total: total})
 	h := NewHash()
 	var copied, reported uint64
 	for after := uint64(0); ; {

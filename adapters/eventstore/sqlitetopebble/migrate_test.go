@@ -78,7 +78,8 @@ var _ = Describe("Migrating a SQLite event log to Pebble", func() {
 		res, err := sqlitetopebble.Migrate(ctx, src, dst, 100, report)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Events).To(Equal(uint64(360)))
-		Expect(progress).To(HaveLen(2))
+		Expect(progress).To(HaveLen(3))
+		Expect(progress[0]).To(Equal(sqlitetopebble.Progress{Total: 360}))
 		Expect(progress[len(progress)-1]).To(Equal(sqlitetopebble.Progress{Copied: 360, Total: 360}))
 
 		old, err := sqlitestore.Open(src)
