@@ -39,8 +39,9 @@ type Result struct {
 // store in the directory dst, which must not exist. The copy is made in
 // dst+".migrating", which a migration interrupted earlier may have left and
 // which is started over, then read back and hashed, and renamed to dst only
-// when its hash is that of the source. src is only read. progress is called
-// at the start, each time another `every` events are copied, and at the end.
+// when its hash is that of the source. The log in src is only read.
+// progress is called at the start, each time another `every` events are
+// copied, and at the end.
 func Migrate(ctx context.Context, src, dst string, every uint64, progress func(Progress)) (Result, error) {
 	if _, err := os.Stat(dst); !errors.Is(err, os.ErrNotExist) {
 		return Result{}, fmt.Errorf("sqlitetopebble: %s exists already", dst)
