@@ -8,6 +8,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/commands"
 )
@@ -19,7 +20,7 @@ type benchLog interface {
 }
 
 // eventStoreKinds names the adapters -store accepts.
-const eventStoreKinds = "sqlite, esdbtest (the in-process double) or esdb (a real server at -esdb)"
+const eventStoreKinds = "sqlite, pebble, esdbtest (the in-process double) or esdb (a real server at -esdb)"
 
 // openEventStore opens the adapter kind with its files in dir; suffix is
 // appended to the result keys so that each adapter has figures of its own
@@ -32,6 +33,12 @@ func openEventStore(ctx context.Context, kind, esdbConn, dir string) (log benchL
 			return nil, "", nil, err
 		}
 		return s, "", func() { _ = s.Close() }, nil
+	case "pebble":
+		s, err := pebblestore.Open(filepath.Join(dir, "events"))
+		if err != nil {
+			return nil, "", nil, err
+		}
+		return s, "_pebble", func() { _ = s.Close() }, nil
 	case "esdbtest":
 		server, err := esdbtest.Start(filepath.Join(dir, "esdbtest.db"))
 		if err != nil {

@@ -19,7 +19,7 @@ import (
 	. "github.com/onsi/gomega/gstruct"
 
 	"github.com/eventchat/eventchat/adapters/authtoken"
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/es"
@@ -341,7 +341,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 	It("replays an export to the same read models as the log at its head, from REST and imctl", func() {
 		// The export of x0001, written from the log while the server is down.
 		Expect(s.stop()).To(Succeed())
-		log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+		log, err := pebblestore.Open(filepath.Join(dir, "events"))
 		Expect(err).NotTo(HaveOccurred())
 		head, err := log.Head(context.Background())
 		Expect(err).NotTo(HaveOccurred())

@@ -13,7 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/authz"
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 	"github.com/eventchat/eventchat/commands"
 )
@@ -235,7 +235,7 @@ var _ = Describe("Calls", func() {
 // the server starts on it.
 func secondTenant(dataDir string) {
 	GinkgoHelper()
-	store, err := sqlitestore.Open(filepath.Join(dataDir, "events.db"))
+	store, err := pebblestore.Open(filepath.Join(dataDir, "events"))
 	Expect(err).NotTo(HaveOccurred())
 	defer store.Close()
 	policy, err := authz.New()

@@ -25,11 +25,11 @@ import (
 type config struct {
 	HTTPAddr string
 	DataDir  string
-	Events   backend // IM_EVENTSTORE: kindSQLite or kindESDB
+	Events   backend // IM_EVENTSTORE: kindPebble, kindSQLite or kindESDB
 	Reads    backend // IM_READSTORE: kindSQLite or kindMongo
 	Deltas   backend // IM_BUS: kindGoChannel or kindNATS
-	// EventStore and ReadStore are the SQLite files of Events and Reads,
-	// empty when those are not SQLite; Bus is IM_BUS as given.
+	// EventStore and ReadStore are the files (the Pebble directory) of
+	// Events and Reads, empty when those are networked; Bus is IM_BUS as given.
 	EventStore string
 	ReadStore  string
 	Bus        string
@@ -64,7 +64,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	fs := flag.NewFlagSet("imserver", flag.ContinueOnError)
 	addr := fs.String("http-addr", env("IM_HTTP_ADDR", imctl.DefaultHTTPAddr), "HTTP listen address (IM_HTTP_ADDR)")
 	dataDir := fs.String("data-dir", env("IM_DATA_DIR", imctl.DefaultDataDir), "data directory (IM_DATA_DIR)")
-	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default sqlite:<data dir>/events.db)")
+	eventStore := fs.String("eventstore", env("IM_EVENTSTORE", ""), "event store: "+eventStoreSetting.forms+" (IM_EVENTSTORE; default pebble:<data dir>/events)")
 	readStore := fs.String("readstore", env("IM_READSTORE", ""), "read store: "+readStoreSetting.forms+" (IM_READSTORE; default sqlite:<data dir>/read.db)")
 	bus := fs.String("bus", env("IM_BUS", "gochannel"), "delta bus: "+busSetting.forms+" (IM_BUS)")
 	blobs := fs.String("blobstore", env("IM_BLOBSTORE", ""), "where uploaded files are kept: local (<data dir>/blobs) or gridfs (the read store's MongoDB, shared by all nodes) (IM_BLOBSTORE; default gridfs when IM_READSTORE is mongodb, else local)")
@@ -96,7 +96,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 		errs = append(errs, errors.New("IM_DATA_DIR is empty"))
 	}
 	var err error
-	if c.Events, err = eventStoreSetting.parse(*eventStore, "sqlite:"+filepath.Join(c.DataDir, "events.db")); err != nil {
+	if c.Events, err = eventStoreSetting.parse(*eventStore, "pebble:"+filepath.Join(c.DataDir, "events")); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Reads, err = readStoreSetting.parse(*readStore, "sqlite:"+filepath.Join(c.DataDir, "read.db")); err != nil {
@@ -206,6 +206,7 @@ type backendKind string
 
 const (
 	kindSQLite    backendKind = "sqlite"
+	kindPebble    backendKind = "pebble"
 	kindESDB      backendKind = "esdb"
 	kindMongo     backendKind = "mongodb"
 	kindGoChannel backendKind = "gochannel"
@@ -215,7 +216,7 @@ const (
 // backend is a validated IM_EVENTSTORE, IM_READSTORE or IM_BUS value.
 type backend struct {
 	Kind  backendKind
-	Path  string   // the database file, for kindSQLite
+	Path  string   // the database file, for kindSQLite; the directory, for kindPebble
 	URL   string   // the connection string as given, for the networked kinds
 	Hosts []string // host or host:port of each server in URL
 }
@@ -223,8 +224,8 @@ type backend struct {
 // String is the setting without its user info, fit for logs.
 func (b backend) String() string {
 	switch b.Kind {
-	case kindSQLite:
-		return "sqlite:" + b.Path
+	case kindSQLite, kindPebble:
+		return string(b.Kind) + ":" + b.Path
 	case kindGoChannel:
 		return string(kindGoChannel)
 	}
@@ -238,13 +239,14 @@ type setting struct {
 	local   backendKind
 	schemes map[string]backendKind
 	forms   string // the accepted forms, for help and errors
+	pebble  bool   // also takes pebble:<dir>
 }
 
 var (
 	eventStoreSetting = setting{
-		name: "IM_EVENTSTORE", local: kindSQLite,
+		name: "IM_EVENTSTORE", local: kindSQLite, pebble: true,
 		schemes: map[string]backendKind{"esdb": kindESDB, "esdb+discover": kindESDB},
-		forms:   "sqlite:<path>, esdb://host:port[?tls=false] or esdb+discover://host:port",
+		forms:   "pebble:<dir>, sqlite:<path>, esdb://host:port[?tls=false] or esdb+discover://host:port",
 	}
 	readStoreSetting = setting{
 		name: "IM_READSTORE", local: kindSQLite,
@@ -269,15 +271,15 @@ func (s setting) parse(v, def string) (backend, error) {
 	switch {
 	case s.local == kindGoChannel && v == string(kindGoChannel):
 		return backend{Kind: kindGoChannel}, nil
-	case s.local == kindSQLite && strings.HasPrefix(v, "sqlite:"):
-		path := strings.TrimPrefix(v, "sqlite:")
+	case s.local == kindSQLite && strings.HasPrefix(v, "sqlite:"), s.pebble && strings.HasPrefix(v, "pebble:"):
+		kind, path, _ := strings.Cut(v, ":")
 		if path == "" {
 			return fail("empty path")
 		}
 		if strings.HasPrefix(path, "//") {
-			return fail("sqlite takes a file path, not a URL: write sqlite:/abs/path or sqlite:rel/path")
+			return fail("%s takes a file path, not a URL: write %s:/abs/path or %s:rel/path", kind, kind, kind)
 		}
-		return backend{Kind: kindSQLite, Path: path}, nil
+		return backend{Kind: backendKind(kind), Path: path}, nil
 	}
 	scheme, rest, ok := strings.Cut(v, "://")
 	if !ok {

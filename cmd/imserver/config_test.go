@@ -21,16 +21,20 @@ var _ = Describe("The configuration", func() {
 			Expect(c.Events).To(Equal(events))
 			Expect(c.Reads).To(Equal(reads))
 			Expect(c.Deltas).To(Equal(deltas))
-			Expect(c.EventStore).To(Equal(events.Path), "the SQLite file main.go opens")
+			Expect(c.EventStore).To(Equal(events.Path), "the file or directory main.go opens")
 			Expect(c.ReadStore).To(Equal(reads.Path), "the SQLite file main.go opens")
 		},
 		Entry("embedded by default, under the data directory", nil, map[string]string{"IM_DATA_DIR": "/srv/im"},
-			backend{Kind: kindSQLite, Path: filepath.Join("/srv/im", "events.db")},
+			backend{Kind: kindPebble, Path: filepath.Join("/srv/im", "events")},
 			backend{Kind: kindSQLite, Path: filepath.Join("/srv/im", "read.db")},
 			backend{Kind: kindGoChannel}),
 		Entry("SQLite files given explicitly", nil, map[string]string{"IM_EVENTSTORE": "sqlite:/var/ev.db", "IM_READSTORE": "sqlite:rel/read.db", "IM_BUS": "gochannel"},
 			backend{Kind: kindSQLite, Path: "/var/ev.db"},
 			backend{Kind: kindSQLite, Path: "rel/read.db"},
+			backend{Kind: kindGoChannel}),
+		Entry("a Pebble directory given explicitly", nil, map[string]string{"IM_EVENTSTORE": "pebble:/var/events"},
+			backend{Kind: kindPebble, Path: "/var/events"},
+			backend{Kind: kindSQLite, Path: filepath.Join("data", "read.db")},
 			backend{Kind: kindGoChannel}),
 		Entry("the production profile of compose.yaml", nil, map[string]string{
 			"IM_EVENTSTORE": "esdb://eventstore:2113?tls=false", "IM_READSTORE": "mongodb://mongo:27017/?replicaSet=rs0", "IM_BUS": "nats://nats:4222"},
@@ -43,7 +47,7 @@ var _ = Describe("The configuration", func() {
 			backend{Kind: kindMongo, URL: "mongodb+srv://cluster0.example.net/chat?retryWrites=true", Hosts: []string{"cluster0.example.net"}},
 			backend{Kind: kindNATS, URL: "nats://[fd00::4]:4222", Hosts: []string{"[fd00::4]:4222"}}),
 		Entry("host lists mixing hosts with and without ports", nil, map[string]string{"IM_READSTORE": "mongodb://u:p@a:27017,b/db?replicaSet=rs0"},
-			backend{Kind: kindSQLite, Path: filepath.Join("data", "events.db")},
+			backend{Kind: kindPebble, Path: filepath.Join("data", "events")},
 			backend{Kind: kindMongo, URL: "mongodb://u:p@a:27017,b/db?replicaSet=rs0", Hosts: []string{"a:27017", "b"}},
 			backend{Kind: kindGoChannel}),
 		Entry("flags over the environment", []string{"-eventstore", "esdb://flag:2113", "-bus", "nats://flag:4222"}, map[string]string{"IM_EVENTSTORE": "sqlite:env.db", "IM_BUS": "gochannel"},
@@ -62,10 +66,12 @@ var _ = Describe("The configuration", func() {
 			}
 			Expect(err.Error()).To(SatisfyAll(matchers...))
 		},
-		Entry("an unknown scheme", map[string]string{"IM_EVENTSTORE": "postgres://db:5432"}, `IM_EVENTSTORE="postgres://db:5432": unknown scheme "postgres"`, "want sqlite:<path>, esdb://"),
+		Entry("an unknown scheme", map[string]string{"IM_EVENTSTORE": "postgres://db:5432"}, `IM_EVENTSTORE="postgres://db:5432": unknown scheme "postgres"`, "want pebble:<dir>, sqlite:<path>, esdb://"),
 		Entry("a scheme of another variable", map[string]string{"IM_EVENTSTORE": "mongodb://mongo:27017"}, `unknown scheme "mongodb"`),
 		Entry("a bare path", map[string]string{"IM_READSTORE": "read.db"}, `IM_READSTORE="read.db": not a recognised value`, "mongodb://"),
 		Entry("an empty SQLite path", map[string]string{"IM_EVENTSTORE": "sqlite:"}, `IM_EVENTSTORE="sqlite:": empty path`),
+		Entry("an empty Pebble path", map[string]string{"IM_EVENTSTORE": "pebble:"}, `IM_EVENTSTORE="pebble:": empty path`),
+		Entry("a Pebble directory for the read store", map[string]string{"IM_READSTORE": "pebble:/var/read"}, `IM_READSTORE="pebble:/var/read": not a recognised value`),
 		Entry("a SQLite URL", map[string]string{"IM_READSTORE": "sqlite://read.db"}, "sqlite takes a file path, not a URL"),
 		Entry("no host", map[string]string{"IM_EVENTSTORE": "esdb://?tls=false"}, "malformed URL: no host"),
 		Entry("an empty host in a list", map[string]string{"IM_READSTORE": "mongodb://a,,b"}, `malformed URL: empty host in ""`),
@@ -155,7 +161,7 @@ var _ = Describe("The configuration", func() {
 		c, err := loadConfig(nil, envOf(map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:27017/?replicaSet=rs0"}))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Reads.String()).To(Equal("mongodb://xxxxx@mongo:27017/?replicaSet=rs0"))
-		Expect(c.Events.String()).To(Equal("sqlite:" + filepath.Join("data", "events.db")))
+		Expect(c.Events.String()).To(Equal("pebble:" + filepath.Join("data", "events")))
 		Expect(c.Deltas.String()).To(Equal("gochannel"))
 	})
 })

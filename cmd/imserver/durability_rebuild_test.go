@@ -11,7 +11,7 @@ import (
 
 	"github.com/eventchat/eventchat/adapters/authz"
 	"github.com/eventchat/eventchat/adapters/bus"
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/adapters/idgen"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/commands"
@@ -26,7 +26,7 @@ import (
 // Several senders share each way so that the store commits them in groups.
 func appendBacklog(path string, pairs [][2]member, perPair int) {
 	GinkgoHelper()
-	events, err := sqlitestore.Open(path)
+	events, err := pebblestore.Open(path)
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { Expect(events.Close()).To(Succeed()) }()
 	policy, err := authz.New()
@@ -81,7 +81,7 @@ func sendBacklog(ctx context.Context, app *commands.App, from, to member, first,
 func rebuild(eventsPath, readPath string) map[string]string {
 	GinkgoHelper()
 	ctx := context.Background()
-	events, err := sqlitestore.Open(eventsPath)
+	events, err := pebblestore.Open(eventsPath)
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { Expect(events.Close()).To(Succeed()) }()
 	reads, err := sqliteread.Open(readPath)

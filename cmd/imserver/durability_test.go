@@ -179,7 +179,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		p := startProcess(bin, dataDir)
 		pairs := friends(p, 2)
 		p.stop()
-		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
 		appendBacklog(eventsPath, pairs, 3000)
 
 		progress := func(p *process) projections.Rebuild {
@@ -226,7 +226,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		pairs := friends(p, 3)
 		p.stop()
 
-		eventsPath, readPath := filepath.Join(dataDir, "events.db"), filepath.Join(dataDir, "read.db")
+		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
 		appendBacklog(eventsPath, pairs, 2000)
 		// Without its read store the server folds the whole log again.
 		for _, suffix := range []string{"", "-wal", "-shm"} {
@@ -293,12 +293,13 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 			Entry("events.db with a SQLite header over garbage", "events.db", corruptAfterHeader),
 			Entry("events.db of another application", "events.db", foreign),
 			Entry("events.db cut short", "events.db", cutShort),
+			Entry("events, the Pebble store's directory, a file of random bytes", "events", garbage),
 			Entry("read.db of random bytes", "read.db", garbage),
 			Entry("read.db with a SQLite header over garbage", "read.db", corruptAfterHeader),
 			Entry("read.db of another application", "read.db", foreign),
 		)
 
-		// With events.db gone and read.db kept, serving the stale read
+		// With the event log gone and read.db kept, serving the stale read
 		// store would leave everything appended from then on unprojected,
 		// its checkpoints lying past the new log's head.
 		It("refuses a read store that has folded more than the event log holds", func() {
@@ -306,9 +307,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 			p := startProcess(bin, dataDir)
 			friends(p, 1)
 			p.stop()
-			for _, suffix := range []string{"", "-wal", "-shm"} {
-				Expect(os.RemoveAll(filepath.Join(dataDir, "events.db"+suffix))).To(Succeed())
-			}
+			Expect(os.RemoveAll(filepath.Join(dataDir, "events"))).To(Succeed())
 
 			p, _ = launch(bin, dataDir)
 			Expect(p.exitCode()).NotTo(BeZero())

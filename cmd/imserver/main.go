@@ -25,6 +25,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/blobstore/gridfs"
 	"github.com/eventchat/eventchat/adapters/bus"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
@@ -85,7 +86,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
-	events, err := openEventStore(ctx, cfg)
+	events, err := openEventStore(ctx, cfg, log)
 	if err != nil {
 		return fmt.Errorf("IM_EVENTSTORE: %w", err)
 	}
@@ -424,11 +425,17 @@ const auditDir = "audit"
 // readDatabase is the MongoDB database of the read models.
 const readDatabase = "eventchat"
 
-func openEventStore(ctx context.Context, cfg config) (eventStore, error) {
-	if cfg.Events.Kind == kindESDB {
+func openEventStore(ctx context.Context, cfg config, log *zap.Logger) (eventStore, error) {
+	switch cfg.Events.Kind {
+	case kindESDB:
 		return esdb.Open(ctx, cfg.Events.URL)
+	case kindSQLite:
+		return sqlitestore.Open(cfg.EventStore)
 	}
-	return sqlitestore.Open(cfg.EventStore)
+	if err := migrateSQLiteLog(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	return pebblestore.Open(cfg.EventStore)
 }
 
 // readsWithinLog refuses read models that have folded more of the log than

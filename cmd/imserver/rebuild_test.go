@@ -17,7 +17,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	_ "modernc.org/sqlite" // to set the read store's version as an older build left it
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -39,7 +39,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 
 	BeforeEach(func() {
 		dir = GinkgoT().TempDir()
-		events, reads = filepath.Join(dir, "events.db"), filepath.Join(dir, "read.db")
+		events, reads = filepath.Join(dir, "events"), filepath.Join(dir, "read.db")
 		s = startServer(dir)
 		a, b = s.register("rebuilda1"), s.register("rebuildb1")
 		s.befriend(a, b)
@@ -114,7 +114,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		appendBacklog(events, [][2]member{{a, b}}, 2500) // more than one batch
 
 		// The server's engine and rebuilder, on the same files.
-		log, err := sqlitestore.Open(events)
+		log, err := pebblestore.Open(events)
 		Expect(err).NotTo(HaveOccurred())
 		defer log.Close()
 		store, err := sqliteread.Open(reads)
@@ -164,6 +164,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(store.ShadowPath()).NotTo(BeAnExistingFile())
 		stopEngine()
 		Expect(<-engineDone).To(Succeed())
+		Expect(log.Close()).To(Succeed()) // one process at a time opens the log
 		Expect(hashOf(store)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 
@@ -218,6 +219,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		var history []struct{ Content string }
 		s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+b.ID, a.Token, nil, &history)
 		Expect(history).To(ContainElement(HaveField("Content", "kept by the log")))
+		Expect(s.stop()).To(Succeed()) // one process at a time opens the log
 		Expect(hashOfFile(reads)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 

@@ -20,7 +20,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/commands"
 )
 
@@ -117,7 +117,7 @@ var gif1x1 = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!
 // createTenant appends a tenant to the event log of a server not yet started.
 func createTenant(dataDir, code string) {
 	GinkgoHelper()
-	store, err := sqlitestore.Open(filepath.Join(dataDir, "events.db"))
+	store, err := pebblestore.Open(filepath.Join(dataDir, "events"))
 	Expect(err).NotTo(HaveOccurred())
 	n := 0
 	app := commands.New(commands.Deps{Store: store, Now: time.Now,

@@ -61,6 +61,8 @@ commands:
   projections rebuild <name|all>          rebuild the read models into a shadow and swap it in,
                                           with a progress bar; run again after an interruption to resume
   projections cancel                      stop the running rebuild, keeping its shadow to resume
+  store status                            the migration of a SQLite event log into the Pebble store,
+                                          read from the data directory (works while the server migrates)
   member level <tenant> <account> <level> set the level: Normal, Admin or System
   feedback list <tenant>                  the feedback members sent, newest first (100), with replies
   feedback reply <tenant> <feedbackId> <text>
@@ -157,7 +159,7 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return authtoken.New(key, nil)
 	}
 	if req.local != nil {
-		if err := req.local(local{signer: signer, operator: *name, stdout: stdout}); err != nil {
+		if err := req.local(local{signer: signer, operator: *name, stdout: stdout, dataDir: *dataDir, json: *asJSON}); err != nil {
 			fmt.Fprintln(stderr, "imctl:", err)
 			return 1
 		}
@@ -246,6 +248,8 @@ type local struct {
 	signer   func() (*authtoken.Tokens, error)
 	operator string
 	stdout   io.Writer
+	dataDir  string
+	json     bool // --json was given
 }
 
 func parse(args []string) (request, error) {
@@ -275,6 +279,11 @@ func parse(args []string) (request, error) {
 			return request{}, err
 		}
 		return request{method: http.MethodPost, path: "/v1/admin/projections/rebuild", body: map[string]string{"name": args[2]}, follow: followRebuild}, nil
+	case "store status":
+		if err := need(2); err != nil {
+			return request{}, err
+		}
+		return request{local: showStoreStatus}, nil
 	case "projections cancel":
 		if err := need(2); err != nil {
 			return request{}, err

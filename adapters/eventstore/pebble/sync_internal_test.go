@@ -1,0 +1,36 @@
+package pebblestore
+
+import (
+	"path/filepath"
+
+	"github.com/cockroachdb/pebble/v2"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/domain/es"
+)
+
+// A duplicate of an append whose fsync is under way is answered after
+// syncUpTo, which must make durable and publish what was handed to Pebble.
+var _ = Describe("Syncing up to the head", func() {
+	It("makes durable and publishes every batch handed to Pebble before it", func() {
+		s, err := Open(filepath.Join(GinkgoT().TempDir(), "events"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(s.Close)
+		evs, err := prepareAppend("t.x-1", []es.EventData{{ID: "a", Type: "T"}, {ID: "b", Type: "T"}})
+		Expect(err).NotTo(HaveOccurred())
+
+		s.seqMu.Lock()
+		d, err := s.decide("t.x-1", es.NoStream, evs, make([]idEntry, len(evs)))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.db.ApplyNoSyncWait(d.batch, pebble.Sync)).To(Succeed())
+		s.applyDecided("t.x-1", d)
+		s.seqMu.Unlock()
+		Expect(s.durable.Load()).To(BeZero())
+
+		Expect(s.syncUpTo(2)).To(Succeed())
+		Expect(s.durable.Load()).To(Equal(uint64(2)))
+		Expect(s.pending).To(BeEmpty())
+		Expect(d.batch.SyncWait()).To(Succeed())
+	})
+})
