@@ -2,6 +2,7 @@ package pebblestore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -270,6 +271,7 @@ func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error
 	}
 	seen := make(map[string]struct{}, len(events))
 	out := make([]preparedEvent, 0, len(events))
+	size := 0
 	for i, e := range events {
 		if e.ID == "" {
 			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no id", stream, i)
@@ -281,6 +283,13 @@ func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error
 			continue
 		}
 		seen[e.ID] = struct{}{}
+		meta, err := json.Marshal(e.Metadata)
+		if err != nil {
+			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
+		}
+		if size += len(e.Data) + len(meta) + 2*len(e.Type); size > es.MaxAppendSize {
+			return nil, fmt.Errorf("pebblestore: append to %s: over %d bytes: %w", stream, es.MaxAppendSize, es.ErrAppendTooLarge)
+		}
 		rec := es.RecordedEvent{ID: e.ID, Stream: stream, Type: e.Type, Data: append([]byte{}, e.Data...), Metadata: e.Metadata}
 		rec.Metadata.Time = rec.Metadata.Time.UTC()
 		v, err := encodeEvent(&rec)

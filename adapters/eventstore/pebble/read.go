@@ -112,6 +112,9 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 		return nil, err
 	}
 	defer done()
+	if err := s.checkPosition(after); err != nil {
+		return nil, err
+	}
 	evs, err := s.readAll(ctx, after, readMax(max))
 	if err != nil {
 		return nil, fmt.Errorf("pebblestore: read all after %d: %w", after, err)
@@ -140,6 +143,32 @@ func (s *Store) readAll(ctx context.Context, after uint64, max int) ([]es.Record
 		evs = append(evs, e)
 	}
 	return evs, it.Close()
+}
+
+// checkPosition refuses a position past the durable head: no event has it.
+func (s *Store) checkPosition(pos uint64) error {
+	if head := s.durable.Load(); pos > head {
+		return fmt.Errorf("pebblestore: position %d is past the head %d: %w", pos, head, es.ErrInvalidPosition)
+	}
+	return nil
+}
+
+// Last returns the last durable event of the log, false when it is empty.
+func (s *Store) Last(ctx context.Context) (es.RecordedEvent, bool, error) {
+	done, err := s.use()
+	if err != nil {
+		return es.RecordedEvent{}, false, err
+	}
+	defer done()
+	head := s.durable.Load()
+	if head == 0 {
+		return es.RecordedEvent{}, false, nil
+	}
+	evs, err := s.readPositions(ctx, []uint64{head})
+	if err != nil || len(evs) == 0 {
+		return es.RecordedEvent{}, false, err
+	}
+	return evs[0], true, nil
 }
 
 // Head returns the position of the last durable event in the log, 0 when it

@@ -27,6 +27,9 @@ func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := s.checkPosition(after); err != nil {
+		return nil, err
+	}
 	sub := &subscription{
 		store:      s,
 		live:       make(chan []es.RecordedEvent, liveBuffer),

@@ -86,7 +86,11 @@ func showStoreStatus(l local) error {
 func printStoreStatus(w io.Writer, s MigrationStatus) {
 	fmt.Fprintf(w, "event log migration: %s\n", s.State)
 	fmt.Fprintf(w, "  from %s to %s\n", s.Source, s.Target)
-	fmt.Fprintf(w, "  %s copied\n", bar(s.Copied, s.Total))
+	frac := 1.0
+	if s.Total > 0 {
+		frac = float64(s.Copied) / float64(s.Total)
+	}
+	fmt.Fprintf(w, "  %s  %d/%d events copied\n", bar(frac), s.Copied, s.Total)
 	fmt.Fprintf(w, "  started %s\n", s.Started.Format(time.RFC3339))
 	if !s.Finished.IsZero() {
 		fmt.Fprintf(w, "  finished %s\n", s.Finished.Format(time.RFC3339))
