@@ -174,7 +174,7 @@ func (a *Async) send() {
 		a.mu.Lock()
 		if err != nil {
 			a.dropped(len(batch), err)
-		} else {
+		} else if a.gaps == a.covered {
 			a.state.LastError = ""
 		}
 		a.mu.Unlock()

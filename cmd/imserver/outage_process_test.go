@@ -79,6 +79,9 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 		Eventually(func() projections.PublishState { return *one.projectionStatus().Publisher }).WithTimeout(10*time.Second).
 			Should(SatisfyAll(HaveField("Gap", false), HaveField("LastError", ""), HaveField("Buffered", 0)),
 				"no stale error once publishing works again")
+		code, out, errOut := one.imctl("projections", "status")
+		Expect(code).To(Equal(0), errOut)
+		Expect(out).To(MatchRegexp(`\npublish: buffered: 0  dropped: [1-9][0-9]*  resyncs: [1-9][0-9]*\n`))
 
 		// Every member got every push, or a resync after the message was
 		// acknowledged whose history read held it.
