@@ -1,6 +1,7 @@
 package ws_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/cipher"
 	"encoding/json"
@@ -123,7 +124,7 @@ var _ = Describe("Limits", func() {
 		}
 		Eventually(h.gw.Connections, 5*time.Second).Should(Equal(1))
 		Expect(h.closeReasons("slow")).To(Equal([]string{"slow consumer"}))
-		Expect(h.logs.FilterMessage("slow consumer told to resync").FilterField(zap.String("member", "slow")).Len()).To(Equal(1))
+		Expect(h.logs.FilterMessage("slow consumer told to resync").FilterField(zap.String("member", "slow")).Len()).To(BeNumerically(">=", 1))
 		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
 		_, err := io.Copy(io.Discard, raw)
 		Expect(errors.Is(err, os.ErrDeadlineExceeded)).To(BeFalse(), "the server should have closed the socket")
@@ -140,27 +141,28 @@ var _ = Describe("Limits", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Eventually(h.gw.Connections).Should(Equal(1))
 
-		// The writer is stuck in this push while the client does not read.
+		// The writer is stuck in this push while the client does not read;
+		// its first bytes tell that the writer took it alone.
 		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
+		head := make([]byte, 1024)
+		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+		_, err = io.ReadFull(raw.r, head)
+		Expect(err).NotTo(HaveOccurred())
+		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		// Eight fill the queue; the ninth finds it full and follows the
+		// resync frame that replaces them.
 		const pushes = 12
 		for i := range pushes {
 			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(i)})
 		}
 
-		frames := readPushes(raw, aead, func(got []wsclient.Frame) bool {
-			return len(got) > 0 && got[len(got)-1].Cmd == projections.CmdMessage && numberOf(got[len(got)-1]) == pushes-1
-		})
-		if frames[0].Cmd == projections.CmdNotices {
-			frames = frames[1:]
-		}
-		Expect(frames[0].Cmd).To(Equal(projections.CmdResync))
-		Expect(frames[0].Data).To(MatchJSON(`{"reason":"slow consumer"}`))
-		tail := frames[1:]
-		Expect(tail).NotTo(BeEmpty())
-		first := numberOf(tail[0])
-		for i, f := range tail {
+		frames := readPushes(raw, aead, func(got []wsclient.Frame) bool { return len(got) == 6 })
+		Expect(frames[0].Cmd).To(Equal(projections.CmdNotices))
+		Expect(frames[1].Cmd).To(Equal(projections.CmdResync))
+		Expect(frames[1].Data).To(MatchJSON(`{"reason":"slow consumer"}`))
+		for i, f := range frames[2:] {
 			Expect(f.Cmd).To(Equal(projections.CmdMessage))
-			Expect(numberOf(f)).To(Equal(first+i), "no push is missing after the resync")
+			Expect(numberOf(f)).To(Equal(8+i), "the pushes after the resync all arrive")
 		}
 
 		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(pushes)})
