@@ -172,6 +172,32 @@ var _ = Describe("Limits", func() {
 		Expect(h.closeReasons("slow")).To(BeEmpty())
 	})
 
+	It("does not queue a second resync frame for a connection whose resync frame still waits", func() {
+		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 5 * time.Second})
+		token, key := h.login("slow", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
+		aead, err := wire.NewAEAD(key)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(h.gw.Connections).Should(Equal(1))
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
+		head := make([]byte, 1024)
+		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+		_, err = io.ReadFull(raw.r, head)
+		Expect(err).NotTo(HaveOccurred())
+		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		for i := range 9 {
+			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(i)})
+		}
+
+		h.push(projections.ResyncDelta(projections.ResyncBus))
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(9)})
+
+		frames := readPushes(raw, aead, func(got []wsclient.Frame) bool { return len(got) == 4 })
+		Expect([]int{frames[0].Cmd, frames[1].Cmd, frames[2].Cmd, frames[3].Cmd}).To(Equal(
+			[]int{projections.CmdNotices, projections.CmdResync, projections.CmdMessage, projections.CmdMessage}))
+		Expect([]int{numberOf(frames[2]), numberOf(frames[3])}).To(Equal([]int{8, 9}))
+	})
+
 	It("tells every connection of every tenant to resync on a resync delta, once", func() {
 		h := startGateway(ws.Config{})
 		a := h.connect("m1")
