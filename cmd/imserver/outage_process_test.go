@@ -71,7 +71,7 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 			Eventually(func() bool {
 				return !slices.ContainsFunc(sockets, func(s *outageSocket) bool { return s.resyncAfter(began).IsZero() })
 			}).WithTimeout(15*time.Second).Should(BeTrue(), "a socket got no resync after NATS came back")
-			time.Sleep(2 * time.Second)
+			time.Sleep(3 * time.Second)
 		}
 		DeferCleanup(func() { ns.Shutdown() })
 		acked := o.halt()
@@ -122,6 +122,12 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 				Expect(lag).To(BeNumerically("<", 5*time.Second), "history on node-%d during the outage", node+1)
 				report = append(report, fmt.Sprintf("NATS down %.0f s: history lag on node-%d at most %.2f s over %d messages",
 					out.up.Sub(out.down).Seconds(), node+1, lag.Seconds(), n))
+			}
+			for node := range 2 {
+				// What a client sees without any outage, at the same size
+				// of the chat.
+				lag, n := o.historyLag(node, out.up.Add(time.Second), out.up.Add(2*time.Second))
+				report = append(report, fmt.Sprintf("  after NATS came back: history lag on node-%d at most %.2f s over %d messages", node+1, lag.Seconds(), n))
 			}
 			for _, s := range sockets {
 				report = append(report, fmt.Sprintf("  %s: resync %.2f s after NATS came back", s.who, s.resyncAfter(out.down).Sub(out.up).Seconds()))
@@ -207,7 +213,7 @@ func (o *outageChat) send(prefix string, send sender) {
 
 // readHistory reads the newest page of m's history with peer on s, as the
 // client does, without waiting for any position, and records when each
-// message first shows on node i.
+// message first shows on node i: when the read that showed it answered.
 func (o *outageChat) readHistory(i int, s *testServer, m member, peer string) {
 	client := &http.Client{Timeout: 10 * time.Second}
 	for o.running() {
@@ -273,7 +279,7 @@ type historyMessage struct {
 }
 
 func newestHistory(client *http.Client, s *testServer, m member, peer string) ([]historyMessage, error) {
-	req, err := http.NewRequest("GET", fmt.Sprintf("%s/v1/message/messagePush/history/list/page?friendMemberId=%s&pageSize=200", s.base, peer), nil)
+	req, err := http.NewRequest("GET", fmt.Sprintf("%s/v1/message/messagePush/history/list/page?friendMemberId=%s&pageSize=50", s.base, peer), nil)
 	if err != nil {
 		return nil, err
 	}
