@@ -6,7 +6,6 @@ require (
 	github.com/EventStore/EventStore-Client-Go/v4 v4.2.0
 	github.com/FerretDB/FerretDB v1.24.0
 	github.com/ThreeDotsLabs/watermill v1.4.7
-	github.com/ThreeDotsLabs/watermill-nats/v2 v2.1.3
 	github.com/casbin/casbin/v2 v2.105.0
 	github.com/cockroachdb/pebble/v2 v2.1.7
 	github.com/gobwas/ws v1.4.0

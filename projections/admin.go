@@ -30,9 +30,12 @@ type Report struct {
 	// Position is what every projector has folded.
 	Position uint64 `json:"position"`
 	// Skipped counts events this version could not decode.
-	Skipped   uint64            `json:"skipped"`
-	Leader    string            `json:"leader,omitempty"`
-	LastError string            `json:"lastError,omitempty"`
+	Skipped   uint64 `json:"skipped"`
+	Leader    string `json:"leader,omitempty"`
+	LastError string `json:"lastError,omitempty"`
+	// Publisher is the state of the hand-over of deltas to the bus, when
+	// the publisher reports one.
+	Publisher *PublishState     `json:"publisher,omitempty"`
 	Projector []ProjectorStatus `json:"projectors"`
 }
 
@@ -54,6 +57,10 @@ func (e *Engine) Report(ctx context.Context) (Report, error) {
 	r := Report{Head: head, HeadTime: last.Metadata.Time, Position: st.Position, Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
 	if st.LastErr != nil {
 		r.LastError = st.LastErr.Error()
+	}
+	if pr, ok := e.pub.(PublishReporter); ok {
+		ps := pr.PublishState()
+		r.Publisher = &ps
 	}
 	// timeAfter is the time of the first event after pos.
 	times := map[uint64]time.Time{}

@@ -66,8 +66,11 @@ func (e *Engine) elect(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("projections: take the lease: %w", err)
 		}
-		e.setLeader(holder)
+		previous := e.setLeader(holder)
 		if holder == owner {
+			if previous != "" && previous != owner {
+				e.resync(ctx, ResyncTakeover)
+			}
 			err = e.lead(ctx, now.Add(ttl))
 		} else {
 			err = e.follow(ctx, ttl/5)
@@ -170,12 +173,25 @@ func (e *Engine) follow(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (e *Engine) setLeader(leader string) {
+// setLeader records the holder of the lease and returns the one before.
+func (e *Engine) setLeader(leader string) string {
 	e.mu.Lock()
-	changed := e.leader != leader
+	previous := e.leader
 	e.leader = leader
 	e.mu.Unlock()
-	if changed && e.election.Changed != nil {
+	if previous != leader && e.election.Changed != nil {
 		e.election.Changed(leader)
+	}
+	return previous
+}
+
+// resync tells every socket to resync: deltas the previous holder folded
+// but had not published when it stopped are lost.
+func (e *Engine) resync(ctx context.Context, reason string) {
+	if e.pub == nil {
+		return
+	}
+	if err := e.pub.Publish(ctx, []Delta{ResyncDelta(reason)}); err != nil {
+		e.setErr(fmt.Errorf("projections: publish a resync: %w", err))
 	}
 }

@@ -73,7 +73,7 @@ var _ = Describe("Engines of several nodes on one read store", func() {
 		return last
 	}
 
-	It("let one of them fold and publish while the others follow its checkpoints, and hand over when it stops", func() {
+	It("let one of them fold and publish while the others follow its checkpoints, and hand over when it stops, telling every socket to resync", func() {
 		pubA, pubB := &recorder{}, &recorder{}
 		a := node("node-a", handle(), pubA)
 		stopA := run(a)
@@ -94,8 +94,11 @@ var _ = Describe("Engines of several nodes on one read store", func() {
 		Eventually(func() string { return b.Status().Leader }, 2*ttl).Should(Equal("node-b"))
 		last = send(20, 30)
 		waitFor(b, last)
-		Eventually(pubB.count).Should(Equal(10))
+		Eventually(pubB.count).Should(Equal(11))
+		Expect(pubB.published()[0]).To(Equal(projections.ResyncDelta(projections.ResyncTakeover)),
+			"what node-a folded but had not published when it stopped is covered by a resync")
 		Expect(pubA.count()).To(Equal(20))
+		Expect(pubA.published()).NotTo(ContainElement(HaveField("Cmd", projections.CmdResync)), "the first holder took the lease from no one")
 		Expect(unread(storeB, "2")).To(Equal(30))
 	})
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -30,6 +31,12 @@ func (r *recorder) Publish(_ context.Context, ds []projections.Delta) error {
 	defer r.mu.Unlock()
 	r.deltas = append(r.deltas, ds...)
 	return nil
+}
+
+func (r *recorder) published() []projections.Delta {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.deltas)
 }
 
 func (r *recorder) count() int {

@@ -38,6 +38,8 @@ type Bus struct {
 	pub       message.Publisher
 	subscribe source
 	shutdown  func() error
+	// gaps, when set, tells when the subscriptions may have missed batches.
+	gaps *interruptions
 
 	mu     sync.Mutex
 	closed bool
@@ -66,7 +68,9 @@ func (b *Bus) Publish(ctx context.Context, deltas []projections.Delta) error {
 }
 
 // Deltas delivers every delta published after the call, in order, until
-// ctx ends or the bus closes; then the channel closes.
+// ctx ends or the bus closes; then the channel closes. When the
+// subscription may have missed batches (its connection was lost), it
+// delivers a resync delta (projections.ResyncDelta) once it is back.
 func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 	if b.isClosed() {
 		return nil, ErrClosed
@@ -78,15 +82,26 @@ func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 		return nil, fmt.Errorf("bus: subscribe: %w", err)
 	}
 	out := make(chan projections.Delta, deltaBuffer)
+	gap, unwatch := b.gaps.watch()
 	go func() {
 		defer close(out)
 		defer stop()
 		defer cancel()
+		defer unwatch()
 		for {
 			var m *message.Message
 			var ok bool
 			select {
 			case m, ok = <-in:
+			case <-gap:
+				select {
+				case out <- projections.ResyncDelta(projections.ResyncBus):
+				case <-ctx.Done():
+					return
+				case <-b.done:
+					return
+				}
+				continue
 			case <-ctx.Done():
 				return
 			case <-b.done:
@@ -126,6 +141,45 @@ func (b *Bus) Close() error {
 	b.closed = true
 	close(b.done)
 	return b.shutdown()
+}
+
+// interruptions tells the subscriptions of a bus that its connection was
+// lost and is back.
+type interruptions struct {
+	mu       sync.Mutex
+	watchers map[chan struct{}]struct{}
+}
+
+// watch returns a channel that receives after each interruption (several
+// in a row may be told once) and the function that stops it. A nil
+// interruptions never tells.
+func (i *interruptions) watch() (<-chan struct{}, func()) {
+	if i == nil {
+		return nil, func() {}
+	}
+	ch := make(chan struct{}, 1)
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.watchers == nil {
+		i.watchers = map[chan struct{}]struct{}{}
+	}
+	i.watchers[ch] = struct{}{}
+	return ch, func() {
+		i.mu.Lock()
+		defer i.mu.Unlock()
+		delete(i.watchers, ch)
+	}
+}
+
+func (i *interruptions) happened() {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	for ch := range i.watchers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func (b *Bus) isClosed() bool {

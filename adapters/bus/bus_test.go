@@ -84,7 +84,35 @@ var _ = Describe("NATS bus on an embedded server", func() {
 		})
 
 		Eventually(func() error { return b.Publish(ctx, numbered(1, 1)) }, 15*time.Second, 100*time.Millisecond).Should(Succeed())
-		Expect(positionsOf(take(ds, 1))).To(Equal([]uint64{1}))
+		got := take(ds, 2)
+		Expect(got).To(ContainElement(projections.ResyncDelta(projections.ResyncBus)), "the subscriber is told it may have missed batches")
+		Expect(positionsOf(withoutResyncs(got))).To(Equal([]uint64{1}))
+	})
+
+	It("tells each subscriber of a node whose connection came back to resync, with nothing published", func() {
+		dir := GinkgoT().TempDir()
+		ns := startNATS(dir, -1)
+		port := ns.Addr().(*net.TCPAddr).Port
+		bs := openNATS(ns.ClientURL(), bus.DefaultStream, 1)
+		ctx, cancel := context.WithCancel(context.Background())
+		DeferCleanup(cancel)
+		first, err := bs[0].Deltas(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		second, err := bs[0].Deltas(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Consistently(first, 200*time.Millisecond).ShouldNot(Receive())
+
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		ns = startNATS(dir, port)
+		DeferCleanup(func() {
+			ns.Shutdown()
+			ns.WaitForShutdown()
+		})
+
+		for _, ds := range []<-chan projections.Delta{first, second} {
+			Eventually(ds, 15*time.Second).Should(Receive(Equal(projections.ResyncDelta(projections.ResyncBus))))
+		}
 	})
 })
 
@@ -144,4 +172,14 @@ func counting(n int) []uint64 {
 		ps[i] = uint64(i)
 	}
 	return ps
+}
+
+func withoutResyncs(ds []projections.Delta) []projections.Delta {
+	var out []projections.Delta
+	for _, d := range ds {
+		if d.Cmd != projections.CmdResync {
+			out = append(out, d)
+		}
+	}
+	return out
 }

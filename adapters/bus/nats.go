@@ -2,11 +2,11 @@ package bus
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
-	wmjetstream "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/jetstream"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -54,6 +54,7 @@ func NewNATS(url string, log *zap.Logger, opts ...NATSOption) (*Bus, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	gaps := &interruptions{}
 	nc, err := nats.Connect(url,
 		nats.Name("eventchat-bus"),
 		nats.MaxReconnects(-1),
@@ -65,6 +66,7 @@ func NewNATS(url string, log *zap.Logger, opts ...NATSOption) (*Bus, error) {
 		}),
 		nats.ReconnectHandler(func(c *nats.Conn) {
 			log.Info("nats reconnected", zap.String("server", c.ConnectedUrlRedacted()))
+			gaps.happened()
 		}),
 	)
 	if err != nil {
@@ -90,19 +92,43 @@ func NewNATS(url string, log *zap.Logger, opts ...NATSOption) (*Bus, error) {
 		nc.Close()
 		return nil, fmt.Errorf("bus: create stream %s: %w", cfg.stream, err)
 	}
-	pub, err := wmjetstream.NewPublisher(wmjetstream.PublisherConfig{
-		Conn:            nc,
-		Logger:          watermill.NopLogger{},
-		ConfigureStream: func(string) jetstream.StreamConfig { return streamCfg },
-	})
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("bus: nats publisher: %w", err)
-	}
+	pub := jsPublisher{nc: nc, js: js, subject: cfg.stream}
 	subscribe := func(ctx context.Context) (<-chan *message.Message, func(), error) {
 		return consumeOrdered(ctx, js, cfg.stream, log)
 	}
-	return newBus(pub, subscribe, pub.Close), nil
+	b := newBus(pub, subscribe, pub.Close)
+	b.gaps = gaps
+	return b, nil
+}
+
+// errDisconnected refuses a publish while the connection is down.
+var errDisconnected = errors.New("nats: not connected")
+
+// jsPublisher publishes to the stream under the message's context, where
+// watermill's JetStream publisher waits for the library's own timeout. It
+// refuses at once while the connection is down rather than buffer the
+// message for a reconnect that may come after the caller gave up on it.
+type jsPublisher struct {
+	nc      *nats.Conn
+	js      jetstream.JetStream
+	subject string
+}
+
+func (p jsPublisher) Publish(_ string, ms ...*message.Message) error {
+	for _, m := range ms {
+		if !p.nc.IsConnected() {
+			return errDisconnected
+		}
+		if _, err := p.js.Publish(m.Context(), p.subject, m.Payload); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p jsPublisher) Close() error {
+	p.nc.Close()
+	return nil
 }
 
 // consumeOrdered delivers the stream's new messages through an ordered

@@ -11,7 +11,9 @@ type Config struct {
 	// ones close the connection with 1009. Default 1 MiB.
 	MaxFrameBytes int64
 	// SendQueue bounds the frames waiting for one connection; a connection
-	// that lets it fill is closed as a slow consumer. Default 256.
+	// that lets it fill gets a resync frame in place of what waited, and is
+	// closed as a slow consumer when it fills again before that frame was
+	// written. Default 256.
 	SendQueue int
 	// IdleTimeout closes a connection that sent nothing for so long. Default 30 s.
 	IdleTimeout time.Duration

@@ -39,16 +39,19 @@ type conn struct {
 	aead      cipher.AEAD
 	lang      string
 
-	mu         sync.Mutex
-	netConn    net.Conn  // nil until attach
-	src        io.Reader // netConn, behind bytes that arrived with the handshake if any
-	queue      []outFrame
-	writing    bool // a writer goroutine runs
-	closing    bool // a close frame is queued or the socket is cut: nothing more is queued
-	closeSent  bool
-	readerDone bool
-	released   bool
-	reason     string
+	mu      sync.Mutex
+	netConn net.Conn  // nil until attach
+	src     io.Reader // netConn, behind bytes that arrived with the handshake if any
+	queue   []outFrame
+	writing bool // a writer goroutine runs
+	closing bool // a close frame is queued or the socket is cut: nothing more is queued
+	// resyncPending: a resync frame is queued or being written; pushes
+	// dropped meanwhile are covered by it.
+	resyncPending bool
+	closeSent     bool
+	readerDone    bool
+	released      bool
+	reason        string
 }
 
 func newConn(g *Gateway, p commands.Principal, aead cipher.AEAD, lang string) *conn {

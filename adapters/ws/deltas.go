@@ -12,7 +12,8 @@ import (
 )
 
 // Run pushes every delta of src to the connections it concerns until ctx
-// ends. Pushing never blocks: a connection that cannot keep up is dropped.
+// ends. Pushing never blocks: a connection that cannot keep up is told to
+// resync, and dropped if it cannot take even that.
 func (g *Gateway) Run(ctx context.Context, src DeltaSource) error {
 	deltas, err := src.Deltas(ctx)
 	if err != nil {
@@ -40,6 +41,17 @@ func (g *Gateway) deliver(d projections.Delta) {
 	frame := textFrame(pushJSON(d.Cmd, d.Data))
 	g.mu.RLock()
 	defer g.mu.RUnlock()
+	if d.Cmd == projections.CmdResync && len(d.To) == 0 {
+		// A gap on the bus or in the projections: anyone may have missed
+		// pushes.
+		frame.resync = true
+		for _, cs := range g.members {
+			for _, c := range cs {
+				c.push(frame)
+			}
+		}
+		return
+	}
 	for _, member := range d.To {
 		for _, c := range g.members[memberKey{d.Tenant, member}] {
 			if d.Session != "" && c.principal.SessionID != d.Session {

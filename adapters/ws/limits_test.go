@@ -1,8 +1,12 @@
 package ws_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/cipher"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -13,6 +17,7 @@ import (
 	gobwas "github.com/gobwas/ws"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
@@ -105,7 +110,7 @@ var _ = Describe("Limits", func() {
 		Eventually(h.gw.Connections).Should(BeZero())
 	})
 
-	It("disconnects a consumer that does not read while the others keep receiving", func() {
+	It("closes a consumer that does not read even its resync frame, while the others keep receiving", func() {
 		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 500 * time.Millisecond})
 		fast := h.connect("fast")
 		token, _ := h.login("slow", "s1")
@@ -119,12 +124,95 @@ var _ = Describe("Limits", func() {
 		}
 		Eventually(h.gw.Connections, 5*time.Second).Should(Equal(1))
 		Expect(h.closeReasons("slow")).To(Equal([]string{"slow consumer"}))
+		Expect(h.logs.FilterMessage("slow consumer told to resync").FilterField(zap.String("member", "slow")).Len()).To(BeNumerically(">=", 1))
 		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
 		_, err := io.Copy(io.Discard, raw)
 		Expect(errors.Is(err, os.ErrDeadlineExceeded)).To(BeFalse(), "the server should have closed the socket")
 
 		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow", "fast"}, Cmd: projections.CmdOnline, Data: jsonString(1)})
 		Expect(next(fast).Cmd).To(Equal(projections.CmdOnline))
+	})
+
+	It("tells a consumer that fell behind to resync in place of the pushes it missed, and keeps it connected", func() {
+		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 5 * time.Second})
+		token, key := h.login("slow", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
+		aead, err := wire.NewAEAD(key)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(h.gw.Connections).Should(Equal(1))
+
+		// The writer is stuck in this push while the client does not read;
+		// its first bytes tell that the writer took it alone.
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
+		head := make([]byte, 1024)
+		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+		_, err = io.ReadFull(raw.r, head)
+		Expect(err).NotTo(HaveOccurred())
+		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		// Eight fill the queue; the ninth finds it full and follows the
+		// resync frame that replaces them.
+		const pushes = 12
+		for i := range pushes {
+			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(i)})
+		}
+
+		frames := readPushes(raw, aead, func(got []wsclient.Frame) bool { return len(got) == 6 })
+		Expect(frames[0].Cmd).To(Equal(projections.CmdNotices))
+		Expect(frames[1].Cmd).To(Equal(projections.CmdResync))
+		Expect(frames[1].Data).To(MatchJSON(`{"reason":"slow consumer"}`))
+		for i, f := range frames[2:] {
+			Expect(f.Cmd).To(Equal(projections.CmdMessage))
+			Expect(numberOf(f)).To(Equal(8+i), "the pushes after the resync all arrive")
+		}
+
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(pushes)})
+		after := readPushes(raw, aead, func(got []wsclient.Frame) bool { return len(got) == 1 })
+		Expect(numberOf(after[0])).To(Equal(pushes))
+		Expect(h.gw.Connections()).To(Equal(1))
+		Expect(h.closeReasons("slow")).To(BeEmpty())
+	})
+
+	It("does not queue a second resync frame for a connection whose resync frame still waits", func() {
+		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 5 * time.Second})
+		token, key := h.login("slow", "s1")
+		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
+		aead, err := wire.NewAEAD(key)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(h.gw.Connections).Should(Equal(1))
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
+		head := make([]byte, 1024)
+		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+		_, err = io.ReadFull(raw.r, head)
+		Expect(err).NotTo(HaveOccurred())
+		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		for i := range 9 {
+			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(i)})
+		}
+
+		h.push(projections.ResyncDelta(projections.ResyncBus))
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(9)})
+
+		frames := readPushes(raw, aead, func(got []wsclient.Frame) bool { return len(got) == 4 })
+		Expect([]int{frames[0].Cmd, frames[1].Cmd, frames[2].Cmd, frames[3].Cmd}).To(Equal(
+			[]int{projections.CmdNotices, projections.CmdResync, projections.CmdMessage, projections.CmdMessage}))
+		Expect([]int{numberOf(frames[2]), numberOf(frames[3])}).To(Equal([]int{8, 9}))
+	})
+
+	It("tells every connection of every tenant to resync on a resync delta, once", func() {
+		h := startGateway(ws.Config{})
+		a := h.connect("m1")
+		token, key := h.loginIn("x0002", "m2", "s2")
+		b := h.dial(token, key)
+		Eventually(h.gw.Connections).Should(Equal(2))
+
+		h.push(projections.ResyncDelta(projections.ResyncBus))
+		for _, c := range []*wsclient.Client{a, b} {
+			f := next(c)
+			Expect(f.Cmd).To(Equal(projections.CmdResync))
+			Expect(f.Data).To(MatchJSON(`{"reason":"bus"}`))
+		}
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"m1"}, Cmd: projections.CmdOnline, Data: jsonString(1)})
+		Expect(next(a).Cmd).To(Equal(projections.CmdOnline))
 	})
 
 	It("closes a connection silent for the idle timeout", func() {
@@ -152,4 +240,30 @@ func smallWindowDial(ctx context.Context, network, addr string) (net.Conn, error
 		return err
 	}}
 	return d.DialContext(ctx, network, addr)
+}
+
+func numberedData(n int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"n":%d}`, n)) }
+
+func numberOf(f wsclient.Frame) int {
+	GinkgoHelper()
+	var d struct{ N int }
+	Expect(json.Unmarshal(f.Data, &d)).To(Succeed())
+	return d.N
+}
+
+// readPushes reads and opens the text frames of raw until done holds for
+// what was read.
+func readPushes(raw rawConn, aead cipher.AEAD, done func([]wsclient.Frame) bool) []wsclient.Frame {
+	GinkgoHelper()
+	var got []wsclient.Frame
+	for !done(got) {
+		f := raw.readFrame()
+		Expect(f.Header.OpCode).To(Equal(gobwas.OpText), "read %d pushes before this frame", len(got))
+		plain, err := wire.Open(nil, f.Payload, aead)
+		Expect(err).NotTo(HaveOccurred())
+		var push wsclient.Frame
+		Expect(json.Unmarshal(plain, &push)).To(Succeed())
+		got = append(got, push)
+	}
+	return got
 }

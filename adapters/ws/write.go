@@ -1,11 +1,14 @@
 package ws
 
 import (
+	"slices"
 	"time"
 
 	"github.com/gobwas/ws"
+	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // outFrame is a frame waiting to be written. A text frame's body is the
@@ -14,6 +17,8 @@ import (
 type outFrame struct {
 	op   ws.OpCode
 	body []byte
+	// resync tells the client to reload what it shows.
+	resync bool
 }
 
 // flushAt is the batch size after which the writer writes what it has.
@@ -25,12 +30,28 @@ func closeFrame(code ws.StatusCode, reason string) outFrame {
 	return outFrame{op: ws.OpClose, body: ws.NewCloseFrameBody(code, reason)}
 }
 
+// slowConsumerResync is the frame that tells a slow consumer its pushes
+// were dropped.
+var slowConsumerResync = outFrame{op: ws.OpText, resync: true,
+	body: pushJSON(projections.CmdResync, projections.ResyncData(projections.ResyncSlowConsumer))}
+
 // push queues f without ever blocking. A connection whose queue is full is a
-// slow consumer: its queue is dropped and it is closed.
+// slow consumer: its queue is dropped for a resync frame, so that the client
+// reloads what it missed; when the queue fills again before the resync
+// frame was written, the connection is closed.
 func (c *conn) push(f outFrame) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
+		return
+	}
+	if len(c.queue) >= c.g.cfg.SendQueue && !c.resyncPending {
+		clear(c.queue)
+		c.queue = append(c.queue[:0], slowConsumerResync)
+		c.resyncPending = true
+		c.g.log.Info("slow consumer told to resync", zap.String("member", c.principal.MemberID))
+	}
+	if f.resync && slices.ContainsFunc(c.queue, isResync) {
 		return
 	}
 	if len(c.queue) >= c.g.cfg.SendQueue {
@@ -46,8 +67,11 @@ func (c *conn) push(f outFrame) {
 		return
 	}
 	c.queue = append(c.queue, f)
+	c.resyncPending = c.resyncPending || f.resync
 	c.startWriter()
 }
+
+func isResync(f outFrame) bool { return f.resync }
 
 // startWriter starts the writer goroutine unless one runs or the socket is
 // not attached yet. Call with c.mu held.
@@ -81,6 +105,10 @@ func (c *conn) writeLoop() {
 		var err error
 		if buf, err = c.writeBatch(buf, batch); err != nil {
 			c.abort(reasonWriteFailed)
+		} else if slices.ContainsFunc(batch, isResync) {
+			c.mu.Lock()
+			c.resyncPending = slices.ContainsFunc(c.queue, isResync)
+			c.mu.Unlock()
 		}
 		clear(batch)
 	}

@@ -152,7 +152,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return fmt.Errorf("default tenant: %w", err)
 	}
 
-	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
+	// The projections hand their deltas over without waiting on the bus.
+	publisher := bus.NewAsync(deltas, bus.AsyncConfig{})
+	defer func() { _ = publisher.Close() }()
+	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
 	engine.Elect(projections.Election{Owner: cfg.NodeName, TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, log.Named("projections"))})

@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+	"github.com/eventchat/eventchat/projections"
 )
 
 var _ = Describe("Two server processes on the production profile", Ordered, func() {
@@ -73,6 +74,7 @@ var _ = Describe("Two server processes on the production profile", Ordered, func
 			GinkgoWriter.Println(report)
 
 			Expect(chat.unpushed()).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.socket.Err())
+			Expect(chat.takeoverResyncs()).To(Equal(1), "the node taking over tells every socket to resync")
 			history := map[string]int{}
 			for _, m := range other.history(bob, alice.ID, acked[len(acked)-1].Position) {
 				history[m.UUID]++
@@ -120,6 +122,8 @@ type timedChat struct {
 	// visible is when history first showed a message at each position.
 	visible []visibleAt
 	errs    []error
+	// resyncs are the data of the resync pushes the socket got.
+	resyncs []string
 }
 
 type timedSend struct {
@@ -189,6 +193,12 @@ func (t *timedChat) collect(c *wsclient.Client) {
 		if err != nil {
 			return
 		}
+		if f.Cmd == projections.CmdResync {
+			t.mu.Lock()
+			t.resyncs = append(t.resyncs, string(f.Data))
+			t.mu.Unlock()
+			continue
+		}
 		var m message
 		if f.Cmd == 11 && json.Unmarshal(f.Data, &m) == nil {
 			t.mu.Lock()
@@ -241,6 +251,20 @@ func (t *timedChat) read(s *testServer, m member, peer string) {
 		}
 		t.mu.Unlock()
 	}
+}
+
+// takeoverResyncs counts the resync pushes for a takeover the socket got.
+func (t *timedChat) takeoverResyncs() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	want := string(projections.ResyncData(projections.ResyncTakeover))
+	n := 0
+	for _, r := range t.resyncs {
+		if r == want {
+			n++
+		}
+	}
+	return n
 }
 
 func (t *timedChat) pushedCount() int {

@@ -92,6 +92,16 @@ func showStatus(w io.Writer, data json.RawMessage) error {
 	if s.LastError != "" {
 		fmt.Fprintf(w, "last error: %s\n", s.LastError)
 	}
+	if p := s.Publisher; p != nil {
+		fmt.Fprintf(w, "publish: buffered: %d  dropped: %d  resyncs: %d", p.Buffered, p.Dropped, p.Resyncs)
+		if p.Gap {
+			fmt.Fprint(w, "  gap: resync pending")
+		}
+		if p.LastError != "" {
+			fmt.Fprintf(w, "  last error: %s", p.LastError)
+		}
+		fmt.Fprintln(w)
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "PROJECTOR\tCHECKPOINT\tHEAD\tBEHIND\tLAG SECONDS\tLAST ERROR")
 	for _, p := range s.Projector {

@@ -27,6 +27,7 @@ import { applyOnline } from '../state/presence';
 import { showToast } from '../state/toast';
 import { openPeerIdAtom } from '../state/ui';
 import { ProcessedIds } from './processedIds';
+import { resync } from './resync';
 import { onFriendDeleted } from '../settings/friendPushes';
 import { onFriendsPush, onUserInfoPush } from '../settings/api';
 import { alertIncoming, ignoresReadFromElsewhere, sessionPushHere } from '../settings/alerts';
@@ -63,6 +64,8 @@ export const CMD = {
   userInfo: 46,
   friendInfo: 48,
   session: 49,
+  /** pushes may have been missed: reload what is shown (docs/api-skeleton.md) */
+  resync: 60,
 } as const;
 
 const processed = new ProcessedIds();
@@ -129,6 +132,9 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.online:
       applyOnline(frame.data as OnlinePush | undefined);
+      return;
+    case CMD.resync:
+      resync();
       return;
     case CMD.error:
       if (frame.code === '400') showToast(t('net.decryptError'), 'error');

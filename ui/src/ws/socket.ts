@@ -1,21 +1,18 @@
 // The one websocket connection, outside React: connects with the token, sends a heartbeat every
 // 10 s, reconnects 2 s after a close or error (counting attempts), follows the browser's
-// offline/online events, and after a reconnect asks the open chat and the session list to resync.
+// offline/online events, and after a reconnect asks the open chat and the session list to resync
+// (as push 60 does).
 // It keeps the highest log position it has seen; after a reconnect the realtime list hands it what
 // it missed since then, and it acknowledges where it got (docs/api-notices.md).
-import { mutate } from 'swr';
-import { resetPresence } from '../state/presence';
-import { keys } from '../api/keys';
 import type { AuthSession } from '../auth/authState';
-import { keepOnlyFailedOutside } from '../chat/liveMessages';
 import { t } from '../i18n';
-import { connectionAtom, resyncAtom, type ConnectionState } from '../state/connection';
+import { connectionAtom, type ConnectionState } from '../state/connection';
 import { appStore } from '../state/store';
 import { showToast } from '../state/toast';
-import { openPeerIdAtom } from '../state/ui';
 import { ackDelivered, catchUp, fetchRealtime, positionOf } from '../notices/realtime';
 import { createFrameCipher, type FrameCipher } from './codec';
 import { absorbMissed, handlePush, type Frame } from './handlers';
+import { resync } from './resync';
 
 export const HEARTBEAT_MS = 10_000;
 export const RECONNECT_DELAY_MS = 2_000;
@@ -86,7 +83,7 @@ class SocketClient {
     if (ws !== this.ws) return;
     patchConnection({ status: 'open', attempts: 0 });
     this.heartbeat = setInterval(() => void this.send(CMD_HEARTBEAT), HEARTBEAT_MS);
-    if (this.openedBefore) this.resync();
+    if (this.openedBefore) resync();
     this.openedBefore = true;
     this.catchUp();
   }
@@ -122,14 +119,6 @@ class SocketClient {
       this.reconnectTimer = null;
       this.connect();
     }, RECONNECT_DELAY_MS);
-  }
-
-  private resync(): void {
-    keepOnlyFailedOutside(appStore.get(openPeerIdAtom));
-    appStore.set(resyncAtom, (n) => n + 1);
-    resetPresence();
-    void mutate(keys.friends);
-    void mutate(keys.sessions);
   }
 
   private receive(text: string): void {
