@@ -131,6 +131,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer deltas.Close()
 
+	counters, closeCounters, err := openCounters(cfg, reads)
+	if err != nil {
+		return err
+	}
+	defer closeCounters()
 	blobs, closeBlobs, err := openBlobs(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("IM_BLOBSTORE: %w", err)
@@ -192,7 +197,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
-		Admin: projectionAdmin{engine, rebuilder}, Replays: replays,
+		Admin: projectionAdmin{engine, rebuilder}, Replays: replays, Counters: counters,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
@@ -415,6 +420,18 @@ func openClaims(cfg config, reads projections.ReadStore) (nodes.Claims, func(), 
 		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	return claims, func() { _ = claims.Close() }, nil
+}
+
+// openCounters opens the rate limits' counters kept with the read store.
+func openCounters(cfg config, reads projections.ReadStore) (httpapi.Counters, func(), error) {
+	if counters, ok := reads.(httpapi.Counters); ok {
+		return counters, func() {}, nil
+	}
+	counters, err := sqliteread.OpenCounters(sqliteread.CountersPath(cfg.ReadStore))
+	if err != nil {
+		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
+	}
+	return counters, func() { _ = counters.Close() }, nil
 }
 
 // auditDir, in the data directory, holds the audit replays' read stores.

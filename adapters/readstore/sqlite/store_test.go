@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 	_ "modernc.org/sqlite" // the driver foreign writes go through
 
+	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/nodes"
@@ -312,3 +313,9 @@ var _ = readstoretest.DescribeClaims("sqlite", func(dir string) (nodes.Claims, f
 	Expect(err).NotTo(HaveOccurred())
 	return c, func() { Expect(c.Close()).To(Succeed()) }
 })
+
+var _ = readstoretest.DescribeCounters("sqlite", func(dir string) (httpapi.Counters, func()) {
+	c, err := sqliteread.OpenCounters(sqliteread.CountersPath(filepath.Join(dir, "read.db")))
+	Expect(err).NotTo(HaveOccurred())
+	return c, func() { Expect(c.Close()).To(Succeed()) }
+}, "")
