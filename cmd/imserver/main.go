@@ -136,7 +136,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	defer closeCounters()
-	blobs, closeBlobs, err := openBlobs(ctx, cfg)
+	blobs, closeBlobs, err := openBlobs(ctx, cfg, log.Named("blobs"))
 	if err != nil {
 		return fmt.Errorf("IM_BLOBSTORE: %w", err)
 	}
@@ -384,14 +384,32 @@ type blobs interface {
 
 // openBlobs opens the store of uploaded files and returns how to close it.
 // GridFS keeps them in the read store's base database, beside the
-// generations a rebuild replaces.
-func openBlobs(ctx context.Context, cfg config) (blobs, func(), error) {
+// generations a rebuild replaces; every node collects the chunks of
+// uploads a crash cut short until the store is closed.
+func openBlobs(ctx context.Context, cfg config, log *zap.Logger) (blobs, func(), error) {
 	if cfg.Blobs == blobsGridFS {
 		s, err := gridfs.Open(ctx, cfg.Reads.URL, readDatabase, mongoread.BlobBucket)
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, closeWithin(s.Close), nil
+		collecting, stop := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Collect(collecting, gridfs.CollectEvery, func(deleted int64, err error) {
+				switch {
+				case err != nil:
+					log.Warn("orphaned chunks of uploads not collected", zap.Error(err))
+				case deleted > 0:
+					log.Info("orphaned chunks of uploads collected", zap.Int64("chunks", deleted))
+				}
+			})
+		}()
+		return s, func() {
+			stop()
+			<-done
+			closeWithin(s.Close)()
+		}, nil
 	}
 	s, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
 	if err != nil {
