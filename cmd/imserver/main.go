@@ -159,7 +159,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
-	engine.Elect(projections.Election{Owner: cfg.NodeName, TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, log.Named("projections"))})
+	// The lease names this instance, not only the node: an earlier
+	// instance of the same name that resumes after a pause (its successor
+	// took its claims) must fail to renew it, and must not free it on its
+	// way out.
+	engine.Elect(projections.Election{Owner: node.Owner(), TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, node.Owner(), log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {
 		return err
@@ -297,11 +301,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 
 // leaderChanged logs who folds the log into the read store; a follower
 // whose deltas travel in process tells that its sockets get none.
-func leaderChanged(cfg config, log *zap.Logger) func(string) {
+func leaderChanged(cfg config, owner string, log *zap.Logger) func(string) {
 	return func(leader string) {
 		switch {
 		case leader == "":
-		case leader == cfg.NodeName:
+		case leader == owner:
 			log.Info("this node runs the projections")
 		case cfg.Deltas.Kind != kindNATS:
 			log.Warn("another node runs the projections, and IM_BUS=gochannel carries deltas within one process: "+
