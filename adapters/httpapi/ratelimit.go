@@ -110,7 +110,8 @@ func (l *limits) count(ctx context.Context, lim limit, value string, add bool) i
 			}
 			return n
 		}
-		if !l.degraded.Swap(true) {
+		// A request whose client left tells nothing of the store.
+		if ctx.Err() == nil && !l.degraded.Swap(true) {
 			l.log.Warn("rate limits counted by this node alone until the shared counters answer", zap.Error(err))
 		}
 	}
@@ -120,9 +121,8 @@ func (l *limits) count(ctx context.Context, lim limit, value string, add bool) i
 	return l.local.Counted(key, now)
 }
 
-// counterKey names the counter of value under the limit name: a digest,
-// so that keys are short and the store holds no account names nor
-// addresses.
+// counterKey names the counter of value under the limit name by a digest
+// of value: keys stay short whatever a client typed as its account.
 func counterKey(name, value string) string {
 	sum := sha256.Sum256([]byte(value))
 	return name + ":" + base64.RawURLEncoding.EncodeToString(sum[:18])

@@ -95,7 +95,7 @@ var _ = Describe("Rate limits", func() {
 		Expect(limitedAddress("::1")).To(BeFalse())
 	})
 
-	It("names counters by a digest of what they count", func() {
+	It("names counters by the limit and a digest of what they count", func() {
 		Expect(counterKey("login", "203.0.113.5")).To(HavePrefix("login:"))
 		Expect(counterKey("login", "203.0.113.5")).NotTo(ContainSubstring("203.0.113.5"))
 		Expect(counterKey("login", "203.0.113.5")).NotTo(Equal(counterKey("login", "203.0.113.6")))
