@@ -62,6 +62,21 @@ var _ = Describe("Rate limits on two nodes of the production profile", Ordered, 
 		allowed(login, 1, "198.51.100.4")
 	})
 
+	It("lock an account nobody holds out after 10 wrong passwords, whichever nodes they came through", func() {
+		wrong := func(node int) (int, envelope) {
+			return nodes[node].call("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "nobody01", "password": "wrong123"})
+		}
+		for i := range 10 {
+			status, env := wrong(i % 2)
+			Expect(status).To(Equal(http.StatusBadRequest), env.Info)
+		}
+		for node := range 2 {
+			status, env := wrong(node)
+			Expect(status).To(Equal(http.StatusTooManyRequests))
+			Expect(env.Info).To(Equal(tooManyAttempts))
+		}
+	})
+
 	It("refuse the 11th SMS code of an address within 10 minutes when the requests alternate between the nodes", func() {
 		for i := range 10 {
 			allowed(sms, i%2, "198.51.100.5")
