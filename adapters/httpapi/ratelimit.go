@@ -54,8 +54,10 @@ var (
 	friendRequestLock = limit{name: "friend-request", n: 1, window: 200 * time.Millisecond}
 )
 
-// countTimeout bounds a call to the shared counters.
-const countTimeout = time.Second
+// countTimeout bounds a call to the shared counters: what a limited
+// request waits at most for a store that does not answer, long enough for
+// one that is slow under load, whose counts would otherwise be split.
+const countTimeout = 2 * time.Second
 
 // maxLocalKeys bounds the keys the node's own counters remember.
 const maxLocalKeys = 100_000
