@@ -122,6 +122,19 @@ type Log interface {
 	Head(ctx context.Context) (uint64, error)
 }
 
+// Counters count the events of the rate limits by key, shared by every
+// node that uses the same store: each key counts in a window that its
+// first event opens.
+type Counters interface {
+	// Add counts one event of key at now and returns the events counted
+	// in the key's window, this one included. A key without a window open
+	// at now opens one that ends at now+window.
+	Add(ctx context.Context, key string, now time.Time, window time.Duration) (int64, error)
+	// Counted returns the events counted in the key's window open at now,
+	// 0 when none is.
+	Counted(ctx context.Context, key string, now time.Time) (int64, error)
+}
+
 // Deps are what the API serves from.
 type Deps struct {
 	Commands    Commands
@@ -138,6 +151,9 @@ type Deps struct {
 	Admin ProjectionAdmin
 	// Replays serves the audit replays and verify; nil: not served.
 	Replays AuditReplays
+	// Counters count the rate limits' events; nil: each node counts its
+	// own, and the limits multiply with the nodes.
+	Counters Counters
 }
 
 // ProjectionAdmin is what operators see and do of the projections.

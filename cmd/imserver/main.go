@@ -132,7 +132,12 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	defer deltas.Close()
 
-	blobs, closeBlobs, err := openBlobs(ctx, cfg)
+	counters, closeCounters, err := openCounters(cfg, reads)
+	if err != nil {
+		return err
+	}
+	defer closeCounters()
+	blobs, closeBlobs, err := openBlobs(ctx, cfg, log.Named("blobs"))
 	if err != nil {
 		return fmt.Errorf("IM_BLOBSTORE: %w", err)
 	}
@@ -158,7 +163,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
-	engine.Elect(projections.Election{Owner: cfg.NodeName, TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, log.Named("projections"))})
+	// The lease names this instance, not only the node: an earlier
+	// instance of the same name that resumes after a pause (its successor
+	// took its claims) must fail to renew it, and must not free it on its
+	// way out.
+	engine.Elect(projections.Election{Owner: node.Owner(), TTL: cfg.LeaseTTL, Changed: leaderChanged(cfg, node.Owner(), log.Named("projections"))})
 	head, err := events.Head(ctx)
 	if err != nil {
 		return err
@@ -196,7 +205,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	api := httpapi.New(httpapi.Deps{
 		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
-		Admin: projectionAdmin{engine, rebuilder}, Replays: replays,
+		Admin: projectionAdmin{engine, rebuilder}, Replays: replays, Counters: counters,
 		Ready: func() error {
 			if p := engine.Position(); p < head {
 				return fmt.Errorf("projections catching up: %d of %d", p, head)
@@ -296,11 +305,11 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 
 // leaderChanged logs who folds the log into the read store; a follower
 // whose deltas travel in process tells that its sockets get none.
-func leaderChanged(cfg config, log *zap.Logger) func(string) {
+func leaderChanged(cfg config, owner string, log *zap.Logger) func(string) {
 	return func(leader string) {
 		switch {
 		case leader == "":
-		case leader == cfg.NodeName:
+		case leader == owner:
 			log.Info("this node runs the projections")
 		case cfg.Deltas.Kind != kindNATS:
 			log.Warn("another node runs the projections, and IM_BUS=gochannel carries deltas within one process: "+
@@ -384,14 +393,32 @@ type blobs interface {
 
 // openBlobs opens the store of uploaded files and returns how to close it.
 // GridFS keeps them in the read store's base database, beside the
-// generations a rebuild replaces.
-func openBlobs(ctx context.Context, cfg config) (blobs, func(), error) {
+// generations a rebuild replaces; every node collects the chunks of
+// uploads a crash cut short until the store is closed.
+func openBlobs(ctx context.Context, cfg config, log *zap.Logger) (blobs, func(), error) {
 	if cfg.Blobs == blobsGridFS {
 		s, err := gridfs.Open(ctx, cfg.Reads.URL, readDatabase, mongoread.BlobBucket)
 		if err != nil {
 			return nil, nil, err
 		}
-		return s, closeWithin(s.Close), nil
+		collecting, stop := context.WithCancel(context.WithoutCancel(ctx))
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Collect(collecting, gridfs.CollectEvery, func(deleted int64, err error) {
+				switch {
+				case err != nil:
+					log.Warn("orphaned chunks of uploads not collected", zap.Error(err))
+				case deleted > 0:
+					log.Info("orphaned chunks of uploads collected", zap.Int64("chunks", deleted))
+				}
+			})
+		}()
+		return s, func() {
+			stop()
+			<-done
+			closeWithin(s.Close)()
+		}, nil
 	}
 	s, err := blobstore.New(filepath.Join(cfg.DataDir, blobstore.Dir))
 	if err != nil {
@@ -420,6 +447,18 @@ func openClaims(cfg config, reads projections.ReadStore) (nodes.Claims, func(), 
 		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	return claims, func() { _ = claims.Close() }, nil
+}
+
+// openCounters opens the rate limits' counters kept with the read store.
+func openCounters(cfg config, reads projections.ReadStore) (httpapi.Counters, func(), error) {
+	if counters, ok := reads.(httpapi.Counters); ok {
+		return counters, func() {}, nil
+	}
+	counters, err := sqliteread.OpenCounters(sqliteread.CountersPath(cfg.ReadStore))
+	if err != nil {
+		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
+	}
+	return counters, func() { _ = counters.Close() }, nil
 }
 
 // auditDir, in the data directory, holds the audit replays' read stores.

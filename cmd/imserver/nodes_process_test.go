@@ -132,6 +132,11 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		Expect(paused.exitCode()).To(Equal(1))
 		Expect(paused.log()).To(MatchRegexp(`nodes: this node lost its claim node/node-y: node-y#[0-9a-f]+ holds it now`))
 		successor.waitReady()
+		// The projection lease names the instance: the successor takes it
+		// once the paused one's ends or is freed, and the paused one could
+		// not renew the successor's.
+		Eventually(func() string { return successor.projectionStatus().Leader }, 10*time.Second).
+			Should(Equal("node-y#" + instanceOf(successor)))
 		successor.stop()
 	})
 
@@ -169,6 +174,19 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 		two.stop()
 	})
 })
+
+// instanceOf is the instance id the process logged with its claims.
+func instanceOf(p *process) string {
+	GinkgoHelper()
+	for _, line := range strings.Split(p.log(), "\n") {
+		var l struct{ Msg, Instance string }
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "node claims taken" {
+			return l.Instance
+		}
+	}
+	Fail("no instance in the log")
+	return ""
+}
 
 // workerID is the worker id the process logged it claimed.
 func workerID(p *process) int64 {

@@ -28,6 +28,9 @@ import (
 type Store struct {
 	client        *mongo.Client
 	files, chunks *mongo.Collection
+	// swept holds how far the collection of orphaned chunks has gone,
+	// shared by the nodes (see CollectOrphans).
+	swept *mongo.Collection
 }
 
 // Open connects to the MongoDB at uri and returns the store of the bucket
@@ -41,7 +44,8 @@ func Open(ctx context.Context, uri, database, bucket string) (*Store, error) {
 		return nil, errors.Join(fmt.Errorf("gridfs: ping: %w", err), client.Disconnect(context.WithoutCancel(ctx)))
 	}
 	db := client.Database(database)
-	s := &Store{client: client, files: db.Collection(bucket + ".files"), chunks: db.Collection(bucket + ".chunks")}
+	s := &Store{client: client, files: db.Collection(bucket + ".files"), chunks: db.Collection(bucket + ".chunks"),
+		swept: db.Collection(bucket + ".swept")}
 	if err := s.ensureIndexes(ctx); err != nil {
 		return nil, errors.Join(err, client.Disconnect(context.WithoutCancel(ctx)))
 	}

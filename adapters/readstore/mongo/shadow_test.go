@@ -182,6 +182,17 @@ var _ = Describe("Generations: a rebuild's shadow and its swap", func() {
 		Expect(other.TakeClaim(ctx, "worker/3", "node-b#2", time.Now(), until)).To(HaveField("Owner", "node-a#1"))
 	})
 
+	It("keeps the rate limits' counters through a rebuild", func() {
+		Expect(g.live.TakeLease(ctx, "node-a", time.Now(), time.Now().Add(time.Hour))).To(Equal("node-a"))
+		Expect(g.live.Add(ctx, "login:a", time.Now(), time.Hour)).To(Equal(int64(1)))
+
+		rebuildWith(g.live, "new", 1)
+
+		Eventually(func() []string { return g.collections(g.base) }, 5*time.Second).Should(ConsistOf("generation", "rate_counters"))
+		other := g.open(g.base)
+		Expect(other.Counted(ctx, "login:a", time.Now())).To(Equal(int64(1)))
+	})
+
 	It("keeps the uploaded files' bucket through a rebuild", func() {
 		for _, c := range []string{mongoread.BlobBucket + ".files", mongoread.BlobBucket + ".chunks"} {
 			_, err := g.client.Database(g.base).Collection(c).InsertOne(ctx, bson.D{{Key: "kept", Value: true}})

@@ -62,6 +62,9 @@ type Store struct {
 	writesEnd time.Time
 	// ferretDB is set when the server is FerretDB, which apply works around.
 	ferretDB bool
+	// countersSwept is when this handle last deleted ended counters
+	// (Unix ns), on FerretDB.
+	countersSwept atomic.Int64
 
 	// stop ends the background work (the generation refresh, pending
 	// drops of old generations), which bg counts.
@@ -165,6 +168,9 @@ func (s *Store) open(ctx context.Context) error {
 	}
 	s.cur.Store(&generation{n: cur.N, db: db})
 	if err := s.ensureAllIndexes(ctx); err != nil {
+		return err
+	}
+	if err := s.ensureCounters(ctx); err != nil {
 		return err
 	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))

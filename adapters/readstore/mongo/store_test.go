@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/adapters/httpapi"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
@@ -70,6 +71,21 @@ var _ = readstoretest.DescribeClaims("FerretDB (embedded)", claimsFactory(&ferre
 
 var _ = readstoretest.DescribeClaims("MongoDB", claimsFactory(&mongoURI,
 	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB"))
+
+var _ = readstoretest.DescribeCounters("FerretDB (embedded)", countersFactory(&ferretURI, ""),
+	"FerretDB 1.24 updates a document by reading it and replacing it, not atomically: concurrent counts may be lost")
+
+var _ = readstoretest.DescribeCounters("MongoDB", countersFactory(&mongoURI,
+	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB"), "")
+
+// countersFactory opens the counters of a store as factory does.
+func countersFactory(uri *string, skip string) readstoretest.CountersFactory {
+	stores := factory(uri, skip, false)
+	return func(dir string) (httpapi.Counters, func()) {
+		s, closeStore := stores(dir)
+		return s.(*mongoread.Store), closeStore
+	}
+}
 
 // claimsFactory opens the claims of a store as factory does.
 func claimsFactory(uri *string, skip string) readstoretest.ClaimsFactory {

@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	_ "modernc.org/sqlite" // the driver foreign writes go through
 
+	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/nodes"
@@ -311,4 +313,41 @@ var _ = readstoretest.DescribeClaims("sqlite", func(dir string) (nodes.Claims, f
 	c, err := sqliteread.OpenClaims(sqliteread.ClaimsPath(filepath.Join(dir, "read.db")))
 	Expect(err).NotTo(HaveOccurred())
 	return c, func() { Expect(c.Close()).To(Succeed()) }
+})
+
+var _ = readstoretest.DescribeCounters("sqlite", func(dir string) (httpapi.Counters, func()) {
+	c, err := sqliteread.OpenCounters(sqliteread.CountersPath(filepath.Join(dir, "read.db")))
+	Expect(err).NotTo(HaveOccurred())
+	return c, func() { Expect(c.Close()).To(Succeed()) }
+}, "")
+
+var _ = Describe("sqlite rate limit counters", func() {
+	It("delete the windows that ended, once a minute, on the way", func() {
+		ctx := context.Background()
+		path := sqliteread.CountersPath(filepath.Join(GinkgoT().TempDir(), "read.db"))
+		c, err := sqliteread.OpenCounters(path)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(c.Close)
+		db, err := sql.Open("sqlite", path)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(db.Close)
+		rows := func() int {
+			GinkgoHelper()
+			var n int
+			Expect(db.QueryRow(`SELECT count(*) FROM counters`).Scan(&n)).To(Succeed())
+			return n
+		}
+		t0 := time.Now()
+		for i := range 5 {
+			_, err := c.Add(ctx, fmt.Sprint("login:", i), t0, time.Second)
+			Expect(err).NotTo(HaveOccurred())
+		}
+		_, err = c.Add(ctx, "sms:a", t0.Add(30*time.Second), 10*time.Minute)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rows()).To(Equal(6))
+
+		_, err = c.Add(ctx, "sms:b", t0.Add(time.Minute), time.Minute)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rows()).To(Equal(2))
+	})
 })
