@@ -42,7 +42,6 @@ const (
 	CategoryAccount    = "account" // reservation of an account name
 	CategoryPhone      = "phone"   // reservation of a phone number
 	CategorySMS        = "sms"
-	CategoryApply      = "apply" // one friend request
 	CategoryFriendship = "friendship"
 	CategoryChat       = "chat"
 	CategoryInbox      = "inbox"
