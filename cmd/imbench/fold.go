@@ -95,6 +95,10 @@ func (p *foldProbe) events(ctx context.Context, from, to uint64) (int, error) {
 // samples, and how many events the lease holder was behind at the end.
 func (p *foldProbe) report(ctx context.Context, keys string, start, end fold) error {
 	secs := end.at.Sub(start.at).Seconds()
+	if secs < 1 {
+		detail("no fold rate: the throughput run ended within %.2f s", secs)
+		return nil
+	}
 	folded, err := p.events(ctx, start.folded, end.folded)
 	if err != nil {
 		return err
