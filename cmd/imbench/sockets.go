@@ -22,6 +22,7 @@ type socketsConfig struct {
 	keys             string // prefix of the result keys
 	first            int    // number of the first member's account
 	esdb             string // the shared log, to report the lease holder's fold rate
+	latencyFirst     bool
 	pairs            int
 	window           int // outstanding sends per sender
 	warmup, measure  time.Duration
@@ -52,6 +53,7 @@ func runSockets(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.latencyFor, "latency-for", 10*time.Second, "latency run: duration")
 	fs.DurationVar(&cfg.drain, "drain", 20*time.Second, "bound on waiting for replies and deliveries after each run")
 	fs.IntVar(&cfg.registerParallel, "register-parallel", 4, "members registered at a time")
+	fs.BoolVar(&cfg.latencyFirst, "latency-first", false, "run the latency run before the throughput run, on stores that hold only the setup")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,11 +95,17 @@ func runSockets(ctx context.Context, args []string) error {
 		rcv.drain(cs[2*i+1], ms[2*i].ID)
 	}
 
-	if err := runThroughput(ctx, cfg, pairs, &current, probe); err != nil {
-		return err
+	runs := []func() error{
+		func() error { return runThroughput(ctx, cfg, pairs, &current, probe) },
+		func() error { return runLatency(ctx, cfg, pairs, &current) },
 	}
-	if err := runLatency(ctx, cfg, pairs, &current); err != nil {
-		return err
+	if cfg.latencyFirst {
+		runs[0], runs[1] = runs[1], runs[0]
+	}
+	for _, run := range runs {
+		if err := run(); err != nil {
+			return err
+		}
 	}
 	current.Store(nil)
 	lost, dropped := 0, uint64(0)
