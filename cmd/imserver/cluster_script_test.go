@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -90,12 +92,28 @@ var _ = Describe("scripts/cluster", func() {
 		Expect(cmd.Process.Signal(syscall.SIGTERM)).To(Succeed())
 		Eventually(exited, 45*time.Second).Should(BeClosed())
 		Expect(end).NotTo(HaveOccurred(), shown)
-		for _, p := range append(stores, nodePort, nodePort+1) {
-			_, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", p), time.Second)
-			Expect(err).To(HaveOccurred(), "port %d still answers", p)
-		}
+		Expect(processesOf(dir)).To(BeEmpty(), "processes of the cluster still running")
 	})
 })
+
+// processesOf lists the processes whose command line or environment names
+// dir: the stores (-dir) and the nodes (IM_DATA_DIR) of a cluster there.
+func processesOf(dir string) []string {
+	GinkgoHelper()
+	procs, err := filepath.Glob("/proc/[0-9]*")
+	Expect(err).NotTo(HaveOccurred())
+	var found []string
+	for _, p := range procs {
+		for _, f := range []string{"cmdline", "environ"} {
+			b, err := os.ReadFile(filepath.Join(p, f))
+			if err == nil && bytes.Contains(b, []byte(dir)) {
+				found = append(found, filepath.Base(p)+" "+strings.ReplaceAll(string(b), "\x00", " "))
+				break
+			}
+		}
+	}
+	return found
+}
 
 // freePort is a port of 127.0.0.1 nothing listens on now.
 func freePort() int {
