@@ -229,8 +229,7 @@ func (s *testServer) friendOnline(m member, friendID string, after uint64) bool 
 
 // productionProfile is an ESDB double, an embedded FerretDB and an embedded
 // NATS, each stopped when the spec ends, for nodes sharing one data dir
-// (they sign tokens with the same secret, as in compose.yaml) unless a spec
-// gives each its own.
+// (one SMS outbox, as in compose.yaml) unless a spec gives each its own.
 type productionProfile struct {
 	dir               string
 	esdb, mongo, nats string
