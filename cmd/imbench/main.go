@@ -1,8 +1,9 @@
 // Command imbench measures the embedded profile: event-store appends and
 // projection catch-up in process, and message delivery, send-to-delivery
-// latency and idle-socket memory against a running imserver over the public
-// REST and websocket protocol. scripts/bench runs it and prints the figures
-// next to their targets.
+// latency and idle-socket memory against a running imserver (or the nodes of
+// scripts/cluster, with the lease holder's fold rate) over the public REST
+// and websocket protocol. scripts/bench runs it and prints the figures next
+// to their targets.
 //
 // Every subcommand prints its figures as "result <key> <value> <unit>" lines
 // and its details as indented lines; every loop it runs is bounded in count
@@ -31,7 +32,7 @@ var subcommands = map[string]subcommand{
 	"rebuild":   {"zero-downtime rebuild of every read model into a shadow, events/s (in process)", runRebuild},
 	"subscribe": {"$all subscription events/s, one subscriber from 0 to the head (in process)", runSubscribe},
 	"upserts":   {"read-store session upserts/s in batches with a checkpoint (in process)", runUpserts},
-	"sockets":   {"delivered messages/s, then send-to-delivery latency, against a server", runSockets},
+	"sockets":   {"delivered messages/s, then send-to-delivery latency, against a server or the nodes of a cluster", runSockets},
 	"rss":       {"server RSS growth per 1,000 idle authenticated sockets", runRSS},
 	"fsync":     {"fsync latency of the temp dir's disk, the floor under durable appends", runFsync},
 	"freeport":  {"print a free TCP port on 127.0.0.1", runFreePort},

@@ -24,14 +24,14 @@ func registerMembers(ctx context.Context, s *server, n, first, parallel int) ([]
 	return ms, err
 }
 
-// dialAll opens a socket for each of ms, parallel at a time. On failure it
-// closes those it opened.
-func dialAll(ctx context.Context, s *server, ms []member, parallel int, opts ...wsclient.Option) ([]*wsclient.Client, error) {
+// dialAll opens a socket for each of ms, on the server at(i), parallel at
+// a time. On failure it closes those it opened.
+func dialAll(ctx context.Context, at func(i int) *server, ms []member, parallel int, opts ...wsclient.Option) ([]*wsclient.Client, error) {
 	cs := make([]*wsclient.Client, len(ms))
 	err := forEach(ctx, len(ms), parallel, func(ctx context.Context, i int) error {
 		dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		c, err := wsclient.Dial(dctx, s.socketURL(), ms[i].Token, ms[i].Key, opts...)
+		c, err := wsclient.Dial(dctx, at(i).socketURL(), ms[i].Token, ms[i].Key, opts...)
 		cs[i] = c
 		return err
 	})

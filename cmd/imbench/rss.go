@@ -42,7 +42,7 @@ func runRSS(ctx context.Context, args []string) error {
 	for i := range logins {
 		logins[i] = ms[i%len(ms)]
 	}
-	cs, err := dialAll(ctx, srv, logins, 16, wsclient.WithPushBuffer(8))
+	cs, err := dialAll(ctx, func(int) *server { return srv }, logins, 16, wsclient.WithPushBuffer(8))
 	if err != nil {
 		return fmt.Errorf("dial: %w", err)
 	}

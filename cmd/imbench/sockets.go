@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -14,14 +15,22 @@ import (
 // socketsConfig holds the flags of the sockets subcommand.
 type socketsConfig struct {
 	addr, dataDir, pid string
-	pairs              int
-	window             int // outstanding sends per sender
-	warmup, measure    time.Duration
-	maxMessages        int
-	rate               int // latency run: messages/s in all
-	latencyFor         time.Duration
-	drain              time.Duration // bound on waiting for replies and deliveries after a run
-	registerParallel   int
+	// With several nodes, addr and dataDir list them comma separated:
+	// members register through the first, and each pair's sockets are on
+	// two different nodes.
+	servers          []*server
+	keys             string // prefix of the result keys
+	first            int    // number of the first member's account
+	esdb             string // the shared log, to report the lease holder's fold rate
+	latencyFirst     bool
+	pairs            int
+	window           int // outstanding sends per sender
+	warmup, measure  time.Duration
+	maxMessages      int
+	rate             int // latency run: messages/s in all
+	latencyFor       time.Duration
+	drain            time.Duration // bound on waiting for replies and deliveries after a run
+	registerParallel int
 }
 
 // runSockets registers 2×pairs members, befriends each pair, opens a socket
@@ -29,8 +38,11 @@ type socketsConfig struct {
 func runSockets(ctx context.Context, args []string) error {
 	var cfg socketsConfig
 	fs := flag.NewFlagSet("sockets", flag.ContinueOnError)
-	fs.StringVar(&cfg.addr, "addr", "", "server address host:port (required)")
-	fs.StringVar(&cfg.dataDir, "data", "", "server data dir, for its SMS outbox (required)")
+	fs.StringVar(&cfg.addr, "addr", "", "server address host:port, or the nodes' addresses comma separated (required)")
+	fs.StringVar(&cfg.dataDir, "data", "", "server data dir, for its SMS outbox, or the nodes' comma separated (required)")
+	fs.StringVar(&cfg.keys, "keys", "", "prefix of the result keys")
+	fs.IntVar(&cfg.first, "first", 0, "number of the first member's account, so that runs against one server do not collide")
+	fs.StringVar(&cfg.esdb, "esdb", "", "the nodes' shared event store (esdb://...): report the events/s the lease holder folds in the throughput run")
 	fs.StringVar(&cfg.pid, "pid", "", "server pid, to report its CPU use")
 	fs.IntVar(&cfg.pairs, "pairs", 50, "sender/receiver pairs")
 	fs.IntVar(&cfg.window, "window", 64, "throughput run: outstanding sends per sender")
@@ -41,25 +53,38 @@ func runSockets(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.latencyFor, "latency-for", 10*time.Second, "latency run: duration")
 	fs.DurationVar(&cfg.drain, "drain", 20*time.Second, "bound on waiting for replies and deliveries after each run")
 	fs.IntVar(&cfg.registerParallel, "register-parallel", 4, "members registered at a time")
+	fs.BoolVar(&cfg.latencyFirst, "latency-first", false, "run the latency run before the throughput run, on stores that hold only the setup")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if cfg.addr == "" || cfg.dataDir == "" || cfg.pairs <= 0 || cfg.window <= 0 || cfg.rate <= 0 {
-		return errors.New("need -addr, -data, -pairs > 0, -window > 0 and -rate > 0")
+	addrs, dirs := strings.Split(cfg.addr, ","), strings.Split(cfg.dataDir, ",")
+	if cfg.addr == "" || cfg.dataDir == "" || len(addrs) != len(dirs) || cfg.pairs <= 0 || cfg.window <= 0 || cfg.rate <= 0 || cfg.first < 0 {
+		return errors.New("need -addr, -data (as many), -pairs > 0, -window > 0, -rate > 0 and -first >= 0")
 	}
-	srv := newServer(cfg.addr, cfg.dataDir)
-	if err := srv.waitReady(ctx, 20*time.Second); err != nil {
-		return err
+	for i := range addrs {
+		srv := newServer(addrs[i], dirs[i])
+		if err := srv.waitReady(ctx, 20*time.Second); err != nil {
+			return err
+		}
+		cfg.servers = append(cfg.servers, srv)
+	}
+	var probe *foldProbe
+	if cfg.esdb != "" {
+		var err error
+		if probe, err = newFoldProbe(ctx, cfg.servers, dirs[0], cfg.esdb); err != nil {
+			return err
+		}
+		defer probe.Close()
 	}
 
 	setup := time.Now()
-	ms, cs, err := connectPairs(ctx, srv, cfg)
+	ms, cs, err := connectPairs(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer closeAll(cs)
-	detail("setup: %d members registered and logged in, %d pairs befriended, %d sockets open in %.1f s",
-		len(ms), cfg.pairs, len(cs), time.Since(setup).Seconds())
+	detail("setup: %d members registered and logged in, %d pairs befriended, %d sockets open on %d nodes in %.1f s",
+		len(ms), cfg.pairs, len(cs), len(cfg.servers), time.Since(setup).Seconds())
 
 	pairs := make([]pairConn, cfg.pairs)
 	var current atomic.Pointer[phase]
@@ -70,11 +95,17 @@ func runSockets(ctx context.Context, args []string) error {
 		rcv.drain(cs[2*i+1], ms[2*i].ID)
 	}
 
-	if err := runThroughput(ctx, cfg, pairs, &current); err != nil {
-		return err
+	runs := []func() error{
+		func() error { return runThroughput(ctx, cfg, pairs, &current, probe) },
+		func() error { return runLatency(ctx, cfg, pairs, &current) },
 	}
-	if err := runLatency(ctx, cfg, pairs, &current); err != nil {
-		return err
+	if cfg.latencyFirst {
+		runs[0], runs[1] = runs[1], runs[0]
+	}
+	for _, run := range runs {
+		if err := run(); err != nil {
+			return err
+		}
 	}
 	current.Store(nil)
 	lost, dropped := 0, uint64(0)
@@ -94,10 +125,14 @@ func runSockets(ctx context.Context, args []string) error {
 
 // connectPairs registers 2×pairs members, befriends each pair (members 2i
 // and 2i+1) and opens a socket per member, all within a bound of its own.
-func connectPairs(ctx context.Context, srv *server, cfg socketsConfig) ([]member, []*wsclient.Client, error) {
+// On several nodes, pair i's sender is on node i and its receiver on the
+// next (modulo the nodes): every message crosses nodes, and each node
+// takes as many sends as it pushes.
+func connectPairs(ctx context.Context, cfg socketsConfig) ([]member, []*wsclient.Client, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	ms, err := registerMembers(ctx, srv, 2*cfg.pairs, 0, cfg.registerParallel)
+	srv := cfg.servers[0]
+	ms, err := registerMembers(ctx, srv, 2*cfg.pairs, cfg.first, cfg.registerParallel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("register: %w", err)
 	}
@@ -108,7 +143,8 @@ func connectPairs(ctx context.Context, srv *server, cfg socketsConfig) ([]member
 	}
 	// Heartbeats as the web client sends them keep receivers, which send
 	// nothing else, from the server's idle timeout.
-	cs, err := dialAll(ctx, srv, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
+	nodeOf := func(i int) *server { return cfg.servers[(i/2+i%2)%len(cfg.servers)] }
+	cs, err := dialAll(ctx, nodeOf, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
 	if err != nil {
 		return nil, nil, fmt.Errorf("dial: %w", err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,7 +12,9 @@ import (
 // cfg.window sends outstanding, and reports the messages delivered and
 // acknowledged per second over the measured window; then it checks that
 // every acknowledged message was delivered exactly once.
-func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, current *atomic.Pointer[phase]) error {
+// With probe, it reports the events/s the lease holder folded over the
+// window too.
+func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, current *atomic.Pointer[phase], probe *foldProbe) error {
 	perPair := max(cfg.maxMessages/len(pairs), 1)
 	ph := newPhase('t', len(pairs), perPair, false)
 	current.Store(ph)
@@ -45,24 +48,40 @@ func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, cur
 	wait(ctx, cfg.warmup, finished)
 	acked0, delivered0 := ph.ackedN.Load(), ph.deliveredN.Load()
 	server, self := startCPU(cfg.pid), startCPU("self")
+	var folds [2]fold
+	var foldErr error
+	if probe != nil {
+		folds[0], foldErr = probe.sample(ctx)
+	}
 	start := time.Now()
 	wait(ctx, cfg.measure, finished)
 	acked, delivered := ph.ackedN.Load()-acked0, ph.deliveredN.Load()-delivered0
 	secs := time.Since(start).Seconds()
 	serverUse, selfUse := server.use(), self.use()
+	if probe != nil && foldErr == nil {
+		folds[1], foldErr = probe.sample(ctx)
+	}
 	stop.Store(true)
 	<-finished
 	missing := ph.awaitDeliveries(ctx, cfg.drain)
 
-	result("deliver_per_s", float64(delivered)/secs, "msg/s")
-	result("deliver_acked_per_s", float64(acked)/secs, "msg/s")
-	result("deliver_missing", float64(missing), "msgs")
-	result("deliver_duplicates", float64(ph.duplicateN.Load()), "msgs")
+	result(cfg.keys+"deliver_per_s", float64(delivered)/secs, "msg/s")
+	result(cfg.keys+"deliver_acked_per_s", float64(acked)/secs, "msg/s")
+	result(cfg.keys+"deliver_missing", float64(missing), "msgs")
+	result(cfg.keys+"deliver_duplicates", float64(ph.duplicateN.Load()), "msgs")
 	detail("%d pairs, %d sends outstanding per sender: %d delivered, %d acknowledged in a %.1f s window after %.1f s of warm-up",
 		len(pairs), cfg.window, delivered, acked, secs, cfg.warmup.Seconds())
 	detail("in all %d acknowledged, %d delivered once, %d delivered twice or more, %d acknowledged but never delivered",
 		ph.ackedN.Load(), ph.deliveredN.Load(), ph.duplicateN.Load(), missing)
-	reportCPU("deliver_server_cpu", serverUse, selfUse, float64(delivered)/secs)
+	reportCPU(cfg.keys+"deliver_server_cpu", serverUse, selfUse, float64(delivered)/secs)
 	reportProblems(ph)
+	if probe != nil {
+		if foldErr == nil {
+			foldErr = probe.report(ctx, cfg.keys, folds[0], folds[1])
+		}
+		if foldErr != nil {
+			return fmt.Errorf("fold rate: %w", foldErr)
+		}
+	}
 	return ctx.Err()
 }

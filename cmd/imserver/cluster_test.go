@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -151,11 +152,6 @@ var _ = Describe("Two nodes on the production profile, each on its own data dire
 		profile := startProductionProfile()
 		dirOne, dirTwo := GinkgoT().TempDir(), GinkgoT().TempDir()
 		one, _ := profile.nodeAt("node-1", dirOne, nil)
-		// The nodes share the signing secret, and nothing else of their
-		// data directories.
-		key, err := os.ReadFile(filepath.Join(dirOne, authtoken.SecretFile))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(os.WriteFile(filepath.Join(dirTwo, authtoken.SecretFile), key, 0o600)).To(Succeed())
 		two, _ := profile.nodeAt("node-2", dirTwo, nil)
 
 		alice, bob := one.register("alice001"), one.register("bob00001")
@@ -188,6 +184,24 @@ var _ = Describe("Two nodes on the production profile, each on its own data dire
 		for _, dir := range []string{dirOne, dirTwo} {
 			Expect(filepath.Join(dir, blobstore.Dir)).NotTo(BeAnExistingFile())
 		}
+		// The signing secret is the one in the read store, written to
+		// each data directory for imctl.
+		keyOne, err := os.ReadFile(filepath.Join(dirOne, authtoken.SecretFile))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(os.ReadFile(filepath.Join(dirTwo, authtoken.SecretFile))).To(Equal(keyOne))
+	})
+
+	It("refuses a node whose data directory holds another signing secret than the nodes share", func() {
+		profile := startProductionProfile()
+		profile.nodeAt("node-1", GinkgoT().TempDir(), nil)
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, authtoken.SecretFile), bytes.Repeat([]byte{7}, 32), 0o600)).To(Succeed())
+		env := map[string]string{"IM_DATA_DIR": dir, "IM_HTTP_ADDR": "127.0.0.1:0",
+			"IM_EVENTSTORE": profile.esdb, "IM_READSTORE": profile.mongo, "IM_BUS": profile.nats, "IM_NODE_NAME": "node-2"}
+		cfg, err := loadConfig(nil, func(k string) string { return env[k] })
+		Expect(err).NotTo(HaveOccurred())
+		err = run(ctxWithin(20*time.Second), cfg, zap.NewNop(), nil)
+		Expect(err).To(MatchError(ContainSubstring("differs from the signing secret the nodes of the read store")))
 	})
 })
 
@@ -215,8 +229,7 @@ func (s *testServer) friendOnline(m member, friendID string, after uint64) bool 
 
 // productionProfile is an ESDB double, an embedded FerretDB and an embedded
 // NATS, each stopped when the spec ends, for nodes sharing one data dir
-// (they sign tokens with the same secret, as in compose.yaml) unless a spec
-// gives each its own.
+// (one SMS outbox, as in compose.yaml) unless a spec gives each its own.
 type productionProfile struct {
 	dir               string
 	esdb, mongo, nats string

@@ -14,7 +14,6 @@ import (
 
 	"go.uber.org/zap/zapcore"
 
-	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/projections"
@@ -375,6 +374,3 @@ func redact(v string) string {
 	}
 	return v
 }
-
-// secret is the signing secret of the data directory, made on first start.
-func secret(dataDir string) ([]byte, error) { return authtoken.LoadSecret(dataDir, true) }

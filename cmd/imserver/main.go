@@ -82,10 +82,6 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
-	key, err := secret(cfg.DataDir)
-	if err != nil {
-		return err
-	}
 	events, err := openEventStore(ctx, cfg, log)
 	if err != nil {
 		return fmt.Errorf("IM_EVENTSTORE: %w", err)
@@ -108,6 +104,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	defer closeClaims()
+	key, err := secret(ctx, cfg, claims)
+	if err != nil {
+		return err
+	}
 	node, err := nodes.Join(ctx, claims, cfg.NodeName, idgen.Nodes, cfg.NodeClaimTTL)
 	switch {
 	case errors.Is(err, nodes.ErrNameInUse):

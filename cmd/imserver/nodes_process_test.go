@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/eventchat/eventchat/adapters/authtoken"
 	"github.com/eventchat/eventchat/adapters/blobstore"
 )
 
@@ -146,12 +144,9 @@ var _ = Describe("Node processes sharing the production profile", Ordered, func(
 			return []string{"IM_EVENTSTORE=" + profile.esdb, "IM_READSTORE=" + profile.mongo, "IM_BUS=" + profile.nats,
 				"IM_NODE_NAME=" + name, "IM_NODE_CLAIM_TTL=2s", "IM_PRESENCE_TTL=1s"}
 		}
+		// The nodes share nothing of their data directories: the signing
+		// secret is in the read store.
 		one := startProcess(bin, dirOne, env("node-1")...)
-		// The nodes share the signing secret, and nothing else of their
-		// data directories.
-		key, err := os.ReadFile(filepath.Join(dirOne, authtoken.SecretFile))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(os.WriteFile(filepath.Join(dirTwo, authtoken.SecretFile), key, 0o600)).To(Succeed())
 		two := startProcess(bin, dirTwo, env("node-2")...)
 
 		alice, bob := two.register("alice003"), two.register("bob00003")

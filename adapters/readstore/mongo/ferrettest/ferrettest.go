@@ -20,12 +20,16 @@ type Server struct {
 	done chan struct{}
 }
 
-// Start runs a FerretDB listening on 127.0.0.1 that keeps its databases in
-// dir and writes its errors to logs, and waits until it accepts
-// connections.
-func Start(dir string, logs io.Writer) (*Server, error) {
+// Start runs a FerretDB listening on a free port of 127.0.0.1 that keeps
+// its databases in dir and writes its errors to logs, and waits until it
+// accepts connections.
+func Start(dir string, logs io.Writer) (*Server, error) { return StartAt(dir, "127.0.0.1:0", logs) }
+
+// StartAt is Start listening on addr (host:port), for a dev cluster whose
+// nodes are given the address before it starts.
+func StartAt(dir, addr string, logs io.Writer) (*Server, error) {
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
+		Listener:  ferretdb.ListenerConfig{TCP: addr},
 		Logger:    slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelError})),
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + dir + "/",
