@@ -61,6 +61,12 @@ func runRelay(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	fmt.Println("listening", ln.Addr())
+	return serveRelay(ctx, ln)
+}
+
+// serveRelay serves the relay on ln until ctx ends.
+func serveRelay(ctx context.Context, ln net.Listener) error {
 	r := &relay{conns: make(map[string]*relayConn)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
@@ -70,7 +76,6 @@ func runRelay(ctx context.Context, args []string) error {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	fmt.Println("listening", ln.Addr())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
