@@ -13,8 +13,9 @@ import (
 var _ = Describe("Per-adapter figures", func() {
 	ctx := context.Background()
 
-	It("read a filled log through $all on SQLite and on the esdbtest double", func() {
+	It("read a filled log through $all on Pebble, on SQLite and on the esdbtest double", func() {
 		Expect(runSubscribe(ctx, []string{"-events", "1200", "-batch", "500", "-dir", GinkgoT().TempDir()})).To(Succeed())
+		Expect(runSubscribe(ctx, []string{"-store", "sqlite", "-events", "1200", "-batch", "500", "-dir", GinkgoT().TempDir()})).To(Succeed())
 		Expect(runSubscribe(ctx, []string{"-store", "esdbtest", "-events", "600", "-dir", GinkgoT().TempDir()})).To(Succeed())
 	})
 

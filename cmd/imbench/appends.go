@@ -27,7 +27,7 @@ func runAppends(ctx context.Context, args []string) error {
 	window := fs.Duration("duration", 5*time.Second, "measured window")
 	maxEvents := fs.Int64("max", 2_000_000, "stop after this many events in all")
 	dirFlag := fs.String("dir", "", "directory for the store file (default: a temp dir, removed after)")
-	kind := fs.String("store", "sqlite", "event-store adapter: "+eventStoreKinds)
+	kind := fs.String("store", "pebble", "event-store adapter: "+eventStoreKinds)
 	esdbConn := fs.String("esdb", "", "EventStoreDB connection string for -store esdb")
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -24,7 +24,7 @@ const eventStoreKinds = "sqlite, pebble, esdbtest (the in-process double) or esd
 
 // openEventStore opens the adapter kind with its files in dir; suffix is
 // appended to the result keys so that each adapter has figures of its own
-// ("" for SQLite, which keeps the original keys).
+// ("" for Pebble, the server's default, which keeps the original keys).
 func openEventStore(ctx context.Context, kind, esdbConn, dir string) (log benchLog, suffix string, closeAll func(), err error) {
 	switch kind {
 	case "sqlite":
@@ -32,13 +32,13 @@ func openEventStore(ctx context.Context, kind, esdbConn, dir string) (log benchL
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return s, "", func() { _ = s.Close() }, nil
+		return s, "_sqlite", func() { _ = s.Close() }, nil
 	case "pebble":
 		s, err := pebblestore.Open(filepath.Join(dir, "events"))
 		if err != nil {
 			return nil, "", nil, err
 		}
-		return s, "_pebble", func() { _ = s.Close() }, nil
+		return s, "", func() { _ = s.Close() }, nil
 	case "esdbtest":
 		server, err := esdbtest.Start(filepath.Join(dir, "esdbtest.db"))
 		if err != nil {

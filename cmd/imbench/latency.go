@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -49,15 +50,17 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 		key string
 		p   float64
 	}{{"latency_p50", 50}, {"latency_p90", 90}, {"latency_p99", 99}, {"latency_max", 100}} {
-		result(cfg.keys+q.key, ms(percentile(delivery, q.p)), "ms")
+		cfg.result(q.key, ms(percentile(delivery, q.p)), "ms")
+		cfg.result(strings.Replace(q.key, "latency_", "latency_ack_", 1), ms(percentile(ack, q.p)), "ms")
 	}
-	result(cfg.keys+"latency_missing", float64(missing), "msgs")
-	result(cfg.keys+"latency_duplicates", float64(ph.duplicateN.Load()), "msgs")
+	cfg.result("latency_missing", float64(missing), "msgs")
+	cfg.result("latency_duplicates", float64(ph.duplicateN.Load()), "msgs")
 	detail("%d messages sent over %.1f s (%.0f/s) round-robin over %d pairs; %d delivered and acknowledged",
 		sent, pacedFor.Seconds(), float64(sent)/pacedFor.Seconds(), len(pairs), len(delivery))
-	detail("send to reply (acknowledged): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-		ms(percentile(ack, 50)), ms(percentile(ack, 99)), ms(percentile(ack, 100)))
-	reportCPU(cfg.keys+"latency_server_cpu", serverUse, selfUse, float64(sent)/pacedFor.Seconds())
+	detail("send to delivery: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; send to reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms",
+		ms(percentile(delivery, 50)), ms(percentile(delivery, 90)), ms(percentile(delivery, 99)), ms(percentile(delivery, 100)),
+		ms(percentile(ack, 50)), ms(percentile(ack, 90)), ms(percentile(ack, 99)), ms(percentile(ack, 100)))
+	reportCPU(cfg, "latency_server_cpu", serverUse, selfUse, float64(sent)/pacedFor.Seconds(), int64(sent))
 	reportProblems(ph)
 	return ctx.Err()
 }

@@ -35,6 +35,7 @@ var subcommands = map[string]subcommand{
 	"sockets":   {"delivered messages/s, then send-to-delivery latency, against a server or the nodes of a cluster", runSockets},
 	"rss":       {"server RSS growth per 1,000 idle authenticated sockets", runRSS},
 	"fsync":     {"fsync latency of the temp dir's disk, the floor under durable appends", runFsync},
+	"relay":     {"serve a bare gobwas/ws relay, the floor sockets -relay measures the server against", runRelay},
 	"freeport":  {"print a free TCP port on 127.0.0.1", runFreePort},
 }
 

@@ -31,6 +31,16 @@ type socketsConfig struct {
 	latencyFor       time.Duration
 	drain            time.Duration // bound on waiting for replies and deliveries after a run
 	registerParallel int
+	relay            bool // then measure the bare relay too, and the ratios
+
+	figures map[string]float64 // the results printed, by key
+}
+
+// result prints one figure of the target measured, under cfg.keys, and
+// keeps it.
+func (cfg socketsConfig) result(key string, value float64, unit string) {
+	cfg.figures[cfg.keys+key] = value
+	result(cfg.keys+key, value, unit)
 }
 
 // runSockets registers 2×pairs members, befriends each pair, opens a socket
@@ -54,6 +64,7 @@ func runSockets(ctx context.Context, args []string) error {
 	fs.DurationVar(&cfg.drain, "drain", 20*time.Second, "bound on waiting for replies and deliveries after each run")
 	fs.IntVar(&cfg.registerParallel, "register-parallel", 4, "members registered at a time")
 	fs.BoolVar(&cfg.latencyFirst, "latency-first", false, "run the latency run before the throughput run, on stores that hold only the setup")
+	fs.BoolVar(&cfg.relay, "relay", false, "then measure a bare gobwas/ws relay (no storage) the same way, and print the ratios server/relay")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,6 +72,7 @@ func runSockets(ctx context.Context, args []string) error {
 	if cfg.addr == "" || cfg.dataDir == "" || len(addrs) != len(dirs) || cfg.pairs <= 0 || cfg.window <= 0 || cfg.rate <= 0 || cfg.first < 0 {
 		return errors.New("need -addr, -data (as many), -pairs > 0, -window > 0, -rate > 0 and -first >= 0")
 	}
+	cfg.figures = make(map[string]float64)
 	for i := range addrs {
 		srv := newServer(addrs[i], dirs[i])
 		if err := srv.waitReady(ctx, 20*time.Second); err != nil {
@@ -82,10 +94,47 @@ func runSockets(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	defer closeAll(cs)
 	detail("setup: %d members registered and logged in, %d pairs befriended, %d sockets open on %d nodes in %.1f s",
 		len(ms), cfg.pairs, len(cs), len(cfg.servers), time.Since(setup).Seconds())
+	if err := measureSockets(ctx, cfg, ms, cs, probe); err != nil || !cfg.relay {
+		return err
+	}
 
+	addr, pid, stop, err := startRelay()
+	if err != nil {
+		return err
+	}
+	defer stop()
+	relay := newServer(addr, "")
+	if err := relay.waitReady(ctx, 10*time.Second); err != nil {
+		return err
+	}
+	ms = relayMembers(2 * cfg.pairs)
+	cs, err = dialAll(ctx, func(int) *server { return relay }, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
+	if err != nil {
+		return fmt.Errorf("relay: dial: %w", err)
+	}
+	detail("bare relay (gobwas/ws, no storage) at %s, pid %s, %d sockets open", addr, pid, len(cs))
+	relayCfg := cfg
+	relayCfg.pid, relayCfg.keys = pid, cfg.keys+"relay_"
+	if err := measureSockets(ctx, relayCfg, ms, cs, nil); err != nil {
+		return err
+	}
+	for _, k := range []string{"deliver_per_s", "deliver_cpu_per_msg", "latency_p50", "latency_p99", "latency_ack_p99", "latency_cpu_per_msg"} {
+		if r := cfg.figures[cfg.keys+"relay_"+k]; r > 0 {
+			if s, ok := cfg.figures[cfg.keys+k]; ok {
+				result(cfg.keys+"ratio_"+k, s/r, "x")
+			}
+		}
+	}
+	return nil
+}
+
+// measureSockets runs the delivery throughput and the latency runs (in the
+// order cfg asks) over the open sockets cs of members ms (pairs 2i, 2i+1),
+// and closes them. probe, if any, reports the lease holder's fold rate.
+func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*wsclient.Client, probe *foldProbe) error {
+	defer closeAll(cs)
 	pairs := make([]pairConn, cfg.pairs)
 	var current atomic.Pointer[phase]
 	rcv := &receiver{current: &current}
@@ -162,12 +211,16 @@ func reportProblems(ph *phase) {
 	}
 }
 
-// reportCPU prints the server's CPU use as the figure key, and both
-// processes' use as a detail.
-func reportCPU(key string, server, self cpuUse, perSecond float64) {
+// reportCPU prints the server's CPU use as the figure key and its CPU time
+// per message as key's "_per_msg" sibling (messages: those delivered in the
+// window measured), and both processes' use as a detail.
+func reportCPU(cfg socketsConfig, key string, server, self cpuUse, perSecond float64, messages int64) {
 	s := "server CPU unknown"
 	if server.known {
-		result(key, server.cores, "cores")
+		cfg.result(key, server.cores, "cores")
+		if messages > 0 {
+			cfg.result(strings.TrimSuffix(key, "_server_cpu")+"_cpu_per_msg", float64(server.total.Microseconds())/float64(messages), "µs")
+		}
 		s = fmt.Sprintf("server CPU %.2f cores", server.cores)
 		if perSecond > 0 {
 			s += fmt.Sprintf(" (%.0f µs per message)", server.cores*1e6/perSecond)

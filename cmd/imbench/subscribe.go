@@ -23,7 +23,7 @@ func runSubscribe(ctx context.Context, args []string) error {
 	batch := fs.Int("batch", 500, "events per append while filling")
 	limit := fs.Duration("timeout", 2*time.Minute, "give up filling or reading after this long")
 	dirFlag := fs.String("dir", "", "directory for the store file (default: a temp dir, removed after)")
-	kind := fs.String("store", "sqlite", "event-store adapter: "+eventStoreKinds)
+	kind := fs.String("store", "pebble", "event-store adapter: "+eventStoreKinds)
 	esdbConn := fs.String("esdb", "", "EventStoreDB connection string for -store esdb")
 	if err := fs.Parse(args); err != nil {
 		return err

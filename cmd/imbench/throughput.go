@@ -65,15 +65,15 @@ func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, cur
 	<-finished
 	missing := ph.awaitDeliveries(ctx, cfg.drain)
 
-	result(cfg.keys+"deliver_per_s", float64(delivered)/secs, "msg/s")
-	result(cfg.keys+"deliver_acked_per_s", float64(acked)/secs, "msg/s")
-	result(cfg.keys+"deliver_missing", float64(missing), "msgs")
-	result(cfg.keys+"deliver_duplicates", float64(ph.duplicateN.Load()), "msgs")
+	cfg.result("deliver_per_s", float64(delivered)/secs, "msg/s")
+	cfg.result("deliver_acked_per_s", float64(acked)/secs, "msg/s")
+	cfg.result("deliver_missing", float64(missing), "msgs")
+	cfg.result("deliver_duplicates", float64(ph.duplicateN.Load()), "msgs")
 	detail("%d pairs, %d sends outstanding per sender: %d delivered, %d acknowledged in a %.1f s window after %.1f s of warm-up",
 		len(pairs), cfg.window, delivered, acked, secs, cfg.warmup.Seconds())
 	detail("in all %d acknowledged, %d delivered once, %d delivered twice or more, %d acknowledged but never delivered",
 		ph.ackedN.Load(), ph.deliveredN.Load(), ph.duplicateN.Load(), missing)
-	reportCPU(cfg.keys+"deliver_server_cpu", serverUse, selfUse, float64(delivered)/secs)
+	reportCPU(cfg, "deliver_server_cpu", serverUse, selfUse, float64(delivered)/secs, delivered)
 	reportProblems(ph)
 	if probe != nil {
 		if foldErr == nil {

@@ -270,6 +270,60 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		}
 	})
 
+	// The read store is never synced while it is open, so that the event
+	// log's fsync is alone on the disk: after the machine stops, its files
+	// may be torn. A stop is emulated by a SIGKILL, the process's mark of
+	// the open store rewritten as an earlier boot's, and the database
+	// spoiled behind its header.
+	It("discards a read store left open when the machine stopped and serves the history folded again from the log", func() {
+		dataDir := GinkgoT().TempDir()
+		readPath := filepath.Join(dataDir, "read.db")
+		p := startProcess(bin, dataDir)
+		pair := friends(p, 1)[0]
+		a, b := pair[0], pair[1]
+		var sent []string
+		for i := range 30 {
+			from, to := a, b
+			if i%2 == 1 {
+				from, to = b, a
+			}
+			content := fmt.Sprint("before the stop ", i)
+			p.send(from, to, fmt.Sprintf("stop-%02d", i), content)
+			sent = append(sent, content)
+		}
+		contents := func() []string {
+			var history []string
+			for _, m := range p.history(a, b.ID, 0) {
+				history = append(history, m.Content)
+			}
+			return history
+		}
+
+		By("killing the process: the store it left open is kept")
+		p.kill()
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		Expect(p.log()).NotTo(ContainSubstring("discarded"))
+		Expect(contents()).To(Equal(sent))
+
+		By("killing it again and emulating the machine's stop")
+		p.kill()
+		markers, err := filepath.Glob(readPath + ".open-*")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(markers).To(HaveLen(1))
+		Expect(os.WriteFile(markers[0], []byte("an-earlier-boot 1\n"), 0o600)).To(Succeed())
+		corruptAfterHeader(readPath)
+
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		Expect(p.log()).To(ContainSubstring("read store was open when the machine stopped"))
+		Expect(contents()).To(Equal(sent))
+		p.send(b, a, "stop-after", "after the stop")
+		Expect(p.history(b, a.ID, 0)).To(HaveLen(len(sent) + 1))
+		p.stop()
+		Expect(filepath.Glob(readPath+".open-*")).To(BeEmpty(), "a clean stop leaves no mark")
+	})
+
 	Describe("on a corrupt or foreign data directory", func() {
 		DescribeTable("exits non-zero naming the file and leaves it as it was",
 			func(file string, spoil func(path string)) {

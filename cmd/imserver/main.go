@@ -96,6 +96,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		log.Info("read store of an older schema replaced; the projections fold the log from the start",
 			zap.String("path", cfg.ReadStore), zap.Int64("oldSchemaVersion", r.Replaced()))
 	}
+	if r, ok := reads.(interface{ Discarded() bool }); ok && r.Discarded() {
+		log.Warn("read store was open when the machine stopped, its files unsynced: discarded; the projections fold the log from the start",
+			zap.String("path", cfg.ReadStore))
+	}
 	if err := readsWithinLog(ctx, events, reads, cfg); err != nil {
 		return err
 	}

@@ -11,7 +11,8 @@ import (
 const checkpointEvery = time.Second
 
 // checkpointer copies the WAL back into the database in the background on
-// its own connection, a little at a time. The writer never checkpoints
+// its own connection, a little at a time, without syncing either file (see
+// openmarker.go). The writer never checkpoints
 // (wal_autocheckpoint is 0): a checkpoint inside a projection commit held
 // back every delta behind it for tens of milliseconds.
 type checkpointer struct {
@@ -25,7 +26,7 @@ func startCheckpointer(path string) (*checkpointer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Exec("PRAGMA busy_timeout = 5000"); err != nil {
+	if err := c.Exec("PRAGMA busy_timeout = 5000; PRAGMA synchronous = OFF"); err != nil {
 		return nil, errors.Join(err, c.Close())
 	}
 	k := &checkpointer{conn: c, stop: make(chan struct{}), done: make(chan struct{})}

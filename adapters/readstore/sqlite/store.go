@@ -36,6 +36,11 @@ type Store struct {
 	// replaced is the schema version of the older store Open replaced, 0
 	// when it opened a store of this version or created one.
 	replaced int64
+	// discarded tells that Open discarded a store left open when the
+	// machine stopped (see openmarker.go).
+	discarded bool
+	// marker is this process's mark that the store is open.
+	marker string
 }
 
 var _ projections.ReadStore = (*Store)(nil)
@@ -54,29 +59,39 @@ var writerPragmas = []string{
 }
 
 // Open opens the read store in the file at path, creating it when absent.
-// A read store of an older schema version is replaced by an empty one,
-// for the projectors to fold the log into from the start (Replaced tells);
-// any other file is refused.
+// A read store of an older schema version, or one that was open when the
+// machine stopped, is replaced by an empty one, for the projectors to fold
+// the log into from the start (Replaced and Discarded tell); any other file
+// is refused.
 func Open(path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: resolve %s: %w", path, err)
+	}
+	discarded, err := discardTorn(abs)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkFile(abs); err != nil {
 		return nil, err
 	}
 	s, err := open(abs)
 	var older olderSchema
-	if !errors.As(err, &older) {
-		return s, err
+	if errors.As(err, &older) {
+		if err := removeDB(abs); err != nil {
+			return nil, fmt.Errorf("sqliteread: replace %s of schema version %d: %w", abs, older.version, err)
+		}
+		if s, err = open(abs); err == nil {
+			s.replaced = older.version
+		}
 	}
-	if err := removeDB(abs); err != nil {
-		return nil, fmt.Errorf("sqliteread: replace %s of schema version %d: %w", abs, older.version, err)
-	}
-	if s, err = open(abs); err != nil {
+	if err != nil {
 		return nil, err
 	}
-	s.replaced = older.version
+	s.discarded = discarded
+	if s.marker, err = markOpen(abs); err != nil {
+		return nil, errors.Join(err, s.Close())
+	}
 	return s, nil
 }
 
@@ -95,6 +110,10 @@ func open(path string) (*Store, error) {
 // Replaced is the schema version of the older read store Open replaced
 // with an empty one, 0 when it did not.
 func (s *Store) Replaced() int64 { return s.replaced }
+
+// Discarded tells whether Open discarded a store that was open when the
+// machine stopped, its files unsynced, for an empty one.
+func (s *Store) Discarded() bool { return s.discarded }
 
 // openWriter opens the writer connection. Its commits write their pages
 // 64 KiB at a time and are not synced: a power loss may lose the last
@@ -150,6 +169,9 @@ func (s *Store) Close() error {
 	}
 	errs = append(errs, s.writer.Close())
 	s.writer = nil
+	if s.marker != "" && errors.Join(errs...) == nil {
+		errs = append(errs, markClosed(s.path, s.marker))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqliteread: close %s: %w", s.path, err)
 	}
