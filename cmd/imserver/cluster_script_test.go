@@ -18,7 +18,7 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-var _ = Describe("scripts/cluster", func() {
+var _ = Describe("scripts/cluster", Label("fault"), func() {
 	It("runs two nodes on the stores' doubles as processes, carries a message sent through one to the other, and stops everything on SIGTERM", func() {
 		root, err := filepath.Abs("../..")
 		Expect(err).NotTo(HaveOccurred())

@@ -17,7 +17,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/blobstore"
 )
 
-var _ = Describe("Node processes sharing the production profile", Ordered, func() {
+var _ = Describe("Node processes sharing the production profile", Label("fault"), Ordered, func() {
 	var (
 		bin     string
 		profile productionProfile

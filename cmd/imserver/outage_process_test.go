@@ -21,7 +21,7 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-var _ = Describe("Two server processes on the production profile through NATS outages", func() {
+var _ = Describe("Two server processes on the production profile through NATS outages", Label("fault"), func() {
 	It("keep folding while NATS is down, and every member gets every push or a resync after which history holds the message", func() {
 		bin := buildServer(GinkgoT().TempDir())
 		profile := startProductionProfile()

@@ -18,7 +18,7 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-var _ = Describe("Two server processes on the production profile", Ordered, func() {
+var _ = Describe("Two server processes on the production profile", Label("fault"), Ordered, func() {
 	var bin string
 	BeforeAll(func() {
 		bin = buildServer(GinkgoT().TempDir())
