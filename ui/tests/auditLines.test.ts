@@ -34,6 +34,7 @@ describe('the audit page’s event lines', () => {
     assert.equal(line(sent), 'alice (@alice001) sent @bob00001: see you at 9');
     assert.equal(line(promoted), 'carol (@carol001) became Admin of Weekend Hikers');
     assert.equal(line(recalled), '@bob00001 recalled a message');
+    assert.equal(line(event('AccountReserved', 'x0001.account-carol001', { memberId: CAROL })), 'carol (@carol001) took the account @carol001');
     assert.equal(
       line(event('GroupMessagePinned', `x0001.group-${GROUP}`, { messageId: 'm', by: ALICE }, ALICE)),
       'alice (@alice001): GroupMessagePinned',

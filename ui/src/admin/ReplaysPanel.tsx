@@ -135,7 +135,9 @@ function ReplayBrowser({ api, replay, onClose, onExpired }: { api: AdminApi; rep
 
   const sessionsOf = async (id: string) => {
     const list = await run(() => api.browse<Session[]>(replay.id, 'sessions', { memberId: id }));
-    if (list) setView({ kind: 'sessions', sessions: list });
+    if (!list) return;
+    await resolve({ members: list.map((s) => s.friendMemberId).filter(Boolean), groups: list.map((s) => s.groupId).filter(Boolean) });
+    setView({ kind: 'sessions', sessions: list });
   };
   const lookUp = async () => {
     setNotFound(false);
@@ -162,7 +164,8 @@ function ReplayBrowser({ api, replay, onClose, onExpired }: { api: AdminApi; rep
     await resolve({ members: list.map((m) => m.memberId), groups: [groupId] });
     setView({ kind: 'members', groupId, members: list });
   };
-  const chatName = (s: Session) => s.remark || s.name || (s.groupId ? groupLabel(names, s.groupId) : personLabel(names, s.friendMemberId));
+  const chatName = (s: Session) =>
+    s.groupId ? groupLabel(names, s.groupId) : names.members.has(s.friendMemberId) ? personLabel(names, s.friendMemberId) : s.name || s.friendMemberId;
 
   return (
     <section className="admin-panel" data-testid="replay-browser">

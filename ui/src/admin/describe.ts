@@ -135,6 +135,14 @@ export function describeEvent(e: AuditEvent, names: Names, t: Translate): string
       return t('audit.line.banned', { member: who(id) });
     case 'MemberUnbanned':
       return t('audit.line.unbanned', { member: who(id) });
+    case 'AccountReserved':
+      return t('audit.line.accountReserved', { member: who(d.memberId), account: id });
+    case 'PhoneReserved':
+      return t('audit.line.phoneReserved', { member: who(d.memberId), phone: id });
+    case 'SMSCodeIssued':
+      return t('audit.line.codeSent', { phone: str(d.phone) || id, purpose: str(d.purpose) });
+    case 'SMSCodeUsed':
+      return t('audit.line.codeUsed', { phone: id });
     case 'AuditAccessed': {
       const action = t(auditActions[str(d.action)] ?? 'audit.action.read');
       const params = { auditor: str(d.auditor), role: str(d.role), action };
