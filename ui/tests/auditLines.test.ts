@@ -53,8 +53,8 @@ describe('the audit page’s event lines', () => {
   });
 
   it('tells an auditor’s refused access with its reason', () => {
-    const refused = event('AuditAccessed', 'x0001.audit-auditor:zoe', { auditor: 'zoe', role: 'auditor', action: 'read', allowed: false, refusal: 'you are not allowed to do this' }, 'auditor:zoe');
-    assert.equal(line(refused), 'auditor zoe was refused: read the history (you are not allowed to do this)');
+    const refused = event('AuditAccessed', 'x0001.audit-auditor:zoe', { auditor: 'zoe', role: 'auditor', tenant: 'x0001', action: 'read', allowed: false, refusal: 'you are not allowed to do this' }, 'auditor:zoe');
+    assert.equal(line(refused), 'Auditor zoe of x0001 was refused: read the history (you are not allowed to do this)');
   });
 
   it('names the members and groups an event holds, to look them up', () => {

@@ -145,7 +145,8 @@ export function describeEvent(e: AuditEvent, names: Names, t: Translate): string
       return t('audit.line.codeUsed', { phone: id });
     case 'AuditAccessed': {
       const action = t(auditActions[str(d.action)] ?? 'audit.action.read');
-      const params = { auditor: str(d.auditor), role: str(d.role), action };
+      const by = { name: str(d.auditor), tenant: str(d.tenant) };
+      const params = { who: t(d.role === 'auditor' ? 'admin.role.auditor' : 'admin.role.operator', by), action };
       return d.allowed === false
         ? t('audit.line.accessRefused', { ...params, refusal: str(d.refusal) })
         : t('audit.line.accessed', params);
