@@ -56,7 +56,7 @@ export const auditEn = {
   'audit.rebuild.confirm': 'Rebuild {target} from the log? Members keep chatting while it runs; the new read models take over when it is done.',
   'audit.rebuild.yes': 'Yes, rebuild',
   'audit.rebuild.no': 'Cancel',
-  'audit.rebuild.finished': 'Rebuilt: {done} events folded in {seconds} s, finished at {time}.',
+  'audit.rebuild.finished': '{done} events folded in {seconds} s, finished at {time}.',
 };
 
 type AuditTable = Record<keyof typeof auditEn, string>;
@@ -117,7 +117,7 @@ export const auditZh: AuditTable = {
   'audit.rebuild.confirm': '从日志重建 {target}？重建期间成员可继续聊天，完成后新的读模型将接替旧的。',
   'audit.rebuild.yes': '确认重建',
   'audit.rebuild.no': '取消',
-  'audit.rebuild.finished': '已重建：用时 {seconds} 秒折叠了 {done} 个事件，完成于 {time}。',
+  'audit.rebuild.finished': '用时 {seconds} 秒折叠了 {done} 个事件，完成于 {time}。',
 };
 
 export const auditVi: AuditTable = {
@@ -176,5 +176,5 @@ export const auditVi: AuditTable = {
   'audit.rebuild.confirm': 'Xây dựng lại {target} từ nhật ký? Thành viên vẫn trò chuyện trong lúc chạy; các mô hình đọc mới sẽ thay thế khi hoàn tất.',
   'audit.rebuild.yes': 'Có, xây dựng lại',
   'audit.rebuild.no': 'Hủy',
-  'audit.rebuild.finished': 'Đã xây dựng lại: {done} sự kiện trong {seconds} giây, xong lúc {time}.',
+  'audit.rebuild.finished': '{done} sự kiện trong {seconds} giây, xong lúc {time}.',
 };
