@@ -14,7 +14,7 @@ import { mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
 import { ConfirmDialog } from '../components/Dialog';
-import { CloseIcon, ImageIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
+import { CloseIcon, ImageIcon, MoreIcon, SearchIcon } from '../components/icons';
 import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
@@ -292,11 +292,9 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
         subtitle={
           isGroup ? (
             t('group.memberCount', { n: group?.memberCount ?? 0 })
-          ) : (
-            <>
-              <LockIcon /> {peer.code ? `@${peer.code}` : 'AES-256-GCM'}
-            </>
-          )
+          ) : peer.code ? (
+            `@${peer.code}`
+          ) : undefined
         }
         leading={
           isGroup ? (

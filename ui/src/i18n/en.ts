@@ -10,7 +10,8 @@ import { personalEn } from './personal';
 
 export const en = {
   'app.name': 'EventChat',
-  'app.tagline': 'Private, encrypted conversations with the people you trust.',
+  'app.tagline': 'Chat with the people you trust. Messages are encrypted in transit.',
+  'app.storageNote': 'Messages are kept on the server, where its operators and auditors can read them.',
   'landing.title': 'Welcome',
   'landing.lead': 'Log in or create an account to start chatting.',
   'landing.language': 'Language',

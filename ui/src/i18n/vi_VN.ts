@@ -9,7 +9,8 @@ import { personalVi } from './personal';
 
 export const vi_VN: Table = {
   'app.name': 'EventChat',
-  'app.tagline': 'Trò chuyện riêng tư, được mã hóa với những người bạn tin tưởng.',
+  'app.tagline': 'Trò chuyện với những người bạn tin tưởng. Tin nhắn được mã hóa khi truyền đi.',
+  'app.storageNote': 'Tin nhắn được lưu trên máy chủ, nơi nhà vận hành và kiểm toán viên có thể đọc chúng.',
   'landing.title': 'Chào mừng',
   'landing.lead': 'Đăng nhập hoặc tạo tài khoản để bắt đầu trò chuyện.',
   'landing.language': 'Ngôn ngữ',

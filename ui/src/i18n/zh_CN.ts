@@ -9,7 +9,8 @@ import { personalZh } from './personal';
 
 export const zh_CN: Table = {
   'app.name': 'EventChat',
-  'app.tagline': '与你信任的人进行私密、加密的对话。',
+  'app.tagline': '与你信任的人聊天。消息在传输过程中加密。',
+  'app.storageNote': '消息保存在服务器上，服务器的运营方和审计员可以查看。',
   'landing.title': '欢迎',
   'landing.lead': '登录或注册账号，开始聊天。',
   'landing.language': '语言',
