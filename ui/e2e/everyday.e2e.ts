@@ -1,7 +1,7 @@
 // What a member meets every day, checked as they meet it: chat backgrounds that colour the whole
 // chat column readably, the font size on the message text, the open chat in the address and the
 // history, what the login page says about privacy, the notifications badge after a friend request
-// is answered, and the unread total in the tab title.
+// is answered, the unread total in the tab title, the "unread" separator and the list's previews.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -252,5 +252,104 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     await waitUntil('the title to name the chat without a count', async () => /^\[Friend\] /.test(await page.title()));
     assert.deepEqual(session.errors, []);
     await session.context.close();
+  });
+
+  it('opens a chat with unread messages at an "unread" separator above the first of them, in each language', async () => {
+    const [gina, hank] = await Promise.all([registerOverApi(newMember('ginae')), registerOverApi(newMember('hanke'))]);
+    await befriendOverApi(gina, hank);
+    await sendOverApi(gina, hank, 'earlier, from gina');
+    for (const [viewport, language, label] of [
+      [{ width: 1280, height: 800 }, 'en', 'Unread messages'],
+      [PHONE, 'zh_CN', '以下为未读消息'],
+      [PHONE, 'vi_VN', 'Tin nhắn chưa đọc'],
+    ] as const) {
+      for (const text of ['first', 'second', 'third']) await sendOverApi(hank, gina, `${text} unread ${language}`);
+      const session = await openSession(browser, viewport);
+      const { page } = session;
+      await login(page, gina);
+      await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
+      await page.reload();
+      await page.locator(`[data-testid=session-item][data-peer-id="${hank.id}"]`).click();
+      const separator = page.getByTestId('unread-separator');
+      await separator.waitFor();
+      assert.equal(await separator.innerText(), label);
+      const next = await separator.evaluate((row) => row.nextElementSibling?.textContent ?? '');
+      assert.match(next, new RegExp(`first unread ${language}`));
+      await waitUntil('the chat to be read', async () => !(await page.title()).startsWith('('));
+      if (language === 'vi_VN') {
+        // read now: the chat opens again without a separator
+        await page.reload();
+        await page.locator('[data-testid=message]').getByText('third unread vi_VN').waitFor();
+        assert.equal(await separator.count(), 0);
+      }
+      assert.deepEqual(session.errors, []);
+      await session.context.close();
+    }
+  });
+
+  it('previews a file as people say it, in each language', async () => {
+    const [ivy, jack] = await Promise.all([registerOverApi(newMember('ivye')), registerOverApi(newMember('jacke'))]);
+    await befriendOverApi(ivy, jack);
+    await sendOverApi(jack, ivy, 'hello ivy');
+    const session = await openSession(browser);
+    const { page } = session;
+    await login(page, ivy);
+    await openChat(page, jack.id!);
+    await page
+      .getByTestId('attach-file-input')
+      .setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 quarterly numbers') });
+    await page.getByTestId('media-file').filter({ hasText: 'report.pdf' }).waitFor();
+    await page.getByTestId('tab-chats').click();
+    const preview = page.locator(`[data-testid=session-item][data-peer-id="${jack.id}"]`).getByTestId('session-preview');
+    // Live, the message itself is at hand and names the file; the server's list keeps its type only.
+    await waitUntil('the live preview', async () => (await preview.innerText()) === 'File: report.pdf');
+    for (const [language, text] of [
+      ['en', 'File'],
+      ['zh_CN', '文件'],
+      ['vi_VN', 'Tệp'],
+    ]) {
+      await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
+      await page.reload();
+      await page.getByTestId('tab-chats').click();
+      await waitUntil(`the ${language} preview`, async () => (await preview.innerText()) === text).catch(async (error) => {
+        throw new Error(`${error.message}: "${await preview.innerText()}"`);
+      });
+    }
+    await page.evaluate(() => localStorage.setItem('eventchat.language', JSON.stringify('en')));
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
+  });
+
+  it('toasts sit in the content column, capitalised, and the server says them in the page language', async () => {
+    const session = await openSession(browser);
+    const { page } = session;
+    await login(page, alice);
+    const toast = page.locator('.toast').first();
+    await toast.waitFor();
+    const box = (await toast.boundingBox())!;
+    const centre = box.x + box.width / 2;
+    assert.ok(Math.abs(centre - (320 + (1280 - 320) / 2)) < 2, `the toast is centred at ${centre}, not over the content column`);
+    await session.context.close();
+
+    for (const [language, check] of [
+      ['en', /^[A-Z]/],
+      ['zh_CN', /[\u4e00-\u9fff]/],
+      ['vi_VN', /[ạảãàáâậầấẩẫăắằặẳẵđêếềệểễôốồộổỗơớờợởỡưứừựửữ]/i],
+    ] as const) {
+      const wrong = await openSession(browser, PHONE);
+      await wrong.context.addInitScript((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
+      await wrong.page.goto(`${BASE_URL}/#/login`);
+      await wrong.page.locator('input[name=account]').fill(alice.account);
+      await wrong.page.locator('input[name=password]').fill('wrong-password');
+      await wrong.page.locator('input[name=agreement]').check();
+      await wrong.page.locator('form button[type=submit]').click();
+      const refusal = wrong.page.locator('.toast-error').first();
+      await refusal.waitFor();
+      const text = await refusal.innerText();
+      assert.match(text, check, `${language}: "${text}"`);
+      const shown = (await refusal.boundingBox())!;
+      assert.ok(shown.x >= 0 && shown.x + shown.width <= PHONE.width, `${language}: the toast leaves the 375 px screen`);
+      await wrong.context.close();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { FORWARD_TARGETS_MAX, forwardRefusal, inChatOrder, toggleSelection } fro
 import { forgetTimeline, rememberTimeline } from '../chat/life';
 import { copyText, messageActions, type MessageAction } from '../chat/menu';
 import { matchesQuery } from '../chat/search';
-import { mergeTimeline } from '../chat/timeline';
+import { firstUnread, mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
 import { ConfirmDialog } from '../components/Dialog';
@@ -31,7 +31,7 @@ import { paneAtom } from '../state/ui';
 import { Composer } from './Composer';
 import { MediaHistory } from './MediaHistory';
 import type { BubbleEnv } from './MessageBubble';
-import { MessageList } from './MessageList';
+import { MessageList, keyOf } from './MessageList';
 import { PaneHeader } from './PaneHeader';
 import { shownName } from './systemAccount';
 import { TargetPicker } from './TargetPicker';
@@ -91,6 +91,15 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     rememberTimeline(peerId, timeline);
   }, [peerId, timeline]);
   useEffect(() => () => forgetTimeline(peerId), [peerId]);
+
+  // The unread count as the chat opens marks where reading resumes; it stays put as the chat is read.
+  const [unreadAtOpen] = useState(peer.unreadCount);
+  const [unreadFrom, setUnreadFrom] = useState<string | null>(null);
+  useEffect(() => {
+    if (!pages || unreadFrom !== null) return;
+    const first = firstUnread(timeline, me.id, unreadAtOpen);
+    setUnreadFrom(first ? keyOf(first) : '');
+  }, [pages, timeline, me.id, unreadAtOpen, unreadFrom]);
 
   useReadAck(peerId, chatType, me.id, timeline, peer.unreadCount);
   useMentionAck(peerId, peer.atCount);
@@ -390,6 +399,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
         onLoadMore={() => void history.setSize(history.size + 1)}
         onRetry={() => void mutate()}
         jumpTo={jump}
+        unreadFrom={searching ? undefined : unreadFrom || undefined}
         onShowInChat={
           searching
             ? (message) => {
