@@ -43,7 +43,7 @@ export const en = {
   'register.haveAccount': 'Already have an account?',
   'register.failed': 'Registration failed: {reason}',
   'register.codeFailed': 'Verification code send failed: {reason}',
-  'register.success': 'Registration success, redirecting',
+  'register.success': 'Welcome! Your account is ready',
   'valid.phoneEmpty': 'Please enter your mobile number',
   'valid.phoneInvalid': 'Only mainland China mobile numbers are supported',
   'valid.smsEmpty': 'Please enter the SMS code',

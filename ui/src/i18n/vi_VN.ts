@@ -42,7 +42,7 @@ export const vi_VN: Table = {
   'register.haveAccount': 'Đã có tài khoản?',
   'register.failed': 'Đăng ký thất bại: {reason}',
   'register.codeFailed': 'Gửi mã xác minh thất bại: {reason}',
-  'register.success': 'Đăng ký thành công, đang chuyển hướng',
+  'register.success': 'Đăng ký thành công, chào mừng bạn',
   'valid.phoneEmpty': 'Vui lòng nhập số điện thoại',
   'valid.phoneInvalid': 'Chỉ hỗ trợ số điện thoại Trung Quốc đại lục',
   'valid.smsEmpty': 'Vui lòng nhập mã SMS',

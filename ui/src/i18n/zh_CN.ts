@@ -42,7 +42,7 @@ export const zh_CN: Table = {
   'register.haveAccount': '已有账号？',
   'register.failed': '注册失败：{reason}',
   'register.codeFailed': '验证码发送失败：{reason}',
-  'register.success': '注册成功，正在跳转',
+  'register.success': '注册成功，欢迎使用',
   'valid.phoneEmpty': '请输入手机号',
   'valid.phoneInvalid': '仅支持中国大陆手机号',
   'valid.smsEmpty': '请输入短信验证码',
