@@ -2,14 +2,12 @@ import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
-import { Home } from './home/Home';
-import { FavoriteRoute, HistoryPageRoute } from './home/PaneRoutes';
+import { AppRoute } from './home/PaneRoutes';
 import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
 import { Register } from './pages/Register';
 import { ResetPassword } from './pages/ResetPassword';
-import { SettingsRoute } from './settings/SettingsRoute';
 import { guard } from './routing/guard';
 import { useHashRoute } from './routing/useRoute';
 
@@ -41,16 +39,10 @@ export function App() {
         );
         break;
       case 'home':
-        page = <Home />;
-        break;
       case 'setting':
-        page = <SettingsRoute />;
-        break;
       case 'favorite':
-        page = <FavoriteRoute />;
-        break;
       case 'historyPage':
-        page = <HistoryPageRoute id={route.id ?? ''} />;
+        page = <AppRoute route={route} />;
         break;
       case 'resetPassword':
         page = <ResetPassword />;
