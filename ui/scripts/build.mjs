@@ -1,10 +1,14 @@
 // Bundles src/main.tsx into dist/ (index.html, assets/app.js, assets/app.css).
 // Assets are referenced by absolute /assets/ paths with a content-hash query, so the page works
 // under any app path (/, /1/<memberId>/) and a new build is never served from a stale cache.
+// Every file gets a gzip (.gz) and a brotli (.br) copy next to it, which the server sends to
+// clients that accept them.
 import { createHash } from 'node:crypto';
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,4 +49,36 @@ const html = template
   .replace('%APP_JS%', `/assets/app.js?v=${jsHash}`)
   .replace('%APP_CSS%', `/assets/app.css?v=${cssHash}`);
 await writeFile(path.join(dist, 'index.html'), html);
-console.log(`built dist/ (app.js ${jsHash}, app.css ${cssHash})`);
+const gzipped = promisify(gzip);
+const brotlied = promisify(brotliCompress);
+
+async function compress(dir) {
+  const sizes = { raw: 0, gzip: 0, br: 0 };
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await compress(file);
+      for (const k of Object.keys(sizes)) sizes[k] += inner[k];
+      continue;
+    }
+    if (entry.name === '.gitkeep') continue;
+    const data = await readFile(file);
+    const gz = await gzipped(data, { level: 9 });
+    const br = await brotlied(data, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    });
+    await writeFile(`${file}.gz`, gz);
+    await writeFile(`${file}.br`, br);
+    sizes.raw += data.length;
+    sizes.gzip += gz.length;
+    sizes.br += br.length;
+  }
+  return sizes;
+}
+
+const sizes = await compress(dist);
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+console.log(`built dist/ (app.js ${jsHash}, app.css ${cssHash}): ${kb(sizes.raw)}, gzip ${kb(sizes.gzip)}, br ${kb(sizes.br)}`);
