@@ -1,8 +1,7 @@
 import { useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
-import { AppRoute } from './home/PaneRoutes';
 import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
@@ -10,6 +9,9 @@ import { Register } from './pages/Register';
 import { ResetPassword } from './pages/ResetPassword';
 import { guard } from './routing/guard';
 import { useHashRoute } from './routing/useRoute';
+
+// The home screen is its own chunk, so the sign-in pages load without the chat.
+const AppRoute = lazy(() => import('./home/PaneRoutes').then((m) => ({ default: m.AppRoute })));
 
 export function App() {
   const route = useHashRoute();
@@ -42,7 +44,11 @@ export function App() {
       case 'setting':
       case 'favorite':
       case 'historyPage':
-        page = <AppRoute route={route} />;
+        page = (
+          <Suspense fallback={null}>
+            <AppRoute route={route} />
+          </Suspense>
+        );
         break;
       case 'resetPassword':
         page = <ResetPassword />;
