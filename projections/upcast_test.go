@@ -21,9 +21,11 @@ import (
 )
 
 // mutingHistory is a group in which an admin mutes a member and lets it
-// speak again. testdata/muting-v1.ndjson is this history appended by the
-// code of version 1 of GroupMemberMuted and exported; the event ids, times
-// and positions are the same in both.
+// speak again. testdata/muting-v1.ndjson is this history appended by
+// appendHistory at commit b144da8, where GroupMemberMuted had only version
+// 1 (no muted field), into a fresh SQLite log and exported with
+// audit.NewExportWriter as imctl audit export writes it; the event ids,
+// times and positions are the same in both.
 func mutingHistory(t0 time.Time) []struct {
 	stream string
 	event  es.Event
