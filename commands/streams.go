@@ -73,7 +73,7 @@ func (a *App) encode(p Principal, clientUUID string, events []es.Event, ids ...s
 		if i < len(ids) {
 			id = ids[i]
 		}
-		out[i] = es.EventData{ID: id, Type: e.EventType(), Data: data, Metadata: md}
+		out[i] = es.EventData{ID: id, Type: es.StoredType(e), Data: data, Metadata: md}
 	}
 	return out, nil
 }

@@ -340,7 +340,7 @@ func (b *chatBatch) groupEvent(ctx context.Context, env Envelope) error {
 		at, lines = e.At, modifiedLines(e)
 	case *group.MemberMuted:
 		l := line{OpMuteMember, e.By, e.Member, mention(e.By) + " muted " + mention(e.Member)}
-		if e.Until == 0 {
+		if !e.Muted {
 			l = line{OpUnmuteMember, e.By, e.Member, mention(e.By) + " let " + mention(e.Member) + " speak again"}
 		}
 		at, lines = e.At, []line{l}

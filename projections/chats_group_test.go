@@ -140,7 +140,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 			add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Admin, By: "o", At: 2}).
 			add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Normal, By: "o", At: 3}).
 			add(groups, &group.Modified{Name: &name, Notice: &notice, HeadURL: &head, MuteAll: &muted, By: "o", At: 4}).
-			add(groups, &group.MemberMuted{Member: "b", Until: 99, By: "o", At: 5}).
+			add(groups, &group.MemberMuted{Member: "b", Muted: true, Until: 99, By: "o", At: 5}).
 			add(groups, &group.MemberMuted{Member: "b", Until: 0, By: "o", At: 6}).
 			add(groups, &group.OwnershipTransferred{From: "o", To: "a", At: 7}).
 			add(groups, &group.NicknameSet{Member: "b", Nickname: "Bee", At: 8}).envs, 0)

@@ -17,7 +17,7 @@ var _ = Describe("The groups projector", func() {
 		add(stream, &group.MemberRoleChanged{Member: "a", Role: group.Admin, By: "o", At: 3}).
 		add(stream, &group.MemberRemoved{Member: "b", By: "a", At: 4}).
 		add(stream, &group.MemberLeft{Member: "d", At: 5}).
-		add(stream, &group.MemberMuted{Member: "c", Until: 99, By: "a", At: 6}).
+		add(stream, &group.MemberMuted{Member: "c", Muted: true, Until: 99, By: "a", At: 6}).
 		add(stream, &group.NicknameSet{Member: "c", Nickname: "Cee", At: 7}).
 		add(stream, &group.Modified{Name: &name, SendRate: &rate, By: "a", At: 8}).
 		add(stream, &group.OwnershipTransferred{From: "o", To: "c", At: 9})

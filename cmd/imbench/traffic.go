@@ -229,7 +229,7 @@ func (c *conversation) write(ctx context.Context, log *sqlitestore.Store, n, ack
 		if err != nil {
 			return sent, acks, err
 		}
-		batch = append(batch, es.EventData{ID: uuid.NewString(), Type: ev.EventType(), Data: data, Metadata: es.Metadata{
+		batch = append(batch, es.EventData{ID: uuid.NewString(), Type: es.StoredType(ev), Data: data, Metadata: es.Metadata{
 			Tenant: tenant.Default, Actor: actor, CorrelationID: uuid.NewString(), ClientUUID: clientUUID, Time: now.UTC(),
 		}})
 		if len(batch) == fillBatch || i == n-1 {

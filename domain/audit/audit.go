@@ -224,5 +224,6 @@ func (s Selection) Matches(r es.RecordedEvent) bool {
 	case !s.To.IsZero() && !r.Metadata.Time.Before(s.To):
 		return false
 	}
-	return s.Types == nil || slices.Contains(s.Types, r.Type)
+	name, _, _ := es.ParseType(r.Type)
+	return s.Types == nil || slices.Contains(s.Types, name)
 }

@@ -38,6 +38,8 @@ var _ = Describe("Filters of a tenant's history", func() {
 		Entry("a stream by name", audit.Filter{Stream: "x0001.chat-1_2"}, msg, true),
 		Entry("one of several types", audit.Filter{Type: "MessageEdited, MessageSent"}, msg, true),
 		Entry("not one of them", audit.Filter{Type: "MessageEdited"}, msg, false),
+		Entry("a type whatever its version", audit.Filter{Type: "GroupMemberMuted"}, rec("x0001.group-9", "GroupMemberMuted@v2", "1", at), true),
+		Entry("a type's version 1", audit.Filter{Type: "GroupMemberMuted"}, rec("x0001.group-9", "GroupMemberMuted", "1", at), true),
 		Entry("the acting member", audit.Filter{Actor: "1"}, msg, true),
 		Entry("another member", audit.Filter{Actor: "2"}, msg, false),
 	)

@@ -1,15 +1,32 @@
 package catalog_test
 
 import (
+	"fmt"
 	"os"
+	"path"
 	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/es"
 )
+
+// line is the rest of the line after label in text, and whether it is there.
+func line(text, label string) (string, bool) {
+	_, rest, found := strings.Cut(text, label)
+	l, _, _ := strings.Cut(rest, "\n")
+	return strings.TrimSpace(l), found
+}
+
+// funcName names a function as the catalogue does: package.function.
+func funcName(f es.Upcaster) string {
+	return path.Base(runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name())
+}
 
 // sections splits docs/events.md into the text under each "### <type>"
 // heading, by type.
@@ -96,12 +113,37 @@ var _ = Describe("docs/events.md", func() {
 				continue // reported by the spec above
 			}
 			for _, label := range []string{"- Stream: ", "- Produced by: ", "- Consumed by: "} {
-				_, rest, found := strings.Cut(text, label)
-				line, _, _ := strings.Cut(rest, "\n")
-				Expect(found && strings.TrimSpace(line) != "").To(BeTrue(), "%s: %q is missing or empty", typ, label)
+				l, found := line(text, label)
+				Expect(found && l != "").To(BeTrue(), "%s: %q is missing or empty", typ, label)
 			}
 			for _, field := range jsonFields(reflect.TypeOf(mk()).Elem(), "") {
 				Expect(text).To(ContainSubstring("| `"+field+"` |"), "%s: field %s is not in its table", typ, field)
+			}
+		}
+	})
+
+	It("gives each type's current version, its stored type and every upcaster, step by step", func() {
+		for typ, mk := range catalog.Registry() {
+			text, ok := docs[typ]
+			if !ok {
+				continue
+			}
+			e := mk()
+			versions, _ := line(text, "- Versions: ")
+			number, rest, _ := strings.Cut(versions, ",")
+			documented, err := strconv.Atoi(number)
+			Expect(err).NotTo(HaveOccurred(), "%s: no \"- Versions: <n>\" line", typ)
+			Expect(documented).To(Equal(es.Version(e)), "%s: the version documented is not the current one", typ)
+			upcasters, found := line(text, "- Upcasters: ")
+			v, isVersioned := e.(es.Versioned)
+			if !isVersioned {
+				Expect(found).To(BeFalse(), "%s: upcasters documented for a type that has none", typ)
+				continue
+			}
+			Expect(rest).To(ContainSubstring("stored as `"+es.StoredType(e)+"`"), "%s: stored type not named", typ)
+			for i, up := range v.Upcasters() {
+				step := fmt.Sprintf("v%d → v%d `%s`", i+1, i+2, funcName(up))
+				Expect(upcasters).To(ContainSubstring(step), "%s: upcaster %s is not documented", typ, step)
 			}
 		}
 	})

@@ -1,6 +1,11 @@
 package group
 
-import "github.com/eventchat/eventchat/domain/es"
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/eventchat/eventchat/domain/es"
+)
 
 // Event type names: stored identifiers, never renamed.
 const (
@@ -82,12 +87,37 @@ type Modified struct {
 	At           int64     `json:"at"`
 }
 
-// MemberMuted mutes a member until Until (ms); Until 0 unmutes.
+// MemberMuted mutes a member until Until (ms), or unmutes it (Muted false,
+// Until 0).
+//
+// Version 2 added Muted: in version 1 an unmute was told only by Until 0, a
+// convention every reader of the log (an auditor's export among them) had
+// to know; mutedFromUntil derives it for version 1 events.
 type MemberMuted struct {
 	Member string `json:"member"`
+	Muted  bool   `json:"muted"`
 	Until  int64  `json:"until"`
 	By     string `json:"by"`
 	At     int64  `json:"at"`
+}
+
+// Upcasters lists how older versions of MemberMuted become the current one.
+func (*MemberMuted) Upcasters() []es.Upcaster { return []es.Upcaster{mutedFromUntil} }
+
+// mutedFromUntil upcasts MemberMuted from version 1: muted unless Until is 0.
+func mutedFromUntil(data []byte) ([]byte, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	var until int64
+	if raw, ok := fields["until"]; ok {
+		if err := json.Unmarshal(raw, &until); err != nil {
+			return nil, err
+		}
+	}
+	fields["muted"] = json.RawMessage(strconv.FormatBool(until != 0))
+	return json.Marshal(fields)
 }
 
 // NicknameSet sets a member's nickname in the group.

@@ -453,7 +453,7 @@ func (g *Group) Mute(actor, target string, until time.Time, now time.Time) (es.E
 		}
 		ms = until.UnixMilli()
 	}
-	return &MemberMuted{Member: target, Until: ms, By: actor, At: now.UnixMilli()}, nil
+	return &MemberMuted{Member: target, Muted: ms != 0, Until: ms, By: actor, At: now.UnixMilli()}, nil
 }
 
 // SetNickname decides member's nickname in the group.

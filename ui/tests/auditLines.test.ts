@@ -41,6 +41,13 @@ describe('the audit page’s event lines', () => {
     );
   });
 
+  it('reads an event of a later version of its type as it reads version 1', () => {
+    const v1 = event('GroupMemberMuted', `x0001.group-${GROUP}`, { member: BOB, until: 99, by: ALICE }, ALICE);
+    const v2 = event('GroupMemberMuted@v2', `x0001.group-${GROUP}`, { member: BOB, muted: true, until: 99, by: ALICE }, ALICE);
+    assert.equal(line(v2), line(v1));
+    assert.doesNotMatch(line(v2), /GroupMemberMuted/);
+  });
+
   it('says the same in Chinese and Vietnamese', () => {
     assert.equal(line(promoted, 'zh_CN'), 'carol (@carol001) 成为 Weekend Hikers 的管理员');
     assert.equal(line(recalled, 'vi_VN'), '@bob00001 đã thu hồi một tin nhắn');

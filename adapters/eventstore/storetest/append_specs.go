@@ -48,6 +48,18 @@ func appendSpecs(x *fixture) {
 			expectStored(stored[0], e)
 		})
 
+		It("keeps a stored type's version suffix, by which older event shapes are told apart", func() {
+			e := x.event("v2")
+			e.Type = "TestEvent@v2"
+			x.append(x.stream("v"), es.Any, e)
+			stored := x.readStream(x.stream("v"), es.Forwards, 0, 1)
+			Expect(stored).To(HaveLen(1))
+			expectStored(stored[0], e)
+			all := x.readAllMine(0, 100)
+			Expect(all).To(HaveLen(1))
+			Expect(all[0].Type).To(Equal("TestEvent@v2"))
+		})
+
 		Describe("expected revision", func() {
 			// existing is the number of events in the stream beforehand.
 			DescribeTable("accepted",

@@ -84,7 +84,8 @@ export function describeEvent(e: AuditEvent, names: Names, t: Translate): string
     const shown = previewText(msgType, content, t);
     return shown.length > 120 ? `${shown.slice(0, 119)}…` : shown;
   };
-  switch (e.type) {
+  // A stored type after version 1 ends in "@v<n>" (docs/events.md); each line reads the fields every version has.
+  switch (e.type.replace(/@v\d+$/, '')) {
     case 'MessageSent':
       return d.groupId || d.chatType === 'Group'
         ? t('audit.line.sentGroup', { from: who(d.from), group, text: text(str(d.msgType), str(d.content)) })
