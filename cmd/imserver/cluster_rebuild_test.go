@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
@@ -52,7 +53,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 				send := restSender(one.base, alice, bob.ID)
 				for i := range 60 {
 					_, err := send(fmt.Sprintf("backlog-%d-%d", k, i), "backlog")
-					Expect(err).NotTo(HaveOccurred())
+					Expect(err).NotTo(HaveOccurred(), "node-1's failed requests: %v", failedRequests(logsOne))
 				}
 			}()
 		}
@@ -109,7 +110,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		Expect(onOne.Dropped()).To(BeZero())
 		Expect(onTwo.Dropped()).To(BeZero())
 		GinkgoWriter.Printf("%d sends and %d reads ran during the rebuild of %d events\n", count, traffic.reads.Load(), p.Done)
-		Eventually(traffic.unpushed, 15*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came")
+		Eventually(traffic.unpushed, 15*time.Second).Should(BeEmpty(), "messages sent during the rebuild whose push never came (resyncs: %d)", traffic.resyncs.Load())
 
 		// Both nodes serve the new generation: the old one is gone, and a
 		// message sent on either is read on the other at its position.
@@ -173,3 +174,13 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		Expect(names).To(BeEmpty())
 	})
 })
+
+// failedRequests are the errors logged for requests that failed with a
+// server error.
+func failedRequests(logs *observer.ObservedLogs) []any {
+	var errs []any
+	for _, e := range logs.FilterMessage("request failed").All() {
+		errs = append(errs, e.ContextMap()["error"])
+	}
+	return errs
+}

@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // liveTraffic is members chatting while something else runs (a rebuild):
@@ -23,6 +24,7 @@ type liveTraffic struct {
 	wg                        sync.WaitGroup
 	sent                      sync.Map // uuid -> true
 	sendErrs, readErrs, reads atomic.Int64
+	resyncs                   atomic.Int64 // resync pushes (60) to a collecting socket
 	lastErr                   atomic.Value
 
 	mu       sync.Mutex
@@ -106,6 +108,9 @@ func (t *liveTraffic) collect(c *wsclient.Client, quiet time.Duration) {
 			cancel()
 			if err != nil {
 				return
+			}
+			if f.Cmd == projections.CmdResync {
+				t.resyncs.Add(1)
 			}
 			var m message
 			if f.Cmd == 11 && json.Unmarshal(f.Data, &m) == nil {
