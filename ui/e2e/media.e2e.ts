@@ -96,8 +96,40 @@ describe(suite, { skip: missingEnv || false, timeout: 90_000 }, () => {
     const large = b.page.getByTestId('lightbox').locator('img');
     await large.waitFor();
     assert.equal(await naturalWidth(large), 64);
+    // A dark backdrop; zoom in and out; a download of the same file; a click on the picture keeps
+    // the viewer, a click outside closes it.
+    const lightbox = b.page.getByTestId('lightbox');
+    const backdrop = await lightbox.evaluate((element) => getComputedStyle(element).backgroundColor);
+    const [red, green, blue, alpha] = backdrop.match(/[\d.]+/g)!.map(Number);
+    assert.ok(Math.max(red!, green!, blue!) < 40 && (alpha ?? 1) >= 0.8, `backdrop ${backdrop}`);
+    const width = () => large.evaluate((element) => Math.round(element.getBoundingClientRect().width));
+    assert.equal(await width(), 64);
+    await b.page.getByTestId('lightbox-zoom-in').click();
+    await b.page.getByTestId('lightbox-zoom-in').click();
+    await b.page.getByTestId('lightbox-zoom').filter({ hasText: '200%' }).waitFor();
+    assert.equal(await width(), 128);
+    await b.page.getByTestId('lightbox-zoom-out').click();
+    await b.page.getByTestId('lightbox-zoom').filter({ hasText: '150%' }).waitFor();
+    assert.equal(await width(), 96);
+    const download = b.page.getByTestId('lightbox-download');
+    assert.equal(await download.getAttribute('href'), src);
+    assert.ok(await download.getAttribute('download'), 'the link downloads rather than navigates');
+    const fetched = await b.page.evaluate(async (href) => (await fetch(href)).status, src);
+    assert.equal(fetched, 200);
+    await large.click();
+    assert.equal(await lightbox.count(), 1, 'a click on the picture keeps the viewer open');
+    await b.page.mouse.click(8, 8);
+    await lightbox.waitFor({ state: 'detached' });
+
+    // At 375 px the tools sit inside the screen; Esc closes.
+    await b.page.setViewportSize({ width: 375, height: 740 });
+    await b.page.getByTestId('media-picture').click();
+    const tools = await b.page.locator('.lightbox-tools').boundingBox();
+    assert.ok(tools && tools.x >= 0 && tools.x + tools.width <= 375, `tools at ${JSON.stringify(tools)}`);
+    await shot(b.page, '20-picture-viewer-375');
     await b.page.keyboard.press('Escape');
-    await b.page.getByTestId('lightbox').waitFor({ state: 'detached' });
+    await lightbox.waitFor({ state: 'detached' });
+    await b.page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('sends a file that the friend can download', async () => {

@@ -90,6 +90,7 @@ export function mentionQuery(text: string, caret: number): { start: number; quer
 export interface Mention {
   id: string;
   name: string;
+  headUrl?: string;
 }
 
 /** Puts `@name ` in place of the `@query` before the caret; answers the text and the caret after it. */

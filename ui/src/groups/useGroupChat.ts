@@ -14,6 +14,8 @@ export interface GroupChat {
   muteLeft: number;
   /** the members' names in the group, by member id (members seen before, e.g. removed since, too) */
   memberNames: Map<string, string>;
+  /** the members' pictures, by member id, kept like the names */
+  memberHeads: Map<string, string>;
   /** the current members, for the mention picker */
   mentionable: Mention[];
 }
@@ -25,12 +27,16 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
   const mine = members?.find((member) => member.memberId === me);
   // Names stay known after a member leaves or is removed, for the system lines about them.
   const seen = useRef(new Map<string, string>());
-  const memberNames = useMemo(() => {
-    for (const member of members ?? []) seen.current.set(member.memberId, memberName(member));
-    return new Map(seen.current);
+  const seenHeads = useRef(new Map<string, string>());
+  const [memberNames, memberHeads] = useMemo(() => {
+    for (const member of members ?? []) {
+      seen.current.set(member.memberId, memberName(member));
+      seenHeads.current.set(member.memberId, member.headUrl);
+    }
+    return [new Map(seen.current), new Map(seenHeads.current)];
   }, [members]);
   const mentionable = useMemo(
-    () => (members ?? []).map((member) => ({ id: member.memberId, name: memberName(member) })),
+    () => (members ?? []).map((member) => ({ id: member.memberId, name: memberName(member), headUrl: member.headUrl })),
     [members],
   );
   const now = useNow(muteLeft(mine, Date.now()) > 0 || groupMuteLeft(group, Date.now()) > 0);
@@ -39,5 +45,5 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
   useEffect(() => {
     if (groupId) rememberGroupChat(groupId);
   }, [groupId]);
-  return { group, refusal, muteLeft: left, memberNames, mentionable };
+  return { group, refusal, muteLeft: left, memberNames, memberHeads, mentionable };
 }

@@ -58,7 +58,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const { group, refusal, muteLeft, memberNames, mentionable } = useGroupChat(isGroup ? peerId : null, me.id);
+  const { group, refusal, muteLeft, memberNames, memberHeads, mentionable } = useGroupChat(isGroup ? peerId : null, me.id);
   const myRole = group?.myRole;
   const pinned = usePinnedMessages(isGroup ? peerId : null).data;
   const history = useHistory(peerId, chatType);
@@ -200,6 +200,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const env: BubbleEnv = {
     me: me.id,
     nameOf,
+    headOf: (memberId) => memberHeads.get(memberId) ?? '',
     showSenders: isGroup,
     query: searching ? query : '',
     find: (id) => byId.get(id),

@@ -3,8 +3,9 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { saveEdit, shareCard } from '../chat/actions';
 import { previewText } from '../chat/preview';
 import { sendContent, sendText } from '../chat/send';
-import { encodeMentions, insertMention, mentionCandidates, mentionQuery, type Mention } from '../groups/chatLogic';
-import { CloseIcon, EditIcon, PlusIcon, ReplyIcon, SendIcon } from '../components/icons';
+import { MENTION_ALL_ID, encodeMentions, insertMention, mentionCandidates, mentionQuery, type Mention } from '../groups/chatLogic';
+import { Avatar } from '../components/Avatar';
+import { CloseIcon, ContactsIcon, EditIcon, PlusIcon, ReplyIcon, SendIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT } from '../i18n';
 import { composerModeAtom, draftsAtom, type ComposerMode } from '../state/chat';
@@ -162,7 +163,12 @@ export function Composer({
                 data-testid="mention-option"
                 data-member-id={candidate.id}
               >
-                @{candidate.name}
+                {candidate.id === MENTION_ALL_ID ? (
+                  <Avatar icon={<ContactsIcon />} tone="var(--primary)" size={28} />
+                ) : (
+                  <Avatar name={candidate.name} headUrl={candidate.headUrl} seed={candidate.id} size={28} />
+                )}
+                <span>@{candidate.name}</span>
               </button>
             </li>
           ))}

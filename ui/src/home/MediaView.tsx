@@ -58,21 +58,74 @@ export function MediaView({ msgType, media }: { msgType: string; media: MediaCon
   );
 }
 
+const ZOOMS = [1, 1.5, 2, 3, 4];
+
+/**
+ * The large view of a picture on a dark backdrop: zoom in and out (the zoomed picture scrolls),
+ * download, close. Esc and a click on the backdrop close it.
+ */
 function Lightbox({ url, alt, onClose }: { url: string; alt: string; onClose: () => void }) {
   const t = useT();
+  const [level, setLevel] = useState(0);
+  const [fitWidth, setFitWidth] = useState(0);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') onClose();
+      else if (event.key === '+' || event.key === '=') setLevel((at) => Math.min(at + 1, ZOOMS.length - 1));
+      else if (event.key === '-') setLevel((at) => Math.max(at - 1, 0));
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
+  const zoom = ZOOMS[level]!;
+  const zoomed = zoom > 1 && fitWidth > 0;
+  const stop = (event: React.MouseEvent) => event.stopPropagation();
   return (
     <div className="lightbox" role="dialog" aria-modal="true" aria-label={alt} onClick={onClose} data-testid="lightbox">
-      <img src={url} alt={alt} />
-      <button type="button" className="button button-secondary lightbox-close" onClick={onClose}>
-        {t('common.close')}
-      </button>
+      <div className={zoomed ? 'lightbox-stage lightbox-stage-zoomed' : 'lightbox-stage'}>
+        <img
+          src={url}
+          alt={alt}
+          onClick={stop}
+          onLoad={(event) => setFitWidth(event.currentTarget.getBoundingClientRect().width)}
+          style={zoomed ? { width: fitWidth * zoom, maxWidth: 'none', maxHeight: 'none' } : undefined}
+          data-zoom={zoom}
+          data-testid="lightbox-image"
+        />
+      </div>
+      <div className="lightbox-tools" onClick={stop}>
+        <button
+          type="button"
+          className="lightbox-tool"
+          onClick={() => setLevel((at) => Math.max(at - 1, 0))}
+          disabled={level === 0}
+          aria-label={t('media.zoomOut')}
+          title={t('media.zoomOut')}
+          data-testid="lightbox-zoom-out"
+        >
+          −
+        </button>
+        <span className="lightbox-zoom" data-testid="lightbox-zoom">
+          {Math.round(zoom * 100)}%
+        </span>
+        <button
+          type="button"
+          className="lightbox-tool"
+          onClick={() => setLevel((at) => Math.min(at + 1, ZOOMS.length - 1))}
+          disabled={level === ZOOMS.length - 1}
+          aria-label={t('media.zoomIn')}
+          title={t('media.zoomIn')}
+          data-testid="lightbox-zoom-in"
+        >
+          +
+        </button>
+        <a className="lightbox-tool lightbox-download" href={url} download={alt} data-testid="lightbox-download">
+          {t('media.download')}
+        </a>
+        <button type="button" className="lightbox-tool" onClick={onClose} data-testid="lightbox-close">
+          {t('common.close')}
+        </button>
+      </div>
     </div>
   );
 }

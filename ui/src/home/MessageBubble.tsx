@@ -6,7 +6,7 @@ import { clockTime } from '../chat/format';
 import { isKnownType, previewText } from '../chat/preview';
 import { highlightParts } from '../chat/search';
 import { resend } from '../chat/send';
-import { Avatar } from '../components/Avatar';
+import { Avatar, senderTone } from '../components/Avatar';
 import { MEDIA_TYPES, parseMediaContent } from '../chat/upload';
 import { MoreIcon } from '../components/icons';
 import { useT, type MessageKey } from '../i18n';
@@ -19,7 +19,9 @@ export interface BubbleEnv {
   me: string;
   /** who sent a message: the friend, or a member of the group */
   nameOf: (memberId: string) => string;
-  /** a group chat names the sender above the first message of each run */
+  /** a member's picture ('' for none) */
+  headOf: (memberId: string) => string;
+  /** a group chat names the sender above the first message of each run, and shows their avatar */
   showSenders: boolean;
   /** the search query whose matches are highlighted */
   query: string;
@@ -182,7 +184,7 @@ export function MessageBubble({ message, env, showMeta, startsRun }: MessageBubb
     <div
       className={`message${own ? ' message-own' : ''}${failed ? ' message-failed' : ''}${showMeta ? '' : ' message-in-run'}${
         selected ? ' message-selected' : ''
-      }${card ? ' message-card' : ''}`}
+      }${card ? ' message-card' : ''}${env.showSenders && !own ? ' message-with-avatar' : ''}`}
       data-testid="message"
       data-status={message.msgStatus}
       data-uuid={message.uuid}
@@ -196,11 +198,32 @@ export function MessageBubble({ message, env, showMeta, startsRun }: MessageBubb
       {...(env.selecting ? {} : longPress)}
     >
       {env.showSenders && startsRun && !own ? (
-        <span className="message-sender" data-testid="message-sender">
+        <span
+          className="message-sender"
+          style={{ color: `var(--sender-${senderTone(message.from)})` }}
+          data-testid="message-sender"
+          data-member-id={message.from}
+        >
           {env.nameOf(message.from)}
         </span>
       ) : null}
       <div className="message-row">
+        {env.showSenders && !own ? (
+          startsRun ? (
+            <button
+              type="button"
+              className="message-avatar"
+              onClick={() => env.onOpenMember(message.from)}
+              aria-label={env.nameOf(message.from)}
+              data-testid="message-avatar"
+              data-member-id={message.from}
+            >
+              <Avatar name={env.nameOf(message.from)} headUrl={env.headOf(message.from)} seed={message.from} size={32} />
+            </button>
+          ) : (
+            <span className="message-avatar" aria-hidden="true" />
+          )
+        ) : null}
         {env.selecting ? <SelectBox message={message} env={env} selected={selected} /> : null}
         {failed ? (
           <button type="button" className="bubble" onClick={() => resend(message)} aria-label={`${message.content} — ${t('status.failedSent')}`}>

@@ -47,7 +47,10 @@ export function AppRoute({ route }: { route: Route }) {
     if (pane.kind === 'chat') {
       if (at.name !== 'historyPage' || at.id !== pane.peerId) showChatEntry(pane.peerId, at.name === 'historyPage');
     } else if (at.name === 'historyPage') {
-      leaveChatEntry();
+      // A card opened from the chat (a member, the group) takes the chat's place in the address:
+      // going back over the chat's entry would land on whatever screen came before it.
+      if (pane.kind === 'none') leaveChatEntry();
+      else replaceWithHome();
     } else if (
       (at.name === 'setting' && pane.kind !== 'settings') ||
       (at.name === 'favorite' && (pane.kind !== 'fixed' || pane.id !== '001'))

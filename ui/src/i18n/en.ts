@@ -132,6 +132,8 @@ export const en = {
   'upload.fileTooLarge': 'A file must be at most 100MB',
   'media.openPicture': 'Open the picture',
   'media.download': 'Download',
+  'media.zoomIn': 'Zoom in',
+  'media.zoomOut': 'Zoom out',
   'status.sending': 'Sending',
   'status.sent': 'Sent',
   'status.Unread': 'Unread',

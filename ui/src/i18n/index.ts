@@ -11,10 +11,11 @@ export type { MessageKey } from './en';
 /** Language codes as the server's Accept-Language expects them. */
 export type Language = 'en' | 'zh_CN' | 'vi_VN';
 
-export const languages: { code: Language; label: string; htmlLang: string }[] = [
-  { code: 'en', label: 'EN', htmlLang: 'en' },
-  { code: 'zh_CN', label: '中文', htmlLang: 'zh-CN' },
-  { code: 'vi_VN', label: 'Tiếng Việt', htmlLang: 'vi' },
+/** label: the short chip text; name: the language as its speakers write it */
+export const languages: { code: Language; label: string; name: string; htmlLang: string }[] = [
+  { code: 'en', label: 'EN', name: 'English', htmlLang: 'en' },
+  { code: 'zh_CN', label: '中文', name: '中文', htmlLang: 'zh-CN' },
+  { code: 'vi_VN', label: 'Tiếng Việt', name: 'Tiếng Việt', htmlLang: 'vi' },
 ];
 
 const tables: Record<Language, Table> = { en, zh_CN, vi_VN };

@@ -131,6 +131,8 @@ export const vi_VN: Table = {
   'upload.fileTooLarge': 'Tệp không được vượt quá 100MB',
   'media.openPicture': 'Mở hình ảnh',
   'media.download': 'Tải xuống',
+  'media.zoomIn': 'Phóng to',
+  'media.zoomOut': 'Thu nhỏ',
   'status.sending': 'Đang gửi',
   'status.sent': 'Đã gửi',
   'status.Unread': 'Chưa đọc',

@@ -131,6 +131,8 @@ export const zh_CN: Table = {
   'upload.fileTooLarge': '文件不能超过100MB',
   'media.openPicture': '查看大图',
   'media.download': '下载',
+  'media.zoomIn': '放大',
+  'media.zoomOut': '缩小',
   'status.sending': '发送中',
   'status.sent': '已发送',
   'status.Unread': '未读',

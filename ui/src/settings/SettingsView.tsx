@@ -1,4 +1,4 @@
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useRef, useState } from 'react';
 import useSWR from 'swr';
 import type { UserInfo } from '../api/types';
@@ -8,7 +8,7 @@ import { uploadFile } from '../chat/upload';
 import { Avatar } from '../components/Avatar';
 import { Dialog } from '../components/Dialog';
 import { Field } from '../components/Field';
-import { currentLanguage, useT, type MessageKey } from '../i18n';
+import { currentLanguage, languageAtom, languages, useT, type Language, type MessageKey } from '../i18n';
 import { PaneHeader } from '../home/PaneHeader';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
@@ -110,6 +110,7 @@ export function SettingsView({ me }: { me: UserInfo }) {
     }
   }
 
+  const [language, setLanguage] = useAtom(languageAtom);
   const switchRow = (key: 'notifications' | 'showMessageTime' | 'imagePreviewWindow' | 'readSync') => (
     <label className="settings-row" key={key}>
       <span>{t(`settings.${key}`)}</span>
@@ -207,6 +208,16 @@ export function SettingsView({ me }: { me: UserInfo }) {
         </div>
 
         <h2 className="settings-title">{t('settings.general')}</h2>
+        <label className="settings-row">
+          <span>{t('landing.language')}</span>
+          <select value={language} onChange={(event) => setLanguage(event.target.value as Language)} data-testid="settings-language">
+            {languages.map((option) => (
+              <option key={option.code} value={option.code} lang={option.htmlLang}>
+                {option.name}
+              </option>
+            ))}
+          </select>
+        </label>
         {storedPrefs && (
           <>
             {switchRow('notifications')}
