@@ -40,6 +40,8 @@ func Status(k fault.Kind) int {
 		return http.StatusRequestEntityTooLarge
 	case fault.RateLimited:
 		return http.StatusTooManyRequests
+	case fault.Unavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

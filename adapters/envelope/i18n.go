@@ -99,6 +99,7 @@ var texts = map[string]map[string]string{
 		fault.MsgConversationTarget: "请提供与 chatType 相符的 friendMemberId 或 groupId",
 		fault.MsgOperationInvalid:   "operationType 必须是 Add、Del、Report、AddTop 或 DelTop",
 		fault.MsgConcurrentChange:   "该内容正在别处同时被修改，请重试",
+		fault.MsgBusy:               "服务器繁忙，请稍后重试",
 	},
 	"vi_VN": {
 		"success":                   "Thành công",
@@ -149,5 +150,6 @@ var texts = map[string]map[string]string{
 		fault.MsgConversationTarget: "Hãy cung cấp friendMemberId hoặc groupId phù hợp với chatType",
 		fault.MsgOperationInvalid:   "operationType phải là Add, Del, Report, AddTop hoặc DelTop",
 		fault.MsgConcurrentChange:   "Nội dung này đang được thay đổi đồng thời ở nơi khác, vui lòng thử lại",
+		fault.MsgBusy:               "Máy chủ đang bận, vui lòng thử lại sau giây lát",
 	},
 }

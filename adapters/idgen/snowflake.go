@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/eventchat/eventchat/domain/fault"
 )
 
 const epochMs = 1288834974657
@@ -49,8 +51,8 @@ func (s *Snowflake) Next() (string, error) {
 	}
 	if s.until != nil {
 		if end := s.until(); ms+epochMs >= end.UnixMilli() {
-			return "", fmt.Errorf("idgen: node number %d is held only until %s: no id is made until its hold is renewed",
-				s.node, end.UTC().Format(time.RFC3339Nano))
+			return "", fmt.Errorf("idgen: node number %d is held only until %s: no id is made until its hold is renewed: %w",
+				s.node, end.UTC().Format(time.RFC3339Nano), fault.New(fault.Unavailable, fault.MsgBusy))
 		}
 	}
 	s.last, s.seq = ms, seq

@@ -1,6 +1,7 @@
 package idgen_test
 
 import (
+	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -8,7 +9,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/adapters/envelope"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/domain/fault"
 )
 
 var _ = Describe("snowflake ids", func() {
@@ -37,6 +40,10 @@ var _ = Describe("snowflake ids", func() {
 		until.Store(time.Now().UnixNano())
 		_, err = ids.Next()
 		Expect(err).To(MatchError(ContainSubstring("node number 7 is held only until")))
+		Expect(fault.Is(err, fault.Unavailable)).To(BeTrue(), "answered as busy, not as a server error")
+		status, body := envelope.FromError(err, "en")
+		Expect(status).To(Equal(http.StatusServiceUnavailable))
+		Expect(body.Info).To(Equal(fault.MsgBusy))
 
 		until.Store(time.Now().Add(time.Hour).UnixNano())
 		after, err := ids.Next()

@@ -19,6 +19,7 @@ const (
 	Conflict                     // the state does not allow it now
 	TooLarge                     // a body or field over its limit
 	RateLimited                  // too many requests
+	Unavailable                  // the server cannot take it now; a retry may succeed
 )
 
 // Error is a domain failure. Code is the spec's business code where it names

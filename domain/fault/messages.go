@@ -49,4 +49,5 @@ const (
 	MsgConversationTarget = "give either a friendMemberId or a groupId that matches chatType"
 	MsgOperationInvalid   = "operationType must be Add, Del, Report, AddTop or DelTop"
 	MsgConcurrentChange   = "this was being changed at the same time elsewhere, please try again"
+	MsgBusy               = "the server is busy, please try again in a moment"
 )
