@@ -46,6 +46,13 @@ func (e *Engine) Elect(el Election) {
 	e.election = &el
 }
 
+// drainer is a Publisher that hands deltas over in the background: the
+// engine waits for it to send what it holds before freeing the lease, so
+// that a graceful handover loses no push.
+type drainer interface {
+	Drain(ctx context.Context)
+}
+
 // elect takes the lease and projects while holding it, or follows the
 // holder, until ctx ends or the log or store fails. It frees the lease on
 // its way out so that another node takes over at once; a drop slower than
@@ -55,6 +62,9 @@ func (e *Engine) elect(ctx context.Context) error {
 	defer func() {
 		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), ttl)
 		defer cancel()
+		if d, ok := e.pub.(drainer); ok {
+			d.Drain(c)
+		}
 		_ = e.store.DropLease(c, owner)
 	}()
 	for {

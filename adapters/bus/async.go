@@ -58,6 +58,7 @@ type Async struct {
 	// covers. A drop while a resync is on its way needs another.
 	gaps, covered uint64
 	closed        bool
+	sending       bool          // a batch taken from the queue is being sent
 	ready         chan struct{} // a batch was queued or Close was called
 	stopped       chan struct{} // the sender ended
 }
@@ -118,6 +119,30 @@ func (a *Async) Close() error {
 	return nil
 }
 
+// Drain waits until what was queued before it has been sent (or dropped),
+// or until ctx ends: the projections drain before they free their lease,
+// so that the node taking over does not start before this one's last
+// pushes went out.
+func (a *Async) Drain(ctx context.Context) {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		a.mu.Lock()
+		idle := len(a.queue) == 0 && !a.sending
+		a.mu.Unlock()
+		if idle {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.stopped:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
 // wake tells the sender there is work. Call with a.mu held.
 func (a *Async) wake() {
 	select {
@@ -168,10 +193,12 @@ func (a *Async) send() {
 		a.queue[0] = nil
 		a.queue = a.queue[1:]
 		a.buffered -= len(batch)
+		a.sending = true
 		a.mu.Unlock()
 
 		err := a.sendOne(batch)
 		a.mu.Lock()
+		a.sending = false
 		if err != nil {
 			a.dropped(len(batch), err)
 		} else if a.gaps == a.covered {

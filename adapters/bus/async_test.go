@@ -148,6 +148,30 @@ var _ = Describe("Async publisher", func() {
 		Expect(positionsOf(withoutResyncs(got))).To(Equal([]uint64{21}))
 	})
 
+	It("drains: waits until what it holds was sent, or until its context ends", func() {
+		sink := &gatedSink{gate: make(chan struct{})}
+		a := bus.NewAsync(sink, bus.AsyncConfig{Timeout: 10 * time.Second})
+		DeferCleanup(a.Close)
+		for i := range 3 {
+			Expect(a.Publish(context.Background(), numbered(i*10, 10))).To(Succeed())
+		}
+
+		short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		a.Drain(short)
+		Expect(sink.received()).To(BeEmpty(), "the bus took nothing yet")
+
+		drained := make(chan struct{})
+		go func() {
+			defer close(drained)
+			a.Drain(context.Background())
+		}()
+		Consistently(drained, 100*time.Millisecond).ShouldNot(BeClosed())
+		close(sink.gate)
+		Eventually(drained).Should(BeClosed())
+		Expect(sink.received()).To(HaveLen(3), "every batch was sent before Drain returned")
+	})
+
 	It("refuses batches after Close", func() {
 		a := bus.NewAsync(bus.NewGoChannel(), bus.AsyncConfig{})
 		Expect(a.Close()).To(Succeed())
