@@ -66,7 +66,8 @@ var _ = Describe("scripts/cluster", Label("fault"), func() {
 			defer mu.Unlock()
 			return len(urls)
 		}, 90*time.Second, 200*time.Millisecond).Should(Equal(2), shown)
-		Expect(shown()).To(MatchRegexp(`leader: node-\d`))
+		// imctl's status is printed after the nodes' ready lines.
+		Eventually(shown, 30*time.Second).Should(MatchRegexp(`leader: node-\d`))
 
 		one := &testServer{base: urls["node-1"], dataDir: filepath.Join(dir, "node-1")}
 		two := &testServer{base: urls["node-2"], dataDir: filepath.Join(dir, "node-2")}
