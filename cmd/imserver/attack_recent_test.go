@@ -279,6 +279,19 @@ var _ = Describe("Attacks on the audit directory, the audit cursor and the share
 			Expect(statuses(answers)).To(Equal(map[int]int{http.StatusOK: 20, http.StatusTooManyRequests: 10}))
 		})
 
+		It("count password resets with logins: 30 at once from one address after 5 logins leave 15 to the handler", func() {
+			for range 5 {
+				Expect(s.rawCall("POST", "/v1/member/memberInfo/login", "", login, "X-Forwarded-For", "198.51.100.33").status).To(Equal(http.StatusOK))
+			}
+			answers := atOnce(30, func(int) answer {
+				return s.rawCall("PUT", "/v1/member/memberInfo/forgetPassword", "", `{"phone":"`+victimPhone+`","smsCode":"000000","password":"other123"}`,
+					"X-Forwarded-For", "198.51.100.33")
+			})
+			counts := statuses(answers)
+			Expect(counts[http.StatusTooManyRequests]).To(Equal(15))
+			Expect(counts[http.StatusBadRequest]).To(Equal(15), "the handler refuses the wrong code")
+		})
+
 		It("accept exactly the limit of SMS codes and isMobileRegister lookups asked at once from one address", func() {
 			answers := atOnce(30, func(i int) answer {
 				return s.rawCall("GET", fmt.Sprintf("/v1/member/sms/send?phone=139%08d&type=register", 5000+i), "", "", "X-Forwarded-For", "198.51.100.31")
