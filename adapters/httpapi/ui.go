@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -107,16 +108,35 @@ func serveFile(c echo.Context, ui http.FileSystem, p string, withETag bool) erro
 }
 
 // accepts reports whether an Accept-Encoding header admits the encoding:
-// named (or *) without q=0.
+// named with a weight above 0, or, when not named, through * with one. A
+// weight that is no number admits nothing: the file as it is can always be
+// sent instead.
 func accepts(header, encoding string) bool {
+	star := false
 	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding, params, _ := strings.Cut(part, ";")
 		coding = strings.TrimSpace(coding)
-		if !strings.EqualFold(coding, encoding) && coding != "*" {
+		named := strings.EqualFold(coding, encoding)
+		if !named && coding != "*" {
 			continue
 		}
-		q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-		return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		if named {
+			return weighted(params)
+		}
+		star = weighted(params)
 	}
-	return false
+	return star
+}
+
+// weighted reports whether a coding's parameters give it a weight q above
+// 0, 1 when they give none.
+func weighted(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		name, value, _ := strings.Cut(p, "=")
+		if strings.EqualFold(strings.TrimSpace(name), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			return err == nil && q > 0 && q <= 1
+		}
+	}
+	return true
 }

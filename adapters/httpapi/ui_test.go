@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing/fstest"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -124,5 +125,63 @@ var _ = Describe("The web client's files", func() {
 		Expect(again.Code).To(Equal(http.StatusNotModified))
 		Expect(again.Body.Len()).To(BeZero())
 		Expect(get("/", "gzip", "If-None-Match", `"stale"`).Code).To(Equal(http.StatusOK))
+	})
+	It("answer hostile Accept-Encoding headers with a file the client can read, never a server error", func() {
+		for accept, encoding := range map[string]string{
+			strings.Repeat("gzip;q=0, ", 20_000) + "br": "br",
+			strings.Repeat("x", 100_000):                "",
+			"br;q=abc":                                  "",
+			"br;q=abc, gzip;q=NaN":                      "",
+			"br;q=2, gzip;q=-1":                         "",
+			"*":                                         "br",
+			"*;q=0":                                     "",
+			"*;q=0, gzip":                               "gzip",
+			"br;q=0, *":                                 "gzip",
+			"br;Q=0, gzip; Q=0":                         "",
+			"br;level=1;q=0, gzip":                      "gzip",
+			"gzip;q=0.001":                              "gzip",
+			";;;,,,;q=":                                 "",
+		} {
+			rec := get("/assets/app.js", accept)
+			Expect(rec.Code).To(Equal(http.StatusOK), "%.40q", accept)
+			Expect(rec.Header().Get("Content-Encoding")).To(Equal(encoding), "%.40q", accept)
+			Expect(rec.Header().Get("Content-Type")).To(HavePrefix("text/javascript"), "%.40q", accept)
+		}
+	})
+
+	It("serve nothing outside the build, a compressed copy asked by name as the file it is, and HEAD and stale tags as GET", func() {
+		for _, p := range []string{"/assets/../index.html", "/assets/%2e%2e/index.html", "/../../../etc/passwd", "/assets/..%2f..%2fui.go", "/%00", "/assets/%00.js"} {
+			rec := get(p, "")
+			Expect(rec.Code).To(BeElementOf(http.StatusOK, http.StatusNotFound), p)
+			if rec.Code == http.StatusOK {
+				Expect(rec.Body.Bytes()).To(Equal(page), p)
+			}
+		}
+
+		rec := get("/assets/app.js.gz", "gzip")
+		Expect(rec.Code).To(Equal(http.StatusOK))
+		Expect(rec.Header().Get("Content-Encoding")).To(BeEmpty())
+		Expect(rec.Header().Get("Content-Type")).To(Equal("application/gzip"))
+		Expect(rec.Body.Bytes()).To(Equal(gzipped(app)))
+		Expect(get("/index.html.br", "br").Code).To(Equal(http.StatusNotFound))
+		Expect(get("/assets/app.js.gz.gz", "gzip").Code).To(Equal(http.StatusNotFound))
+
+		for _, p := range []string{"/", "/assets/app.js"} {
+			req := httptest.NewRequest(http.MethodHead, p, nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			head := httptest.NewRecorder()
+			api.ServeHTTP(head, req)
+			got := get(p, "gzip")
+			Expect(head.Code).To(Equal(http.StatusOK), p)
+			Expect(head.Body.Len()).To(BeZero(), p)
+			Expect(head.Header().Get("Content-Type")).To(Equal(got.Header().Get("Content-Type")), p)
+			Expect(head.Header().Get("Content-Encoding")).To(Equal("gzip"), p)
+		}
+
+		for _, tag := range []string{"garbage", `"`, `W/`, strings.Repeat(`"x",`, 10_000), "*, \x00"} {
+			rec := get("/", "gzip", "If-None-Match", tag)
+			Expect(rec.Code).To(BeElementOf(http.StatusOK, http.StatusNotModified), tag)
+			Expect(rec.Code).NotTo(BeNumerically(">=", 500))
+		}
 	})
 })

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/adapters/idgen"
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
@@ -95,6 +96,29 @@ var _ = Describe("Client commands", func() {
 		Expect(r.Code).To(Equal("500"))
 		Expect(r.Info).To(Equal("server error, try later"))
 		Expect(request(c, 13, nil).Code).To(Equal("200"))
+	})
+
+	It("answers a send refused by a lapsed worker-id hold 503 'the server is busy' and keeps the connection", func() {
+		ids := idgen.New(7, func() time.Time { return time.Now().Add(-time.Second) })
+		_, lapsed := ids.Next()
+		Expect(lapsed).To(HaveOccurred())
+		h.cmds.failSends(lapsed)
+		r := request(c, 11, commands.SendMessage{UUID: "u-1"})
+		Expect(r).To(Equal(wsclient.Reply{Cmd: 11, ID: r.ID, Code: "503", Info: fault.MsgBusy, Data: json.RawMessage("null")}))
+		Expect(h.logs.FilterMessage("ws command failed").Len()).To(BeZero(), "a refusal, not a server error")
+		Expect(request(c, 13, nil).Code).To(Equal("200"))
+	})
+
+	It("refuses a resync frame (60) sent by a client, telling no other connection to resync", func() {
+		other := h.connect("m2")
+		Eventually(h.gw.Connections).Should(Equal(2))
+		Expect(request(c, projections.CmdResync, map[string]string{"reason": "bus"})).To(Equal(
+			wsclient.Reply{Cmd: projections.CmdResync, ID: "1", Code: "400", Info: "invalid request", Data: json.RawMessage("null")}))
+		Expect(c.Send(projections.CmdResync, nil)).To(Succeed())
+		Expect(next(c)).To(Equal(wsclient.Frame{Cmd: projections.CmdResync, Code: "400", Info: "invalid request", Data: json.RawMessage("null")}))
+		h.push(projections.Delta{Tenant: "x0001", To: []string{"m2"}, Cmd: projections.CmdOnline, Data: json.RawMessage(`"marker"`)})
+		Expect(next(other)).To(Equal(wsclient.Frame{Cmd: projections.CmdOnline, Data: json.RawMessage(`"marker"`)}), "no resync before the marker")
+		nextIsMarker()
 	})
 
 	It("answers failures of frames without id, but not their successes", func() {
