@@ -2,7 +2,6 @@ package pebblestore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -260,43 +259,19 @@ type preparedEvent struct {
 // prepareAppend validates an append and encodes its events, their time in
 // UTC as a read gives it back; nothing is written when it fails.
 func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error) {
-	if stream == "" {
-		return nil, errors.New("pebblestore: append: empty stream name")
+	events, err := es.CheckAppend(stream, events, es.MaxAppendSize)
+	if err != nil {
+		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
-	if _, err := es.ParseStream(stream); err != nil {
-		return nil, fmt.Errorf("pebblestore: append: %w", err)
-	}
-	if len(events) == 0 {
-		return nil, fmt.Errorf("pebblestore: append to %s: no events", stream)
-	}
-	seen := make(map[string]struct{}, len(events))
-	out := make([]preparedEvent, 0, len(events))
-	size := 0
+	out := make([]preparedEvent, len(events))
 	for i, e := range events {
-		if e.ID == "" {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no id", stream, i)
-		}
-		if e.Type == "" {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no type", stream, i)
-		}
-		if _, dup := seen[e.ID]; dup {
-			continue
-		}
-		seen[e.ID] = struct{}{}
-		meta, err := json.Marshal(e.Metadata)
-		if err != nil {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
-		}
-		if size += len(e.Data) + len(meta) + 2*len(e.Type); size > es.MaxAppendSize {
-			return nil, fmt.Errorf("pebblestore: append to %s: over %d bytes: %w", stream, es.MaxAppendSize, es.ErrAppendTooLarge)
-		}
 		rec := es.RecordedEvent{ID: e.ID, Stream: stream, Type: e.Type, Data: append([]byte{}, e.Data...), Metadata: e.Metadata}
 		rec.Metadata.Time = rec.Metadata.Time.UTC()
 		v, err := encodeEvent(&rec)
 		if err != nil {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
+			return nil, fmt.Errorf("pebblestore: append to %s: event %s: %w", stream, e.ID, err)
 		}
-		out = append(out, preparedEvent{rec: rec, value: v})
+		out[i] = preparedEvent{rec: rec, value: v}
 	}
 	return out, nil
 }
