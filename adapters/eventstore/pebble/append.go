@@ -97,7 +97,7 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []prepar
 		return decision{}, err
 	}
 	if !expected.Check(last, exists) {
-		return decision{}, concurrencyError(stream, last, exists, expected)
+		return decision{}, es.ConcurrencyError(stream, last, exists, expected)
 	}
 	next := uint64(0)
 	if exists {
@@ -133,7 +133,7 @@ func (s *Store) applyDecided(stream string, d decision) {
 	}
 	s.applied.Store(s.head)
 	s.streams[stream] = d.result.NextRevision
-	s.trimStreams()
+	s.streams.Trim()
 	s.pubMu.Lock()
 	s.pending = append(s.pending, pendingBatch{last: d.result.Position, events: d.events})
 	s.pubMu.Unlock()
@@ -226,19 +226,6 @@ func (s *Store) streamRevision(stream string) (uint64, bool, error) {
 	return rev, found, nil
 }
 
-// trimStreams keeps the stream cache bounded.
-func (s *Store) trimStreams() {
-	if len(s.streams) <= maxCachedStreams {
-		return
-	}
-	for k := range s.streams {
-		delete(s.streams, k)
-		if len(s.streams) <= maxCachedStreams/2 {
-			return
-		}
-	}
-}
-
 // syncUpTo makes durable everything handed to Pebble up to position upTo,
 // the last of a batch: a record synced to the WAL after them syncs them too.
 func (s *Store) syncUpTo(upTo uint64) error {
@@ -274,16 +261,4 @@ func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error
 		out[i] = preparedEvent{rec: rec, value: v}
 	}
 	return out, nil
-}
-
-func concurrencyError(stream string, last uint64, exists bool, expected es.ExpectedRevision) error {
-	state := "has no events"
-	if exists {
-		state = fmt.Sprintf("is at revision %d", last)
-	}
-	want := expected.String()
-	if rev, ok := expected.Revision(); ok {
-		want = fmt.Sprintf("revision %d", rev)
-	}
-	return fmt.Errorf("%w: stream %s %s, expected %s", es.ErrConcurrency, stream, state, want)
 }

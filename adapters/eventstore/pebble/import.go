@@ -56,7 +56,7 @@ func (s *Store) Import(events []es.RecordedEvent) error {
 	for stream, next := range revisions {
 		s.streams[stream] = next - 1
 	}
-	s.trimStreams()
+	s.streams.Trim()
 	for i := range events {
 		s.remember(events[i].ID, idEntry{pos: events[i].Position, rev: events[i].Revision})
 	}
