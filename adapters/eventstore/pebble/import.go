@@ -95,6 +95,9 @@ func (s *Store) checkImport(e *es.RecordedEvent, head uint64, revisions map[stri
 	if _, dup := ids[e.ID]; dup {
 		return fmt.Errorf("id %s twice", e.ID)
 	}
+	if !s.ids.mayHold(e.ID) {
+		return nil
+	}
 	_, closer, err := s.db.Get(idKey(e.ID))
 	switch {
 	case err == nil:
