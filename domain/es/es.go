@@ -5,6 +5,7 @@ package es
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -96,6 +97,20 @@ func (e ExpectedRevision) String() string {
 	default:
 		return "any"
 	}
+}
+
+// ConcurrencyError is the ErrConcurrency of an append to stream expecting
+// expected, whose last revision is last (exists=false for an empty stream).
+func ConcurrencyError(stream string, last uint64, exists bool, expected ExpectedRevision) error {
+	state := "has no events"
+	if exists {
+		state = fmt.Sprintf("is at revision %d", last)
+	}
+	want := expected.String()
+	if rev, ok := expected.Revision(); ok {
+		want = fmt.Sprintf("revision %d", rev)
+	}
+	return fmt.Errorf("%w: stream %s %s, expected %s", ErrConcurrency, stream, state, want)
 }
 
 // EventData is an event about to be appended. ID makes appends idempotent:

@@ -45,11 +45,7 @@ var _ = Describe("EventStoreDB adapter specifics (on the double)", func() {
 	// appendBehindTheAdapter appends as a crashed adapter would have left
 	// it: the events are in, their id records are not.
 	appendBehindTheAdapter := func(evs []es.EventData) {
-		conf, err := client.ParseConnectionString(server.ConnectionString())
-		Expect(err).NotTo(HaveOccurred())
-		conf.Logger = client.NoopLogging()
-		db, err := client.NewClient(conf)
-		Expect(err).NotTo(HaveOccurred())
+		db := officialClient(server)
 		defer db.Close()
 		raw := make([]client.EventData, len(evs))
 		for i, e := range evs {
@@ -57,7 +53,7 @@ var _ = Describe("EventStoreDB adapter specifics (on the double)", func() {
 			Expect(err).NotTo(HaveOccurred())
 			raw[i] = client.EventData{EventID: uuid.MustParse(e.ID), EventType: e.Type, ContentType: client.ContentTypeJson, Data: e.Data, Metadata: meta}
 		}
-		_, err = db.AppendToStream(ctx, stream, client.AppendToStreamOptions{ExpectedRevision: client.Any{}}, raw...)
+		_, err := db.AppendToStream(ctx, stream, client.AppendToStreamOptions{ExpectedRevision: client.Any{}}, raw...)
 		Expect(err).NotTo(HaveOccurred())
 	}
 	open := func() {

@@ -27,13 +27,6 @@ var _ = Describe("The esdbtest double, through the official client", func() {
 		db     *client.Client
 		stream string
 	)
-	connect := func() {
-		conf, err := client.ParseConnectionString(server.ConnectionString())
-		Expect(err).NotTo(HaveOccurred())
-		conf.Logger = client.NoopLogging()
-		db, err = client.NewClient(conf)
-		Expect(err).NotTo(HaveOccurred())
-	}
 	BeforeEach(func() {
 		ctx = context.Background()
 		path = filepath.Join(GinkgoT().TempDir(), "double.db")
@@ -41,7 +34,7 @@ var _ = Describe("The esdbtest double, through the official client", func() {
 		server, err = esdbtest.Start(path)
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { _ = server.Close() })
-		connect()
+		db = officialClient(server)
 		DeferCleanup(func() { _ = db.Close() })
 		stream = "t1.chat-" + uuid.NewString()
 	})
@@ -91,7 +84,7 @@ var _ = Describe("The esdbtest double, through the official client", func() {
 		var err error
 		server, err = esdbtest.Start(path)
 		Expect(err).NotTo(HaveOccurred())
-		connect()
+		db = officialClient(server)
 		rs, err := db.ReadAll(ctx, client.ReadAllOptions{From: client.Start{}}, 10)
 		Expect(err).NotTo(HaveOccurred())
 		defer rs.Close()

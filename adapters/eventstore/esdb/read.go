@@ -109,10 +109,11 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 	}
 	if len(out) == 0 && after > 0 {
 		// A position past the last event was never given out.
-		if last, ok, err := s.Last(ctx); err != nil || !ok || after > last.Position {
-			if err != nil {
-				return nil, err
-			}
+		head, err := s.Head(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if after > head {
 			return nil, fmt.Errorf("esdb: read all after %d: %w", after, es.ErrInvalidPosition)
 		}
 	}
@@ -122,22 +123,39 @@ func (s *Store) ReadAll(ctx context.Context, after uint64, max int) ([]es.Record
 // Head returns the position of the last event of the application's
 // streams, 0 when there is none.
 func (s *Store) Head(ctx context.Context) (uint64, error) {
-	last, _, err := s.Last(ctx)
-	return last.Position, err
+	r, err := s.lastRecord(ctx)
+	if err != nil || r == nil {
+		return 0, err
+	}
+	return r.Position.Commit, nil
 }
 
 // Last returns the last event of the application's streams, false when
 // there is none.
 func (s *Store) Last(ctx context.Context) (es.RecordedEvent, bool, error) {
+	r, err := s.lastRecord(ctx)
+	if err != nil || r == nil {
+		return es.RecordedEvent{}, false, err
+	}
+	e, err := decodeEvent(r)
+	if err != nil {
+		return es.RecordedEvent{}, false, fmt.Errorf("esdb: %w", err)
+	}
+	return e, true, nil
+}
+
+// lastRecord returns the last event of the application's streams as the
+// server gives it, nil when there is none.
+func (s *Store) lastRecord(ctx context.Context) (*client.RecordedEvent, error) {
 	if s.isClosed() {
-		return es.RecordedEvent{}, false, ErrClosed
+		return nil, ErrClosed
 	}
 	var from client.AllPosition = client.End{}
 	cursor := uint64(math.MaxUint64)
 	for {
 		rs, err := s.db.ReadAll(ctx, client.ReadAllOptions{Direction: client.Backwards, From: from}, allPage)
 		if err != nil {
-			return es.RecordedEvent{}, false, fmt.Errorf("esdb: read the last event: %w", err)
+			return nil, fmt.Errorf("esdb: read the last event: %w", err)
 		}
 		seen := 0
 		found, err := drain(rs, func(e *client.RecordedEvent) bool {
@@ -152,15 +170,11 @@ func (s *Store) Last(ctx context.Context) (es.RecordedEvent, bool, error) {
 		rs.Close()
 		switch {
 		case err != nil:
-			return es.RecordedEvent{}, false, fmt.Errorf("esdb: read the last event: %w", err)
+			return nil, fmt.Errorf("esdb: read the last event: %w", err)
 		case len(found) > 0:
-			e, err := decodeEvent(found[0])
-			if err != nil {
-				return es.RecordedEvent{}, false, fmt.Errorf("esdb: %w", err)
-			}
-			return e, true, nil
+			return found[0], nil
 		case seen == 0:
-			return es.RecordedEvent{}, false, nil
+			return nil, nil
 		}
 	}
 }

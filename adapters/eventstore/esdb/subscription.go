@@ -34,11 +34,11 @@ func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription
 	if after > 0 {
 		// The server refuses a position inside a record, not one past the
 		// last: a subscription from there would wait for the log to grow.
-		last, _, err := s.Last(ctx)
+		head, err := s.Head(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if after > last.Position {
+		if after > head {
 			return nil, fmt.Errorf("esdb: subscribe after %d: %w", after, es.ErrInvalidPosition)
 		}
 	}

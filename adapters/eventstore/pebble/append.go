@@ -2,7 +2,6 @@ package pebblestore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -98,7 +97,7 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []prepar
 		return decision{}, err
 	}
 	if !expected.Check(last, exists) {
-		return decision{}, concurrencyError(stream, last, exists, expected)
+		return decision{}, es.ConcurrencyError(stream, last, exists, expected)
 	}
 	next := uint64(0)
 	if exists {
@@ -134,7 +133,7 @@ func (s *Store) applyDecided(stream string, d decision) {
 	}
 	s.applied.Store(s.head)
 	s.streams[stream] = d.result.NextRevision
-	s.trimStreams()
+	s.streams.Trim()
 	s.pubMu.Lock()
 	s.pending = append(s.pending, pendingBatch{last: d.result.Position, events: d.events})
 	s.pubMu.Unlock()
@@ -227,19 +226,6 @@ func (s *Store) streamRevision(stream string) (uint64, bool, error) {
 	return rev, found, nil
 }
 
-// trimStreams keeps the stream cache bounded.
-func (s *Store) trimStreams() {
-	if len(s.streams) <= maxCachedStreams {
-		return
-	}
-	for k := range s.streams {
-		delete(s.streams, k)
-		if len(s.streams) <= maxCachedStreams/2 {
-			return
-		}
-	}
-}
-
 // syncUpTo makes durable everything handed to Pebble up to position upTo,
 // the last of a batch: a record synced to the WAL after them syncs them too.
 func (s *Store) syncUpTo(upTo uint64) error {
@@ -260,55 +246,19 @@ type preparedEvent struct {
 // prepareAppend validates an append and encodes its events, their time in
 // UTC as a read gives it back; nothing is written when it fails.
 func prepareAppend(stream string, events []es.EventData) ([]preparedEvent, error) {
-	if stream == "" {
-		return nil, errors.New("pebblestore: append: empty stream name")
+	events, err := es.CheckAppend(stream, events, es.MaxAppendSize)
+	if err != nil {
+		return nil, fmt.Errorf("pebblestore: %w", err)
 	}
-	if _, err := es.ParseStream(stream); err != nil {
-		return nil, fmt.Errorf("pebblestore: append: %w", err)
-	}
-	if len(events) == 0 {
-		return nil, fmt.Errorf("pebblestore: append to %s: no events", stream)
-	}
-	seen := make(map[string]struct{}, len(events))
-	out := make([]preparedEvent, 0, len(events))
-	size := 0
+	out := make([]preparedEvent, len(events))
 	for i, e := range events {
-		if e.ID == "" {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no id", stream, i)
-		}
-		if e.Type == "" {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d has no type", stream, i)
-		}
-		if _, dup := seen[e.ID]; dup {
-			continue
-		}
-		seen[e.ID] = struct{}{}
-		meta, err := json.Marshal(e.Metadata)
-		if err != nil {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
-		}
-		if size += len(e.Data) + len(meta) + 2*len(e.Type); size > es.MaxAppendSize {
-			return nil, fmt.Errorf("pebblestore: append to %s: over %d bytes: %w", stream, es.MaxAppendSize, es.ErrAppendTooLarge)
-		}
 		rec := es.RecordedEvent{ID: e.ID, Stream: stream, Type: e.Type, Data: append([]byte{}, e.Data...), Metadata: e.Metadata}
 		rec.Metadata.Time = rec.Metadata.Time.UTC()
 		v, err := encodeEvent(&rec)
 		if err != nil {
-			return nil, fmt.Errorf("pebblestore: append to %s: event %d: %w", stream, i, err)
+			return nil, fmt.Errorf("pebblestore: append to %s: event %s: %w", stream, e.ID, err)
 		}
-		out = append(out, preparedEvent{rec: rec, value: v})
+		out[i] = preparedEvent{rec: rec, value: v}
 	}
 	return out, nil
-}
-
-func concurrencyError(stream string, last uint64, exists bool, expected es.ExpectedRevision) error {
-	state := "has no events"
-	if exists {
-		state = fmt.Sprintf("is at revision %d", last)
-	}
-	want := expected.String()
-	if rev, ok := expected.Revision(); ok {
-		want = fmt.Sprintf("revision %d", rev)
-	}
-	return fmt.Errorf("%w: stream %s %s, expected %s", es.ErrConcurrency, stream, state, want)
 }

@@ -56,7 +56,7 @@ func (s *Store) Import(events []es.RecordedEvent) error {
 	for stream, next := range revisions {
 		s.streams[stream] = next - 1
 	}
-	s.trimStreams()
+	s.streams.Trim()
 	for i := range events {
 		s.remember(events[i].ID, idEntry{pos: events[i].Position, rev: events[i].Revision})
 	}
@@ -94,6 +94,9 @@ func (s *Store) checkImport(e *es.RecordedEvent, head uint64, revisions map[stri
 	}
 	if _, dup := ids[e.ID]; dup {
 		return fmt.Errorf("id %s twice", e.ID)
+	}
+	if !s.ids.mayHold(e.ID) {
+		return nil
 	}
 	_, closer, err := s.db.Get(idKey(e.ID))
 	switch {

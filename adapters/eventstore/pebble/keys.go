@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/cache"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
@@ -103,7 +104,7 @@ func setRevision(value []byte, rev uint64) { binary.BigEndian.PutUint64(value, r
 var errMalformed = errors.New("malformed event")
 
 // decodeEvent decodes the value of the event at pos; types interns its type.
-func decodeEvent(pos uint64, v []byte, types *interner) (es.RecordedEvent, error) {
+func decodeEvent(pos uint64, v []byte, types *cache.Types) (es.RecordedEvent, error) {
 	e := es.RecordedEvent{Position: pos}
 	if len(v) < 8 {
 		return e, fmt.Errorf("event at %d: %w", pos, errMalformed)
@@ -118,7 +119,7 @@ func decodeEvent(pos uint64, v []byte, types *interner) (es.RecordedEvent, error
 		fields[i], v = v[n:n+int(l)], v[n+int(l):]
 	}
 	m := &e.Metadata
-	e.ID, e.Stream, e.Type = string(fields[0]), string(fields[1]), types.intern(fields[2])
+	e.ID, e.Stream, e.Type = string(fields[0]), string(fields[1]), types.Intern(fields[2])
 	m.Tenant, m.Actor, m.CorrelationID = string(fields[3]), string(fields[4]), string(fields[5])
 	m.CausationID, m.ClientUUID = string(fields[6]), string(fields[7])
 	if err := m.Time.UnmarshalBinary(fields[8]); err != nil {

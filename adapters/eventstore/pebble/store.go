@@ -19,6 +19,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/cache"
 	"github.com/eventchat/eventchat/adapters/eventstore/internal/livefeed"
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -29,10 +30,6 @@ var ErrClosed = errors.New("pebblestore: closed")
 // ErrNotEventStore is returned by Open for a Pebble directory that holds
 // something else than an event log.
 var ErrNotEventStore = errors.New("pebblestore: not an event store")
-
-// maxCachedStreams bounds the stream-revision cache; past it, arbitrary
-// entries are dropped and read again from the store when next needed.
-const maxCachedStreams = 1 << 16
 
 // The block cache and memtable sizes; Pebble's defaults (8 and 4 MiB) make
 // an append read the id index from the files past a few hundred thousand
@@ -50,7 +47,7 @@ const recentIDs = 1 << 16
 type Store struct {
 	db    *pebble.DB
 	hub   *livefeed.Hub
-	types interner
+	types cache.Types
 
 	// closeMu is held shared by every call using db, and exclusively by
 	// Close, which so waits for them.
@@ -60,8 +57,8 @@ type Store struct {
 	// seqMu orders appends: it is held while an append is decided and its
 	// batch handed to Pebble, so that positions follow the WAL's order.
 	seqMu   sync.Mutex
-	head    uint64            // last position handed to Pebble
-	streams map[string]uint64 // last revision of streams known to exist
+	head    uint64 // last position handed to Pebble
+	streams cache.Revisions
 	// recent holds the ids of the last recentIDs events handed to Pebble,
 	// recentRing them by position modulo recentIDs.
 	recent     map[string]idEntry
@@ -94,7 +91,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("pebblestore: open %s: %w", dir, err)
 	}
 	s := &Store{
-		db: db, hub: livefeed.NewHub(ErrClosed), streams: make(map[string]uint64), types: interner{m: make(map[string]string)},
+		db: db, hub: livefeed.NewHub(ErrClosed), streams: make(cache.Revisions),
 		recent: make(map[string]idEntry), recentRing: make([]string, recentIDs),
 	}
 	if err := s.init(); err != nil {
@@ -240,22 +237,4 @@ func (quietLogger) Errorf(format string, args ...any) {
 }
 func (quietLogger) Fatalf(format string, args ...any) {
 	pebble.DefaultLogger.Fatalf(format, args...)
-}
-
-// interner returns one copy of each event type read, so that a page does not
-// hold thousands of copies of the same few strings.
-type interner struct {
-	mu sync.Mutex
-	m  map[string]string
-}
-
-func (in *interner) intern(b []byte) string {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	if s, ok := in.m[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	in.m[s] = s
-	return s
 }

@@ -155,6 +155,27 @@ var _ = Describe("Pebble event store", func() {
 		retry(s, "new-2")
 	})
 
+	It("refuses an import of an event id already stored, after a restart too, and imports none of it", func() {
+		s, err := pebblestore.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		stored, err := s.Append(ctx, "t.s-1", es.NoStream, []es.EventData{event("stored")})
+		Expect(err).NotTo(HaveOccurred())
+		imported := func(id string, pos uint64) es.RecordedEvent {
+			return es.RecordedEvent{ID: id, Stream: "t.s-2", Position: pos, Type: "Imported", Data: []byte("{}"), Metadata: es.Metadata{Tenant: "t"}}
+		}
+		again := []es.RecordedEvent{imported("new", stored.Position+1), imported("stored", stored.Position+2)}
+		again[1].Revision = 1
+		Expect(s.Import(again)).To(MatchError(ContainSubstring("id stored already stored")))
+		Expect(s.Close()).To(Succeed())
+
+		s, err = pebblestore.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		defer s.Close()
+		Expect(s.Import(again)).To(MatchError(ContainSubstring("id stored already stored")))
+		Expect(s.Head(ctx)).To(Equal(stored.Position))
+		Expect(s.ReadStream(ctx, "t.s-2", es.Forwards, 0, 10)).To(BeEmpty())
+	})
+
 	It("refuses a Pebble directory that holds something else", func() {
 		db, err := pebble.Open(dir, &pebble.Options{})
 		Expect(err).NotTo(HaveOccurred())

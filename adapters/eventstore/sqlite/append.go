@@ -3,7 +3,6 @@ package sqlitestore
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/eventchat/eventchat/domain/es"
@@ -77,37 +76,15 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 // prepareAppend validates an append and encodes its events; nothing is
 // queued when it fails.
 func prepareAppend(stream string, events []es.EventData, limit int) ([]newEvent, error) {
-	if stream == "" {
-		return nil, errors.New("sqlitestore: append: empty stream name")
+	events, err := es.CheckAppend(stream, events, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
 	}
-	if _, err := es.ParseStream(stream); err != nil {
-		return nil, fmt.Errorf("sqlitestore: append: %w", err)
-	}
-	if len(events) == 0 {
-		return nil, fmt.Errorf("sqlitestore: append to %s: no events", stream)
-	}
-	seen := make(map[string]struct{}, len(events))
-	out := make([]newEvent, 0, len(events))
-	size := 0
+	out := make([]newEvent, len(events))
 	for i, e := range events {
-		if e.ID == "" {
-			return nil, fmt.Errorf("sqlitestore: append to %s: event %d has no id", stream, i)
+		if out[i], err = encodeEvent(e); err != nil {
+			return nil, fmt.Errorf("sqlitestore: append to %s: event %s: %w", stream, e.ID, err)
 		}
-		if e.Type == "" {
-			return nil, fmt.Errorf("sqlitestore: append to %s: event %d has no type", stream, i)
-		}
-		if _, dup := seen[e.ID]; dup {
-			continue
-		}
-		seen[e.ID] = struct{}{}
-		ev, err := encodeEvent(e)
-		if err != nil {
-			return nil, fmt.Errorf("sqlitestore: append to %s: event %d: %w", stream, i, err)
-		}
-		if size += len(ev.data) + len(ev.metaJSON) + 2*len(ev.typ); size > limit {
-			return nil, fmt.Errorf("sqlitestore: append to %s: over %d bytes: %w", stream, limit, es.ErrAppendTooLarge)
-		}
-		out = append(out, ev)
 	}
 	return out, nil
 }

@@ -76,7 +76,7 @@ func (w *writer) decideAndInsert(batch []*appendRequest, replies []appendReply, 
 	if err := w.insert(recs); err != nil {
 		return nil, err
 	}
-	w.trimStreams()
+	w.streams.Trim()
 	return recs, nil
 }
 
@@ -105,7 +105,7 @@ func (w *writer) decide(r *appendRequest, recs []es.RecordedEvent, lookedUp bool
 				return recs, reply, nil
 			}
 		}
-		return recs, appendReply{err: concurrencyError(r.stream, last, exists, r.expected)}, nil
+		return recs, appendReply{err: es.ConcurrencyError(r.stream, last, exists, r.expected)}, nil
 	}
 	next := uint64(0)
 	if exists {
@@ -147,16 +147,4 @@ func duplicateReply(r *appendRequest, known map[string]knownEvent) (appendReply,
 	default:
 		return appendReply{result: es.WriteResult{NextRevision: last.revision, Position: last.position, Duplicate: true}}, true
 	}
-}
-
-func concurrencyError(stream string, last uint64, exists bool, expected es.ExpectedRevision) error {
-	state := "has no events"
-	if exists {
-		state = fmt.Sprintf("is at revision %d", last)
-	}
-	want := expected.String()
-	if rev, ok := expected.Revision(); ok {
-		want = fmt.Sprintf("revision %d", rev)
-	}
-	return fmt.Errorf("%w: stream %s %s, expected %s", es.ErrConcurrency, stream, state, want)
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/cache"
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -24,10 +24,7 @@ type readers struct {
 	free   chan *reader
 	slots  chan struct{} // one per connection open or opening
 	closed chan struct{}
-	// types interns the event types read, so that a page does not hold
-	// thousands of copies of the same few strings.
-	typesMu sync.Mutex
-	types   map[string]string
+	types  cache.Types
 }
 
 type reader struct {
@@ -38,7 +35,7 @@ type reader struct {
 func newReaders(path string) *readers {
 	return &readers{
 		path: path, free: make(chan *reader, readConns), slots: make(chan struct{}, readConns),
-		closed: make(chan struct{}), types: make(map[string]string),
+		closed: make(chan struct{}),
 	}
 }
 
@@ -114,18 +111,6 @@ func (p *readers) close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// internType returns the interned copy of the type t.
-func (p *readers) internType(t []byte) string {
-	p.typesMu.Lock()
-	defer p.typesMu.Unlock()
-	if s, ok := p.types[string(t)]; ok {
-		return s
-	}
-	s := string(t)
-	p.types[s] = s
-	return s
 }
 
 // ReadStream returns up to max events of stream (DefaultReadMax when
@@ -285,7 +270,7 @@ func (p *readers) scanEvent(st *sqlitec.Stmt) (es.RecordedEvent, error) {
 		return es.RecordedEvent{}, fmt.Errorf("event at %d: id stored with storage class %d", position, t)
 	}
 	e.Stream = st.Text(2)
-	e.Type = p.internType(st.Bytes(4))
+	e.Type = p.types.Intern(st.Bytes(4))
 	if e.Data = st.Blob(5); e.Data == nil {
 		e.Data = []byte{}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/cache"
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/domain/es"
 )
@@ -11,10 +12,6 @@ import (
 // maxInsertRows is the row count of the largest multi-row INSERT; smaller
 // powers of two cover the rest of a batch.
 const maxInsertRows = 32
-
-// maxCachedStreams bounds the stream-revision cache; past it, arbitrary
-// entries are dropped and reloaded from the file when next needed.
-const maxCachedStreams = 1 << 16
 
 // writerPragmas tune the writer connection, which sqlitec runs with
 // synchronous = FULL and its fsync deferred to the syncer. The page cache
@@ -36,7 +33,7 @@ type writer struct {
 	// head and streams mirror the file, so that requests are decided in Go
 	// and one failing request does not fail the rest of its batch.
 	head        uint64
-	streams     map[string]uint64 // last revision of streams known to exist
+	streams     cache.Revisions
 	dataVersion int64
 	stale       bool // reload head and forget streams before the next batch
 
@@ -64,7 +61,7 @@ func openWriter(path string) (*writer, error) {
 		return nil, classifyOpenError(err)
 	}
 	w := &writer{
-		conn: conn, streams: make(map[string]uint64), stale: true, dataVersion: -1,
+		conn: conn, streams: make(cache.Revisions), stale: true, dataVersion: -1,
 		known: make(map[string]knownEvent),
 	}
 	if err := w.init(); err != nil {
@@ -191,18 +188,5 @@ func (w *writer) insert(recs []es.RecordedEvent) error {
 func (w *writer) finishCheckpoint() {
 	if w.conn.SyncWAL() == nil {
 		_, _, _ = walCheckpoint(w.st.checkpoint)
-	}
-}
-
-// trimStreams keeps the stream cache bounded.
-func (w *writer) trimStreams() {
-	if len(w.streams) <= maxCachedStreams {
-		return
-	}
-	for s := range w.streams {
-		delete(w.streams, s)
-		if len(w.streams) <= maxCachedStreams/2 {
-			return
-		}
 	}
 }

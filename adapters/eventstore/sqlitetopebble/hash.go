@@ -42,6 +42,3 @@ func (h *Hash) Add(e *es.RecordedEvent) {
 
 // Sum is the hash so far, in hex.
 func (h *Hash) Sum() string { return hex.EncodeToString(h.h.Sum(nil)) }
-
-// Events is the number of events hashed.
-func (h *Hash) Events() uint64 { return h.events }
