@@ -58,9 +58,11 @@ type Async struct {
 	// covers. A drop while a resync is on its way needs another.
 	gaps, covered uint64
 	closed        bool
-	sending       bool          // a batch taken from the queue is being sent
-	ready         chan struct{} // a batch was queued or Close was called
-	stopped       chan struct{} // the sender ended
+	// idle, when a Drain waits, is closed once the sender finds the queue
+	// empty.
+	idle    chan struct{}
+	ready   chan struct{} // a batch was queued, or Close or Drain was called
+	stopped chan struct{} // the sender ended
 }
 
 // NewAsync starts handing deltas to sink; Close stops it.
@@ -124,22 +126,17 @@ func (a *Async) Close() error {
 // so that the node taking over does not start before this one's last
 // pushes went out.
 func (a *Async) Drain(ctx context.Context) {
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		a.mu.Lock()
-		idle := len(a.queue) == 0 && !a.sending
-		a.mu.Unlock()
-		if idle {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-a.stopped:
-			return
-		case <-tick.C:
-		}
+	a.mu.Lock()
+	if a.idle == nil {
+		a.idle = make(chan struct{})
+	}
+	idle := a.idle
+	a.wake()
+	a.mu.Unlock()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+	case <-a.stopped:
 	}
 }
 
@@ -160,6 +157,7 @@ func (a *Async) send() {
 			// Everything queued was folded before the resync goes out:
 			// the resync covers it.
 			a.dropQueued()
+			a.drained()
 			closed, covers := a.closed, a.gaps
 			a.mu.Unlock()
 			if closed {
@@ -181,6 +179,7 @@ func (a *Async) send() {
 			continue
 		}
 		if len(a.queue) == 0 {
+			a.drained()
 			closed := a.closed
 			a.mu.Unlock()
 			if closed {
@@ -193,18 +192,25 @@ func (a *Async) send() {
 		a.queue[0] = nil
 		a.queue = a.queue[1:]
 		a.buffered -= len(batch)
-		a.sending = true
 		a.mu.Unlock()
 
 		err := a.sendOne(batch)
 		a.mu.Lock()
-		a.sending = false
 		if err != nil {
 			a.dropped(len(batch), err)
 		} else if a.gaps == a.covered {
 			a.state.LastError = ""
 		}
 		a.mu.Unlock()
+	}
+}
+
+// drained tells the Drain calls waiting that the queue is empty and
+// nothing of it is being sent. Call with a.mu held.
+func (a *Async) drained() {
+	if a.idle != nil {
+		close(a.idle)
+		a.idle = nil
 	}
 }
 

@@ -135,20 +135,7 @@ var _ = Describe("Limits", func() {
 
 	It("tells a consumer that fell behind to resync in place of the pushes it missed, and keeps it connected", func() {
 		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 5 * time.Second})
-		token, key := h.login("slow", "s1")
-		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
-		aead, err := wire.NewAEAD(key)
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(h.gw.Connections).Should(Equal(1))
-
-		// The writer is stuck in this push while the client does not read;
-		// its first bytes tell that the writer took it alone.
-		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
-		head := make([]byte, 1024)
-		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
-		_, err = io.ReadFull(raw.r, head)
-		Expect(err).NotTo(HaveOccurred())
-		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		raw, aead := stalledConsumer(h, "slow")
 		// Eight fill the queue; the ninth finds it full and follows the
 		// resync frame that replaces them.
 		const pushes = 12
@@ -174,17 +161,7 @@ var _ = Describe("Limits", func() {
 
 	It("does not queue a second resync frame for a connection whose resync frame still waits", func() {
 		h := startGateway(ws.Config{SendQueue: 8, WriteTimeout: 5 * time.Second})
-		token, key := h.login("slow", "s1")
-		raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
-		aead, err := wire.NewAEAD(key)
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(h.gw.Connections).Should(Equal(1))
-		h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
-		head := make([]byte, 1024)
-		Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
-		_, err = io.ReadFull(raw.r, head)
-		Expect(err).NotTo(HaveOccurred())
-		raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+		raw, aead := stalledConsumer(h, "slow")
 		for i := range 9 {
 			h.push(projections.Delta{Tenant: "x0001", To: []string{"slow"}, Cmd: projections.CmdMessage, Data: numberedData(i)})
 		}
@@ -240,6 +217,25 @@ func smallWindowDial(ctx context.Context, network, addr string) (net.Conn, error
 		return err
 	}}
 	return d.DialContext(ctx, network, addr)
+}
+
+// stalledConsumer connects member, which then reads nothing, and pushes it
+// a frame the writer gets stuck in; it returns once the first bytes of that
+// frame arrived, which tells that the writer took it alone.
+func stalledConsumer(h *harness, member string) (rawConn, cipher.AEAD) {
+	GinkgoHelper()
+	token, key := h.login(member, "s1")
+	raw := h.rawDial(token, gobwas.Dialer{NetDial: smallWindowDial})
+	aead, err := wire.NewAEAD(key)
+	Expect(err).NotTo(HaveOccurred())
+	Eventually(h.gw.Connections).Should(Equal(1))
+	h.push(projections.Delta{Tenant: "x0001", To: []string{member}, Cmd: projections.CmdNotices, Data: jsonString(8 << 20)})
+	head := make([]byte, 1024)
+	Expect(raw.SetReadDeadline(time.Now().Add(5 * time.Second))).To(Succeed())
+	_, err = io.ReadFull(raw.r, head)
+	Expect(err).NotTo(HaveOccurred())
+	raw.r = io.MultiReader(bytes.NewReader(head), raw.r)
+	return raw, aead
 }
 
 func numberedData(n int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"n":%d}`, n)) }

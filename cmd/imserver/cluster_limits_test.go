@@ -45,21 +45,43 @@ var _ = Describe("Rate limits on two nodes of the production profile", Ordered, 
 	const tooManyAttempts = "too many attempts, please try again later"
 	const tooManyCodes = "too many verification codes, please try again later"
 
-	It("refuse the 21st login of an address within a minute when the logins alternate between the nodes", func() {
-		for i := range 20 {
-			allowed(login, i%2, "198.51.100.1")
+	// A limit allows n calls per address and window, and tells info after.
+	type limit struct {
+		call func(int, string) (int, envelope)
+		n    int
+		info string
+	}
+	logins := limit{login, 20, tooManyAttempts}
+	codes := limit{sms, 10, tooManyCodes}
+	// alternating spends the limit of address through both nodes in turn:
+	// both refuse the next call, and another address is allowed through
+	// node.
+	alternating := func(l limit, address, other string, node int) {
+		GinkgoHelper()
+		for i := range l.n {
+			allowed(l.call, i%2, address)
 		}
-		refused(login, 0, "198.51.100.1", tooManyAttempts)
-		refused(login, 1, "198.51.100.1", tooManyAttempts)
-		allowed(login, 1, "198.51.100.2")
+		refused(l.call, 0, address, l.info)
+		refused(l.call, 1, address, l.info)
+		allowed(l.call, node, other)
+	}
+	// throughOne spends the limit of address through node alone: the other
+	// node refuses the next call, and allows another address.
+	throughOne := func(l limit, node int, address, other string) {
+		GinkgoHelper()
+		for range l.n {
+			allowed(l.call, node, address)
+		}
+		refused(l.call, 1-node, address, l.info)
+		allowed(l.call, 1-node, other)
+	}
+
+	It("refuse the 21st login of an address within a minute when the logins alternate between the nodes", func() {
+		alternating(logins, "198.51.100.1", "198.51.100.2", 1)
 	})
 
 	It("refuse the 21st login of an address within a minute on the node that counted none of the first 20", func() {
-		for range 20 {
-			allowed(login, 0, "198.51.100.3")
-		}
-		refused(login, 1, "198.51.100.3", tooManyAttempts)
-		allowed(login, 1, "198.51.100.4")
+		throughOne(logins, 0, "198.51.100.3", "198.51.100.4")
 	})
 
 	It("lock an account nobody holds out after 10 wrong passwords, whichever nodes they came through", func() {
@@ -78,19 +100,10 @@ var _ = Describe("Rate limits on two nodes of the production profile", Ordered, 
 	})
 
 	It("refuse the 11th SMS code of an address within 10 minutes when the requests alternate between the nodes", func() {
-		for i := range 10 {
-			allowed(sms, i%2, "198.51.100.5")
-		}
-		refused(sms, 0, "198.51.100.5", tooManyCodes)
-		refused(sms, 1, "198.51.100.5", tooManyCodes)
-		allowed(sms, 0, "198.51.100.6")
+		alternating(codes, "198.51.100.5", "198.51.100.6", 0)
 	})
 
 	It("refuse the 11th SMS code of an address within 10 minutes on the node that counted none of the first 10", func() {
-		for range 10 {
-			allowed(sms, 1, "198.51.100.7")
-		}
-		refused(sms, 0, "198.51.100.7", tooManyCodes)
-		allowed(sms, 0, "198.51.100.8")
+		throughOne(codes, 1, "198.51.100.7", "198.51.100.8")
 	})
 })

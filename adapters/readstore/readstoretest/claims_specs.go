@@ -3,7 +3,7 @@ package readstoretest
 import (
 	"context"
 	"fmt"
-	"sync"
+	"slices"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -84,30 +84,17 @@ func DescribeClaims(name string, factory ClaimsFactory) bool {
 
 		It("goes to exactly one of several owners taking it at once", func() {
 			handles := []nodes.Claims{open(), open(), open()}
-			var wg sync.WaitGroup
-			winners := make(chan string, 3*len(handles))
-			for i, c := range handles {
-				for round := range 3 {
-					wg.Add(1)
-					go func() {
-						defer GinkgoRecover()
-						defer wg.Done()
-						owner := fmt.Sprintf("n%d#%d", i, round)
-						claim, err := c.TakeClaim(context.Background(), "worker/0", owner, at(0), at(10))
-						Expect(err).NotTo(HaveOccurred())
-						if claim.Owner == owner {
-							winners <- owner
-						}
-					}()
+			// Each handle takes it three times at once.
+			won := atOnce(3*len(handles), func(i int) string {
+				owner := fmt.Sprintf("n%d#%d", i/3, i%3)
+				claim, err := handles[i/3].TakeClaim(context.Background(), "worker/0", owner, at(0), at(10))
+				Expect(err).NotTo(HaveOccurred())
+				if claim.Owner == owner {
+					return owner
 				}
-			}
-			wg.Wait()
-			close(winners)
-
-			var won []string
-			for w := range winners {
-				won = append(won, w)
-			}
+				return ""
+			})
+			won = slices.DeleteFunc(won, func(w string) bool { return w == "" })
 			Expect(won).To(HaveLen(1))
 			Expect(take(handles[0], "worker/0", "late", 1, 11).Owner).To(Equal(won[0]))
 		})

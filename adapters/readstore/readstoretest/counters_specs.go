@@ -1,7 +1,6 @@
 package readstoretest
 
 import (
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -103,24 +102,7 @@ func DescribeCounters(name string, factory CountersFactory, notAtomic string) bo
 			concurrently()
 			handles := []httpapi.Counters{open(), open()}
 			const events = 40
-			counts := make(chan int64, events)
-			var wg sync.WaitGroup
-			for i := range events {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					n, err := handles[i%2].Add(ctx, "login:shared", at(i), time.Minute)
-					Expect(err).NotTo(HaveOccurred())
-					counts <- n
-				}()
-			}
-			wg.Wait()
-			close(counts)
-			var seen []int64
-			for n := range counts {
-				seen = append(seen, n)
-			}
+			seen := atOnce(events, func(i int) int64 { return add(handles[i%2], "login:shared", i, time.Minute) })
 			want := make([]int64, events)
 			for i := range want {
 				want[i] = int64(i + 1)
@@ -135,24 +117,7 @@ func DescribeCounters(name string, factory CountersFactory, notAtomic string) bo
 			concurrently()
 			handles := []httpapi.Counters{open(), open()}
 			add(handles[0], "friend-request:x", 0, 200*time.Millisecond)
-			counts := make(chan int64, 10)
-			var wg sync.WaitGroup
-			for i := range 10 {
-				wg.Add(1)
-				go func() {
-					defer GinkgoRecover()
-					defer wg.Done()
-					n, err := handles[i%2].Add(ctx, "friend-request:x", at(500), 200*time.Millisecond)
-					Expect(err).NotTo(HaveOccurred())
-					counts <- n
-				}()
-			}
-			wg.Wait()
-			close(counts)
-			var seen []int64
-			for n := range counts {
-				seen = append(seen, n)
-			}
+			seen := atOnce(10, func(i int) int64 { return add(handles[i%2], "friend-request:x", 500, 200*time.Millisecond) })
 			Expect(seen).To(ConsistOf(int64(1), int64(2), int64(3), int64(4), int64(5), int64(6), int64(7), int64(8), int64(9), int64(10)))
 		})
 	})

@@ -2,6 +2,9 @@ package readstoretest
 
 import (
 	"fmt"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
 
 	"github.com/eventchat/eventchat/projections"
 )
@@ -94,4 +97,22 @@ func as(member string) projections.Viewer { return projections.Viewer{Tenant: te
 func withID(m projections.Message, id string) projections.Message {
 	m.ID = id
 	return m
+}
+
+// atOnce calls f(0) to f(n-1) on n goroutines at once and returns what
+// they returned, in their order.
+func atOnce[T any](n int, f func(i int) T) []T {
+	GinkgoHelper()
+	out := make([]T, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer GinkgoRecover()
+			defer wg.Done()
+			out[i] = f(i)
+		}()
+	}
+	wg.Wait()
+	return out
 }

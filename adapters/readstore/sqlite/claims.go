@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
@@ -33,8 +32,7 @@ const (
 // Claims are the nodes' claims in a SQLite file, which the processes
 // sharing the read store share.
 type Claims struct {
-	mu                      sync.Mutex
-	conn                    *sqlitec.Conn
+	sideFile
 	begin, commit, rollback *sqlitec.Stmt
 	take, read, drop        *sqlitec.Stmt
 }
@@ -44,23 +42,13 @@ var _ nodes.Claims = (*Claims)(nil)
 // OpenClaims opens the claims kept in the file at path, creating it when
 // absent.
 func OpenClaims(path string) (*Claims, error) {
-	conn, err := sqlitec.Open(path)
+	c := &Claims{}
+	err := c.open(path, "claims", claimsSchemaSQL, map[**sqlitec.Stmt]string{
+		&c.begin: `BEGIN IMMEDIATE`, &c.commit: `COMMIT`, &c.rollback: `ROLLBACK`,
+		&c.take: takeClaimSQL, &c.read: readClaimSQL, &c.drop: dropClaimSQL,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("sqliteread: open claims: %w", err)
-	}
-	c := &Claims{conn: conn}
-	// Commits are not synced (NORMAL, in WAL mode): a claim binds the
-	// processes on this machine, which a power loss stops all at once, and
-	// a renewal's fsync would compete with the event log's.
-	err = conn.Exec(`PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; ` + claimsSchemaSQL)
-	if err == nil {
-		err = conn.PrepareAll(map[**sqlitec.Stmt]string{
-			&c.begin: `BEGIN IMMEDIATE`, &c.commit: `COMMIT`, &c.rollback: `ROLLBACK`,
-			&c.take: takeClaimSQL, &c.read: readClaimSQL, &c.drop: dropClaimSQL,
-		})
-	}
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("sqliteread: claims in %s: %w", path, err), conn.Close())
+		return nil, err
 	}
 	return c, nil
 }
@@ -104,35 +92,17 @@ func (c *Claims) DropClaim(ctx context.Context, name, owner string) error {
 
 // inWrite runs fn in a write transaction of its own.
 func (c *Claims) inWrite(ctx context.Context, fn func() error) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn == nil {
-		return errClosed
-	}
-	if err := ctx.Err(); err != nil {
+	return c.run(ctx, func() error {
+		if err := c.begin.Exec(); err != nil {
+			return err
+		}
+		err := fn()
+		if err == nil {
+			err = c.commit.Exec()
+		}
+		if err != nil && c.conn.InTransaction() {
+			err = errors.Join(err, c.rollback.Exec())
+		}
 		return err
-	}
-	if err := c.begin.Exec(); err != nil {
-		return err
-	}
-	err := fn()
-	if err == nil {
-		err = c.commit.Exec()
-	}
-	if err != nil && c.conn.InTransaction() {
-		err = errors.Join(err, c.rollback.Exec())
-	}
-	return err
-}
-
-// Close closes the file; the claims stay in it until they end.
-func (c *Claims) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn == nil {
-		return nil
-	}
-	err := c.conn.Close()
-	c.conn = nil
-	return err
+	})
 }

@@ -2,9 +2,7 @@ package sqliteread
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
@@ -40,8 +38,7 @@ const (
 // upsert; a handle deletes the ended windows once a minute, on the way.
 // Counts are not synced to disk: a power loss may forget the last ones.
 type Counters struct {
-	mu                  sync.Mutex
-	conn                *sqlitec.Conn
+	sideFile
 	add, counted, sweep *sqlitec.Stmt
 	swept               time.Time
 }
@@ -49,17 +46,11 @@ type Counters struct {
 // OpenCounters opens the counters kept in the file at path, creating it
 // when absent.
 func OpenCounters(path string) (*Counters, error) {
-	conn, err := sqlitec.Open(path)
+	c := &Counters{}
+	err := c.open(path, "counters", countersSchemaSQL,
+		map[**sqlitec.Stmt]string{&c.add: addCountSQL, &c.counted: countedSQL, &c.sweep: sweepCountsSQL})
 	if err != nil {
-		return nil, fmt.Errorf("sqliteread: open counters: %w", err)
-	}
-	c := &Counters{conn: conn}
-	err = conn.Exec(`PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; ` + countersSchemaSQL)
-	if err == nil {
-		err = conn.PrepareAll(map[**sqlitec.Stmt]string{&c.add: addCountSQL, &c.counted: countedSQL, &c.sweep: sweepCountsSQL})
-	}
-	if err != nil {
-		return nil, errors.Join(fmt.Errorf("sqliteread: counters in %s: %w", path, err), conn.Close())
+		return nil, err
 	}
 	return c, nil
 }
@@ -67,66 +58,39 @@ func OpenCounters(path string) (*Counters, error) {
 // Add counts one event of key at now and returns the events of its
 // window, which opens for d unless one is open at now.
 func (c *Counters) Add(ctx context.Context, key string, now time.Time, d time.Duration) (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable(ctx); err != nil {
-		return 0, err
-	}
-	if now.Sub(c.swept) >= sweepEvery {
-		c.sweep.BindInt(now.UnixNano())
-		if err := c.sweep.Exec(); err != nil {
-			return 0, fmt.Errorf("sqliteread: delete ended counters: %w", err)
-		}
-		c.swept = now
-	}
-	c.add.BindText(key)
-	c.add.BindInt(now.UnixNano())
-	c.add.BindInt(now.Add(d).UnixNano())
 	var n int64
-	for c.add.Next() {
-		n = c.add.Int(0)
-	}
-	if err := c.add.Done(); err != nil {
-		return 0, fmt.Errorf("sqliteread: count %s: %w", key, err)
-	}
-	return n, nil
+	err := c.run(ctx, func() error {
+		if now.Sub(c.swept) >= sweepEvery {
+			c.sweep.BindInt(now.UnixNano())
+			if err := c.sweep.Exec(); err != nil {
+				return fmt.Errorf("sqliteread: delete ended counters: %w", err)
+			}
+			c.swept = now
+		}
+		c.add.BindText(key)
+		c.add.BindInt(now.UnixNano())
+		c.add.BindInt(now.Add(d).UnixNano())
+		var err error
+		if n, err = oneInt(c.add); err != nil {
+			return fmt.Errorf("sqliteread: count %s: %w", key, err)
+		}
+		return nil
+	})
+	return n, err
 }
 
 // Counted returns the events of key in its window open at now, 0 when
 // none is.
 func (c *Counters) Counted(ctx context.Context, key string, now time.Time) (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable(ctx); err != nil {
-		return 0, err
-	}
-	c.counted.BindText(key)
-	c.counted.BindInt(now.UnixNano())
 	var n int64
-	for c.counted.Next() {
-		n = c.counted.Int(0)
-	}
-	if err := c.counted.Done(); err != nil {
-		return 0, fmt.Errorf("sqliteread: read the count of %s: %w", key, err)
-	}
-	return n, nil
-}
-
-func (c *Counters) usable(ctx context.Context) error {
-	if c.conn == nil {
-		return errClosed
-	}
-	return ctx.Err()
-}
-
-// Close closes the file.
-func (c *Counters) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn == nil {
+	err := c.run(ctx, func() error {
+		c.counted.BindText(key)
+		c.counted.BindInt(now.UnixNano())
+		var err error
+		if n, err = oneInt(c.counted); err != nil {
+			return fmt.Errorf("sqliteread: read the count of %s: %w", key, err)
+		}
 		return nil
-	}
-	err := c.conn.Close()
-	c.conn = nil
-	return err
+	})
+	return n, err
 }
