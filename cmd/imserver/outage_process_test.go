@@ -30,15 +30,8 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 		profile.nats = ns.ClientURL()
 		natsPort := ns.Addr().(*net.TCPAddr).Port
 
-		node := func(name, says string) *process {
-			GinkgoHelper()
-			p := startProcess(bin, filepath.Join(profile.dir, "data"),
-				"IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats, "IM_NODE_NAME="+name)
-			Eventually(p.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
-			return p
-		}
-		one := node("node-1", "this node runs the projections")
-		two := node("node-2", "another node runs the projections")
+		one := profile.startNode(bin, "node-1", "this node runs the projections")
+		two := profile.startNode(bin, "node-2", "another node runs the projections")
 
 		alice, bob := one.register("alice001"), two.register("bob00001")
 		one.befriend(alice, bob)

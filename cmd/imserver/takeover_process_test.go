@@ -25,15 +25,8 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 	DescribeTable("hand the projections over within 5 s while members chat through the other node, losing no acknowledged message",
 		func(how string, end func(*process)) {
 			profile := startProductionProfile()
-			node := func(name, says string) *process {
-				GinkgoHelper()
-				p := startProcess(bin, filepath.Join(profile.dir, "data"),
-					"IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats, "IM_NODE_NAME="+name)
-				Eventually(p.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
-				return p
-			}
-			holder := node("node-1", "this node runs the projections")
-			other := node("node-2", "another node runs the projections")
+			holder := profile.startNode(bin, "node-1", "this node runs the projections")
+			other := profile.startNode(bin, "node-2", "another node runs the projections")
 
 			alice, bob := other.register("alice001"), other.register("bob00001")
 			other.befriend(alice, bob)
@@ -89,6 +82,16 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 		Entry("after a graceful stop of the lease holder", "SIGTERM", (*process).stop),
 	)
 })
+
+// startNode starts bin as the node name of the profile, over the profile's
+// data directory, and waits until it logs says.
+func (p productionProfile) startNode(bin, name, says string) *process {
+	GinkgoHelper()
+	n := startProcess(bin, filepath.Join(p.dir, "data"),
+		"IM_EVENTSTORE="+p.esdb, "IM_READSTORE="+p.mongo, "IM_BUS="+p.nats, "IM_NODE_NAME="+name)
+	Eventually(n.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
+	return n
+}
 
 // loggedAt is when p first logged msg, zero if it did not.
 func (p *process) loggedAt(msg string) time.Time {
