@@ -91,9 +91,10 @@ func (p *foldProbe) events(ctx context.Context, from, to uint64) (int, error) {
 	return n, nil
 }
 
-// report prints the events folded and appended per second between two
-// samples, and how many events the lease holder was behind at the end.
-func (p *foldProbe) report(ctx context.Context, keys string, start, end fold) error {
+// report prints, through result, the events folded per second between two
+// samples, and as a detail those appended and how many events the lease
+// holder was behind at the end.
+func (p *foldProbe) report(ctx context.Context, result func(key string, value float64, unit string), start, end fold) error {
 	secs := end.at.Sub(start.at).Seconds()
 	if secs < 1 {
 		detail("no fold rate: the throughput run ended within %.2f s", secs)
@@ -111,7 +112,7 @@ func (p *foldProbe) report(ctx context.Context, keys string, start, end fold) er
 	if err != nil {
 		return err
 	}
-	result(keys+"fold_per_s", float64(folded)/secs, "events/s")
+	result("fold_per_s", float64(folded)/secs, "events/s")
 	detail("lease holder %s folded %d events in %.1f s while %d were appended (%.0f/s); %d behind the head at the end",
 		end.leader, folded, secs, appended, float64(appended)/secs, behind)
 	return nil

@@ -77,7 +77,7 @@ func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, cur
 	reportProblems(ph)
 	if probe != nil {
 		if foldErr == nil {
-			foldErr = probe.report(ctx, cfg.keys, folds[0], folds[1])
+			foldErr = probe.report(ctx, cfg.result, folds[0], folds[1])
 		}
 		if foldErr != nil {
 			return fmt.Errorf("fold rate: %w", foldErr)

@@ -46,7 +46,7 @@ type process struct {
 // launch starts bin on a free port of 127.0.0.1 over dataDir, with env
 // (KEY=value) over the defaults, without waiting for it to listen. The
 // node claims last 3 s, so that a restart after a kill waits little for
-// its name.
+// its name. A failed spec shows the requests the process logged as failed.
 func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 	GinkgoHelper()
 	cmd := exec.Command(bin)
@@ -78,6 +78,15 @@ func launch(bin, dataDir string, env ...string) (*process, <-chan string) {
 		close(p.exited)
 	}()
 	DeferCleanup(p.kill)
+	DeferCleanup(func() {
+		if CurrentSpecReport().Failed() {
+			for _, line := range strings.Split(p.log(), "\n") {
+				if strings.Contains(line, "request failed") {
+					GinkgoWriter.Println(line)
+				}
+			}
+		}
+	})
 	return p, addr
 }
 

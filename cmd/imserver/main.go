@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -223,12 +224,15 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	workers, stopWorkers := context.WithCancel(context.Background())
 	defer stopWorkers()
 	failed := make(chan error, 4)
-	running := 5
-	if cluster != nil {
-		running++
+	var working sync.WaitGroup
+	work := func(f func()) {
+		working.Add(1)
+		go func() {
+			defer working.Done()
+			f()
+		}()
 	}
-	done := make(chan struct{}, running)
-	go func() {
+	work(func() {
 		claimLog := log.Named("nodes")
 		err := node.Keep(workers, func(err error) {
 			claimLog.Warn("node claims not renewed; no new ids after their end", zap.Error(err), zap.Time("idsUntil", node.IDsUntil()))
@@ -236,34 +240,24 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		if err != nil {
 			failed <- err
 		}
-		done <- struct{}{}
-	}()
-	go func() {
-		restarting(workers, "projections", engine.Run, log.Named("projections"))
-		done <- struct{}{}
-	}()
-	go func() {
+	})
+	work(func() { restarting(workers, "projections", engine.Run, log.Named("projections")) })
+	work(func() {
 		follow := func(ctx context.Context) error { return app.Follow(ctx, events) }
 		restarting(workers, "command caches", follow, log.Named("commands"))
-		done <- struct{}{}
-	}()
-	go func() {
-		restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls"))
-		done <- struct{}{}
-	}()
+	})
+	work(func() { restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls")) })
 	if cluster != nil {
-		go func() {
+		work(func() {
 			announce := func(ctx context.Context) error { return cluster.Run(ctx, gateway) }
 			restarting(workers, "presence", announce, log.Named("presence"))
-			done <- struct{}{}
-		}()
+		})
 	}
-	go func() {
+	work(func() {
 		if err := gateway.Run(workers, deltas); err != nil {
 			failed <- fmt.Errorf("gateway: %w", err)
 		}
-		done <- struct{}{}
-	}()
+	})
 
 	if cfg.PprofAddr != "" {
 		go servePprof(cfg.PprofAddr, log)
@@ -298,11 +292,14 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		log.Warn("websocket shutdown", zap.Error(err))
 	}
 	stopWorkers()
-	for range cap(done) {
-		select {
-		case <-done:
-		case <-shutdown.Done():
-		}
+	stopped := make(chan struct{})
+	go func() {
+		working.Wait()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-shutdown.Done():
 	}
 	return runErr
 }

@@ -38,17 +38,6 @@ var _ = Describe("Node processes sharing the production profile", Label("fault")
 
 	It("take different worker ids, and lose none of the messages their members send at once", func() {
 		one, two := start("node-1"), start("node-2")
-		DeferCleanup(func() {
-			if CurrentSpecReport().Failed() {
-				for _, p := range []*process{one, two} {
-					for _, line := range strings.Split(p.log(), "\n") {
-						if strings.Contains(line, "request failed") {
-							GinkgoWriter.Println(line)
-						}
-					}
-				}
-			}
-		})
 		Expect(workerID(one)).NotTo(Equal(workerID(two)))
 
 		alice, bob := one.register("alice001"), two.register("bob00001")

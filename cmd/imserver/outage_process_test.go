@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
@@ -32,26 +30,19 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 		profile.nats = ns.ClientURL()
 		natsPort := ns.Addr().(*net.TCPAddr).Port
 
-		node := func(name, says string) *process {
-			GinkgoHelper()
-			p := startProcess(bin, filepath.Join(profile.dir, "data"),
-				"IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats, "IM_NODE_NAME="+name)
-			Eventually(p.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
-			return p
-		}
-		one := node("node-1", "this node runs the projections")
-		two := node("node-2", "another node runs the projections")
+		one := profile.startNode(bin, "node-1", "this node runs the projections")
+		two := profile.startNode(bin, "node-2", "another node runs the projections")
 
 		alice, bob := one.register("alice001"), two.register("bob00001")
 		one.befriend(alice, bob)
-		o := &outageChat{stop: make(chan struct{}), visible: map[string][]time.Time{}}
+		o := &outageChat{visible: map[string][]time.Time{}}
 		sockets := []*outageSocket{o.watch(one, alice, bob.ID), o.watch(two, bob, alice.ID)}
-		o.run(func() { o.send("a", restSender(one.base, alice, bob.ID)) })
-		o.run(func() { o.send("b", restSender(two.base, bob, alice.ID)) })
+		o.run(func() { o.send("outage-a", 50*time.Millisecond, restSender(one.base, alice, bob.ID)) })
+		o.run(func() { o.send("outage-b", 50*time.Millisecond, restSender(two.base, bob, alice.ID)) })
 		for i, s := range []*process{one, two} {
 			o.run(func() { o.readHistory(i, s.testServer, bob, alice.ID) })
 		}
-		Eventually(func() int { return sockets[0].pushedCount() }).WithTimeout(15*time.Second).Should(BeNumerically(">=", 20), "pushes before the outages")
+		Eventually(sockets[0].pushedCount).WithTimeout(15*time.Second).Should(BeNumerically(">=", 20), "pushes before the outages")
 
 		var outages []outage
 		for _, down := range []time.Duration{5 * time.Second, 30 * time.Second} {
@@ -135,7 +126,7 @@ var _ = Describe("Two server processes on the production profile through NATS ou
 		}
 		for _, s := range sockets {
 			report = append(report, fmt.Sprintf("%s: %d of %d acknowledged messages pushed, %d covered by %d resyncs",
-				s.who, len(acked)-s.missed, len(acked), s.missed, len(s.resyncs)))
+				s.who, len(acked)-s.missed, len(acked), s.missed, len(s.resyncsSeen())))
 		}
 		AddReportEntry("NATS outages", strings.Join(report, "\n"))
 		for _, line := range report {
@@ -155,60 +146,12 @@ func startOutageNATS(dir string, port int) *natsserver.Server {
 	return ns
 }
 
-type ackedSend struct {
-	sendResult
-	at time.Time
-}
-
 // outageChat is two members sending to each other through two nodes, their
 // sockets recording pushes and resyncs, and a reader of history on each
 // node recording when each message first shows there.
 type outageChat struct {
-	stop chan struct{}
-	wg   sync.WaitGroup
-
-	mu      sync.Mutex
-	acked   []ackedSend
+	chatLoops
 	visible map[string][]time.Time // by uuid, per node
-	errs    []error
-}
-
-func (o *outageChat) run(f func()) {
-	o.wg.Add(1)
-	go func() {
-		defer o.wg.Done()
-		f()
-	}()
-}
-
-func (o *outageChat) running() bool {
-	select {
-	case <-o.stop:
-		return false
-	default:
-		return true
-	}
-}
-
-func (o *outageChat) fail(err error) {
-	o.mu.Lock()
-	o.errs = append(o.errs, err)
-	o.mu.Unlock()
-}
-
-func (o *outageChat) send(prefix string, send sender) {
-	for i := 0; o.running(); i++ {
-		uuid := fmt.Sprintf("outage-%s-%05d", prefix, i)
-		r, err := send(uuid, "message "+uuid)
-		if err != nil {
-			o.fail(fmt.Errorf("send %s: %w", uuid, err))
-		} else {
-			o.mu.Lock()
-			o.acked = append(o.acked, ackedSend{sendResult: r, at: time.Now()})
-			o.mu.Unlock()
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // readHistory reads the newest page of m's history with peer on s, as the
@@ -239,17 +182,6 @@ func (o *outageChat) readHistory(i int, s *testServer, m member, peer string) {
 	}
 }
 
-// halt stops the sends and reads, expects nothing to have failed and
-// returns the acknowledged sends.
-func (o *outageChat) halt() []ackedSend {
-	GinkgoHelper()
-	close(o.stop)
-	o.wg.Wait()
-	Expect(o.errs).To(BeEmpty())
-	Expect(o.acked).NotTo(BeEmpty())
-	return o.acked
-}
-
 // historyLag is the longest a message acknowledged between from and to
 // waited to show in history on node i (to - its acknowledgement when it
 // never showed before to), and how many there were.
@@ -259,16 +191,16 @@ func (o *outageChat) historyLag(i int, from, to time.Time) (time.Duration, int) 
 	var lag time.Duration
 	n := 0
 	for _, a := range o.acked {
-		if a.at.Before(from) || a.at.After(to) {
+		if a.ackedAt.Before(from) || a.ackedAt.After(to) {
 			continue
 		}
 		n++
 		seen := o.visible[a.UUID]
 		if seen == nil || seen[i].IsZero() || seen[i].After(to) {
-			lag = max(lag, to.Sub(a.at))
+			lag = max(lag, to.Sub(a.ackedAt))
 			continue
 		}
-		lag = max(lag, seen[i].Sub(a.at))
+		lag = max(lag, seen[i].Sub(a.ackedAt))
 	}
 	return lag, n
 }
@@ -307,79 +239,38 @@ func newestHistory(client *http.Client, s *testServer, m member, peer string) ([
 // the resyncs it gets; on a resync it reloads history, as the web client
 // does, and records the newest position it held.
 type outageSocket struct {
+	*pushLog
 	who    string
-	socket *wsclient.Client
 	missed int
-
-	mu      sync.Mutex
-	pushes  map[string]time.Time
-	resyncs []resyncSeen
-}
-
-type resyncSeen struct {
-	at     time.Time
-	reason string
-	held   uint64 // the newest position history held right after
 }
 
 func (o *outageChat) watch(s *process, m member, peer string) *outageSocket {
 	GinkgoHelper()
-	w := &outageSocket{who: m.Account + " on " + s.base, pushes: map[string]time.Time{}}
-	w.socket = s.dial(m, wsclient.WithHeartbeat(5*time.Second), wsclient.WithPushBuffer(1<<14))
+	who := m.Account + " on " + s.base
 	client := &http.Client{Timeout: 10 * time.Second}
-	go func() {
-		for {
-			f, err := w.socket.Next(context.Background())
-			if err != nil {
-				return
-			}
-			switch f.Cmd {
-			case projections.CmdMessage:
-				var msg historyMessage
-				if json.Unmarshal(f.Data, &msg) == nil {
-					w.mu.Lock()
-					w.pushes[msg.UUID] = time.Now()
-					w.mu.Unlock()
-				}
-			case projections.CmdResync:
-				seen := resyncSeen{at: time.Now()}
-				var data struct{ Reason string }
-				_ = json.Unmarshal(f.Data, &data)
-				seen.reason = data.Reason
-				page, err := newestHistory(client, s.testServer, m, peer)
-				if err != nil {
-					o.fail(fmt.Errorf("%s: reload after a resync: %w", w.who, err))
-				}
-				for _, msg := range page {
-					seen.held = max(seen.held, msg.Position)
-				}
-				w.mu.Lock()
-				w.resyncs = append(w.resyncs, seen)
-				w.mu.Unlock()
-			}
+	reload := func() uint64 {
+		page, err := newestHistory(client, s.testServer, m, peer)
+		if err != nil {
+			o.fail(fmt.Errorf("%s: reload after a resync: %w", who, err))
 		}
-	}()
-	return w
-}
-
-func (w *outageSocket) pushedCount() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.pushes)
+		var held uint64
+		for _, msg := range page {
+			held = max(held, msg.Position)
+		}
+		return held
+	}
+	socket := s.dial(m, wsclient.WithHeartbeat(5*time.Second), wsclient.WithPushBuffer(1<<14))
+	return &outageSocket{pushLog: collectPushes(socket, reload), who: who}
 }
 
 func (w *outageSocket) pushed(uuid string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	_, ok := w.pushes[uuid]
+	_, ok := w.pushedAt(uuid)
 	return ok
 }
 
 // resyncAfter is when the first resync after t came, zero if none did.
 func (w *outageSocket) resyncAfter(t time.Time) time.Time {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, r := range w.resyncs {
+	for _, r := range w.resyncsSeen() {
 		if r.at.After(t) {
 			return r.at
 		}
@@ -390,9 +281,7 @@ func (w *outageSocket) resyncAfter(t time.Time) time.Time {
 // resyncCovering reports whether a resync came whose reload of history held
 // a.
 func (w *outageSocket) resyncCovering(a ackedSend) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return slices.ContainsFunc(w.resyncs, func(r resyncSeen) bool { return r.held >= a.Position })
+	return slices.ContainsFunc(w.resyncsSeen(), func(r resyncSeen) bool { return r.held >= a.Position })
 }
 
 // settle waits until every acknowledged message was pushed or covered by a

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -27,20 +25,13 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 	DescribeTable("hand the projections over within 5 s while members chat through the other node, losing no acknowledged message",
 		func(how string, end func(*process)) {
 			profile := startProductionProfile()
-			node := func(name, says string) *process {
-				GinkgoHelper()
-				p := startProcess(bin, filepath.Join(profile.dir, "data"),
-					"IM_EVENTSTORE="+profile.esdb, "IM_READSTORE="+profile.mongo, "IM_BUS="+profile.nats, "IM_NODE_NAME="+name)
-				Eventually(p.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
-				return p
-			}
-			holder := node("node-1", "this node runs the projections")
-			other := node("node-2", "another node runs the projections")
+			holder := profile.startNode(bin, "node-1", "this node runs the projections")
+			other := profile.startNode(bin, "node-2", "another node runs the projections")
 
 			alice, bob := other.register("alice001"), other.register("bob00001")
 			other.befriend(alice, bob)
 			chat := newTimedChat(other.testServer, alice, bob)
-			Eventually(chat.pushedCount).WithTimeout(20*time.Second).Should(BeNumerically(">=", 50), "pushes before the stop")
+			Eventually(chat.pushes.pushedCount).WithTimeout(20*time.Second).Should(BeNumerically(">=", 50), "pushes before the stop")
 
 			endAt := time.Now()
 			ended := make(chan struct{})
@@ -73,7 +64,7 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 			AddReportEntry("takeover", report)
 			GinkgoWriter.Println(report)
 
-			Expect(chat.unpushed()).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.socket.Err())
+			Expect(chat.unpushed()).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.pushes.socket.Err())
 			Expect(chat.takeoverResyncs()).To(Equal(1), "the node taking over tells every socket to resync")
 			history := map[string]int{}
 			for _, m := range other.history(bob, alice.ID, acked[len(acked)-1].Position) {
@@ -91,6 +82,16 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 		Entry("after a graceful stop of the lease holder", "SIGTERM", (*process).stop),
 	)
 })
+
+// startNode starts bin as the node name of the profile, over the profile's
+// data directory, and waits until it logs says.
+func (p productionProfile) startNode(bin, name, says string) *process {
+	GinkgoHelper()
+	n := startProcess(bin, filepath.Join(p.dir, "data"),
+		"IM_EVENTSTORE="+p.esdb, "IM_READSTORE="+p.mongo, "IM_BUS="+p.nats, "IM_NODE_NAME="+name)
+	Eventually(n.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
+	return n
+}
 
 // loggedAt is when p first logged msg, zero if it did not.
 func (p *process) loggedAt(msg string) time.Time {
@@ -110,25 +111,12 @@ func (p *process) loggedAt(msg string) time.Time {
 // to's socket on s records when each message is pushed and a reader of
 // to's history on s (with after=) records when each shows there.
 type timedChat struct {
-	// stop ends the sends and the reads; the socket records pushes until
-	// the spec ends.
-	stop   chan struct{}
-	wg     sync.WaitGroup
-	socket *wsclient.Client
+	// The loops end at halt; the socket records pushes until the spec ends.
+	chatLoops
+	pushes *pushLog
 
-	mu     sync.Mutex
-	acked  []timedSend
-	pushed map[string]time.Time
 	// visible is when history first showed a message at each position.
 	visible []visibleAt
-	errs    []error
-	// resyncs are the data of the resync pushes the socket got.
-	resyncs []string
-}
-
-type timedSend struct {
-	sendResult
-	sentAt, ackedAt time.Time
 }
 
 type visibleAt struct {
@@ -138,76 +126,10 @@ type visibleAt struct {
 
 func newTimedChat(s *testServer, from, to member) *timedChat {
 	GinkgoHelper()
-	t := &timedChat{stop: make(chan struct{}), pushed: map[string]time.Time{}}
-	socket := s.dial(to, wsclient.WithHeartbeat(10*time.Second))
-	t.socket = socket
-	t.run(func() { t.send(restSender(s.base, from, to.ID)) })
+	t := &timedChat{pushes: collectPushes(s.dial(to, wsclient.WithHeartbeat(10*time.Second)), nil)}
+	t.run(func() { t.send("takeover", 10*time.Millisecond, restSender(s.base, from, to.ID)) })
 	t.run(func() { t.read(s, to, from.ID) })
-	go t.collect(socket)
 	return t
-}
-
-func (t *timedChat) run(f func()) {
-	t.wg.Add(1)
-	go func() {
-		defer t.wg.Done()
-		f()
-	}()
-}
-
-func (t *timedChat) running() bool {
-	select {
-	case <-t.stop:
-		return false
-	default:
-		return true
-	}
-}
-
-func (t *timedChat) fail(err error) {
-	t.mu.Lock()
-	t.errs = append(t.errs, err)
-	t.mu.Unlock()
-}
-
-func (t *timedChat) send(send sender) {
-	for i := 0; t.running(); i++ {
-		uuid := fmt.Sprintf("takeover-%05d", i)
-		sentAt := time.Now()
-		r, err := send(uuid, "message "+uuid)
-		if err != nil {
-			t.fail(fmt.Errorf("send %s: %w", uuid, err))
-			continue
-		}
-		t.mu.Lock()
-		t.acked = append(t.acked, timedSend{sendResult: r, sentAt: sentAt, ackedAt: time.Now()})
-		t.mu.Unlock()
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// collect records pushes until c closes.
-func (t *timedChat) collect(c *wsclient.Client) {
-	for {
-		f, err := c.Next(context.Background())
-		if err != nil {
-			return
-		}
-		if f.Cmd == projections.CmdResync {
-			t.mu.Lock()
-			t.resyncs = append(t.resyncs, string(f.Data))
-			t.mu.Unlock()
-			continue
-		}
-		var m message
-		if f.Cmd == 11 && json.Unmarshal(f.Data, &m) == nil {
-			t.mu.Lock()
-			if _, ok := t.pushed[m.UUID]; !ok {
-				t.pushed[m.UUID] = time.Now()
-			}
-			t.mu.Unlock()
-		}
-	}
 }
 
 // read asks for the newest page of history after the position of the last
@@ -255,22 +177,14 @@ func (t *timedChat) read(s *testServer, m member, peer string) {
 
 // takeoverResyncs counts the resync pushes for a takeover the socket got.
 func (t *timedChat) takeoverResyncs() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	want := string(projections.ResyncData(projections.ResyncTakeover))
 	n := 0
-	for _, r := range t.resyncs {
-		if r == want {
+	for _, r := range t.pushes.resyncsSeen() {
+		if r.data == want {
 			n++
 		}
 	}
 	return n
-}
-
-func (t *timedChat) pushedCount() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.pushed)
 }
 
 // firstPushSentAfter is when the first message sent after at was pushed,
@@ -280,22 +194,11 @@ func (t *timedChat) firstPushSentAfter(at time.Time) time.Time {
 	defer t.mu.Unlock()
 	var first time.Time
 	for _, a := range t.acked {
-		if p, ok := t.pushed[a.UUID]; ok && a.sentAt.After(at) && (first.IsZero() || p.Before(first)) {
+		if p, ok := t.pushes.pushedAt(a.UUID); ok && a.sentAt.After(at) && (first.IsZero() || p.Before(first)) {
 			first = p
 		}
 	}
 	return first
-}
-
-// halt stops the chat, expects nothing to have failed and returns the
-// acknowledged sends in order.
-func (t *timedChat) halt() []timedSend {
-	GinkgoHelper()
-	close(t.stop)
-	t.wg.Wait()
-	Expect(t.errs).To(BeEmpty())
-	Expect(t.acked).NotTo(BeEmpty())
-	return t.acked
 }
 
 func (t *timedChat) unpushed() []string {
@@ -303,7 +206,7 @@ func (t *timedChat) unpushed() []string {
 	defer t.mu.Unlock()
 	var missing []string
 	for _, a := range t.acked {
-		if _, ok := t.pushed[a.UUID]; !ok {
+		if _, ok := t.pushes.pushedAt(a.UUID); !ok {
 			missing = append(missing, a.UUID)
 		}
 	}
@@ -330,7 +233,7 @@ func (t *timedChat) figures(end time.Time) takeoverFigures {
 	var f takeoverFigures
 	from := end.Add(-time.Second)
 	var pushes []time.Time
-	for _, p := range t.pushed {
+	for _, p := range t.pushes.pushTimes() {
 		if p.After(from) {
 			pushes = append(pushes, p)
 		}
@@ -345,7 +248,7 @@ func (t *timedChat) figures(end time.Time) takeoverFigures {
 		if a.sentAt.Before(from) {
 			continue
 		}
-		p, pushed := t.pushed[a.UUID]
+		p, pushed := t.pushes.pushedAt(a.UUID)
 		if !pushed {
 			continue
 		}

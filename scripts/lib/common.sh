@@ -1,4 +1,4 @@
-# Shared by scripts/run, scripts/test and scripts/bench. Each installs what it
+# Shared by scripts/run, scripts/test, scripts/bench and scripts/cluster. Each installs what it
 # needs: Debian packages through apt-get, npm packages through npm ci, Go
 # modules through the Go toolchain.
 
@@ -46,4 +46,23 @@ ui_deps() {
 build_ui() {
   echo "== building the web client"
   (cd ui && npm run --silent build)
+}
+
+# stop_processes asks the processes PID... (children of this shell) to shut
+# down, and kills those still running after $1 seconds.
+stop_processes() {
+  local secs=$1 pid alive
+  shift
+  [ $# -gt 0 ] || return 0
+  kill -TERM "$@" 2>/dev/null || true
+  for _ in $(seq $((secs * 10))); do
+    alive=""
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ -n "$alive" ] || break
+    sleep 0.1
+  done
+  for pid in "$@"; do
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
 }
