@@ -5,23 +5,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
+import {
+  BASE_URL,
+  contrast,
+  launchBrowser,
+  login,
+  missingEnv,
+  newMember,
+  openChat,
+  openSession,
+  openSettings,
+  setBackground,
+  shot,
+  waitUntil,
+  type Session,
+} from './harness';
 import { befriendOverApi, rawCall, registerOverApi, sendOverApi, type Account } from './rest';
 
 const PHONE = { width: 375, height: 740 };
-
-/** The WCAG contrast ratio of two computed rgb() colours. */
-function contrast(foreground: string, background: string): number {
-  const luminance = (colour: string) => {
-    const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map(Number).map((c) => {
-      const s = c / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [hi, lo] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 interface ChatColours {
   column: string;
@@ -47,10 +48,10 @@ function chatColours(page: Page): Promise<ChatColours> {
   });
 }
 
-async function pickInSettings(page: Page, pick: (page: Page) => Promise<unknown>): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings').waitFor();
-  await pick(page);
+/** Sets the page's language as a returning visitor's browser holds it, and reloads. */
+async function reloadIn(page: Page, language: string): Promise<void> {
+  await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
+  await page.reload();
 }
 
 describe('everyday use', { skip: missingEnv || undefined }, () => {
@@ -102,7 +103,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
         ['night', { column: 'rgb(21, 26, 35)', surface: 'rgb(34, 42, 55)' }],
       ];
       for (const [theme, want] of themes) {
-        await pickInSettings(page, (p) => p.getByTestId('background').selectOption(theme));
+        await setBackground(page, theme);
         if (viewport.width < 800) await page.getByTestId('back-button').click();
         await openChat(page, bob.id!);
         await page.locator('[data-testid=message]:not(.message-own) .bubble').first().waitFor();
@@ -115,7 +116,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
         if (theme !== 'default') await shot(page, `everyday-${theme}-${viewport.width}`);
         if (viewport.width < 800) await page.getByTestId('back-button').click();
       }
-      await pickInSettings(page, (p) => p.getByTestId('background').selectOption('default'));
+      await setBackground(page, 'default');
       assert.deepEqual(session.errors, []);
       await session.context.close();
     });
@@ -130,7 +131,8 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
       ['2', '17px'],
       ['1', '15px'],
     ]) {
-      await pickInSettings(page, (p) => p.getByTestId(`font-${level}`).check());
+      await openSettings(page);
+      await page.getByTestId(`font-${level}`).check();
       await openChat(page, bob.id!);
       await page.locator('[data-testid=message]:not(.message-own) .bubble').first().waitFor();
       await waitUntil(`message text of ${px}`, async () => (await chatColours(page)).incomingFont === px);
@@ -267,8 +269,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
       const session = await openSession(browser, viewport);
       const { page } = session;
       await login(page, gina);
-      await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
-      await page.reload();
+      await reloadIn(page, language);
       await page.locator(`[data-testid=session-item][data-peer-id="${hank.id}"]`).click();
       const separator = page.getByTestId('unread-separator');
       await separator.waitFor();
@@ -308,8 +309,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
       ['zh_CN', '文件'],
       ['vi_VN', 'Tệp'],
     ]) {
-      await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
-      await page.reload();
+      await reloadIn(page, language);
       await page.getByTestId('tab-chats').click();
       await waitUntil(`the ${language} preview`, async () => (await preview.innerText()) === text).catch(async (error) => {
         throw new Error(`${error.message}: "${await preview.innerText()}"`);

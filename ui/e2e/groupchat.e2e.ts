@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { BASE_URL, launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
-import { befriendOverApi, registerOverApi, type Account } from './rest';
+import { launchBrowser, login, missingEnv, newMember, openChat, openGroupChat, openSession, shot, waitUntil, type Session } from './harness';
+import { befriendOverApi, call, groupOverApi, registerOverApi, type Account } from './rest';
 
-/** The spec's text of a refused send in a muted group (code 30021). */
 /** The server's text of a send over the group's rate (429). */
 const RATE_TEXT = 'you are sending messages too fast in this group, try again in a moment';
+/** The spec's text of a refused send in a muted group (code 30021). */
 const MUTED_TEXT = 'You have been muted in this group, you can chat with the group owner to apply to open speech!';
 
-async function call<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${account.token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { code: string; data: T; info: string };
-  if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
-  return envelope.data;
-}
-
 const sessionItem = (page: Page, id: string) => page.locator(`[data-testid=session-item][data-peer-id="${id}"]`);
-const chat = (page: Page, id: string) => page.locator(`[data-testid=chat-view][data-peer-id="${id}"][data-chat-type=Group]`);
 const messageWith = (page: Page, text: string) => page.locator('[data-testid=message]').filter({ hasText: text });
 
 async function send(page: Page, text: string): Promise<Locator> {
@@ -37,12 +25,6 @@ async function menuAction(page: Page, message: Locator, action: string): Promise
   await page.getByTestId('message-menu').getByRole('menuitem', { name: action, exact: true }).click();
 }
 
-async function openGroupChat(page: Page, groupId: string): Promise<void> {
-  await page.getByTestId('tab-chats').click().catch(() => undefined);
-  await sessionItem(page, groupId).click();
-  await chat(page, groupId).waitFor();
-}
-
 describe('group chat between members', { skip: missingEnv || false, timeout: 150_000 }, () => {
   let browser: Browser;
   let a: Session;
@@ -51,7 +33,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
   let bob: Account;
   let carol: Account;
   let groupId = '';
-  const names = new Map<string, string>();
+  let names: Map<string, string>;
 
   before(async () => {
     [alice, bob, carol] = await Promise.all([
@@ -61,19 +43,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     ]);
     await befriendOverApi(alice, bob);
     await befriendOverApi(alice, carol);
-    const built = await call<{ groupId: string; position: number }>(alice, 'POST', '/v1/chat/groupInfo/build', {
-      name: `Chat ${Date.now().toString(36)}`,
-      headUrl: '',
-      notice: '',
-      memberIds: [bob.id!, carol.id!],
-    });
-    groupId = built.groupId;
-    const members = await call<{ memberId: string; name: string; nickname?: string }[]>(
-      alice,
-      'GET',
-      `/v1/chat/groupInfo/listGroupMember?groupId=${groupId}&after=${built.position}`,
-    );
-    for (const member of members) names.set(member.memberId, member.nickname || member.name || member.memberId);
+    ({ groupId, names } = await groupOverApi(alice, `Chat ${Date.now().toString(36)}`, [bob, carol]));
     browser = await launchBrowser();
     [a, b] = await Promise.all([openSession(browser), openSession(browser)]);
     await Promise.all([login(a.page, alice), login(b.page, bob)]);
@@ -115,7 +85,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     await item.getByTestId('unread-badge').waitFor({ state: 'detached' });
     await item.getByTestId('at-marker').waitFor({ state: 'detached' });
     await waitUntil('the server to count the group read', async () => {
-      const list = await call<{ id: string; unreadCount: number; atCount?: number }[]>(bob, 'GET', '/v1/message/sessionInfo/list');
+      const list = await call<{ id: string; unreadCount: number; atCount?: number }[]>('GET', '/v1/message/sessionInfo/list', bob.token);
       const group = list.find((session) => session.id === groupId);
       return !!group && group.unreadCount === 0 && !group.atCount;
     });
@@ -126,7 +96,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
   });
 
   it('shows the muted group to a Normal member and refuses a send with the spec text', async () => {
-    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, muteAll: true });
+    await call('PUT', '/v1/chat/groupInfo/modify', alice.token, { groupId, muteAll: true });
     const notice = b.page.locator('[data-testid=group-muted-notice][data-reason=groupMuted]');
     await notice.waitFor();
     assert.match((await notice.textContent()) ?? '', /All members are muted/);
@@ -151,14 +121,14 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     await send(a.page, 'owner speaks');
     await messageWith(b.page, 'owner speaks').waitFor();
 
-    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, muteAll: false });
+    await call('PUT', '/v1/chat/groupInfo/modify', alice.token, { groupId, muteAll: false });
     await b.page.getByTestId('composer').waitFor();
   });
 
   it('refuses a send over the group’s rate with the server’s text', async () => {
-    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, sendRate: 'FivePerMinute' });
+    await call('PUT', '/v1/chat/groupInfo/modify', alice.token, { groupId, sendRate: 'FivePerMinute' });
     await waitUntil('the rate to reach bob', async () => {
-      const group = await call<{ sendRate: string }>(bob, 'GET', `/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=${groupId}`);
+      const group = await call<{ sendRate: string }>('GET', `/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=${groupId}`, bob.token);
       return group.sendRate === 'FivePerMinute';
     });
     // Six in a row: at most five fit in a minute, so one at least is refused.
@@ -169,7 +139,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     }
     await b.page.locator('[data-testid=message][data-status=failedSent]').filter({ hasText: 'quick' }).first().waitFor();
     await b.page.locator('.toast[role=alert]').filter({ hasText: RATE_TEXT }).waitFor();
-    await call(alice, 'PUT', '/v1/chat/groupInfo/modify', { groupId, sendRate: 'NoLimit' });
+    await call('PUT', '/v1/chat/groupInfo/modify', alice.token, { groupId, sendRate: 'NoLimit' });
   });
 
   it('pins a message for every member; unpinning removes the bar', async () => {
@@ -201,7 +171,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
   });
 
   it('shows an event line naming the members when one is removed', async () => {
-    await call(alice, 'PUT', '/v1/chat/groupInfo/deleteGroupMember', { groupId, memberIds: [carol.id] });
+    await call('PUT', '/v1/chat/groupInfo/deleteGroupMember', alice.token, { groupId, memberIds: [carol.id] });
     const carolName = names.get(carol.id!)!;
     for (const page of [a.page, b.page]) {
       const line = page.getByTestId('event-line').filter({ hasText: carolName }).last();
@@ -217,7 +187,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
 
   it('clears a member’s group history live on its connections (29), the others keep theirs', async () => {
     await messageWith(b.page, 'hello team').waitFor();
-    await call(bob, 'POST', '/v1/message/clearHistory', { chatType: 'Group', groupId });
+    await call('POST', '/v1/message/clearHistory', bob.token, { chatType: 'Group', groupId });
     await messageWith(b.page, 'hello team').waitFor({ state: 'detached' });
     await messageWith(b.page, 'owner speaks').waitFor({ state: 'detached' });
     await messageWith(a.page, 'hello team').waitFor();

@@ -3,46 +3,11 @@
 // light and the Night backgrounds), and the composer's mention picker showing the avatars.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil } from './harness';
-import { befriendOverApi, registerOverApi, type Account } from './rest';
+import type { Browser } from 'playwright-core';
+import { contrast, launchBrowser, login, missingEnv, newMember, openGroupChat, openSession, setBackground, shot, waitUntil } from './harness';
+import { befriendOverApi, groupOverApi, registerOverApi, sendToGroupOverApi, type Account } from './rest';
 
 const PHONE = { width: 375, height: 740 };
-
-async function call<T>(account: Account, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${BASE_URL}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${account.token}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { code: string; data: T; info: string };
-  if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
-  return envelope.data;
-}
-
-/** The WCAG contrast ratio of two computed rgb() colours. */
-function contrast(foreground: string, background: string): number {
-  const luminance = (colour: string) => {
-    const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map(Number).map((c) => {
-      const s = c / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [hi, lo] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-}
-
-async function setBackground(page: Page, background: string): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('background').selectOption(background);
-}
-
-async function openGroup(page: Page, groupId: string): Promise<void> {
-  await page.getByTestId('tab-chats').click().catch(() => undefined);
-  await page.locator(`[data-testid=session-item][data-peer-id="${groupId}"]`).click();
-  await page.locator(`[data-testid=chat-view][data-peer-id="${groupId}"]`).waitFor();
-}
 
 describe('group senders: avatars, name colours, mention picker', { skip: missingEnv || false, timeout: 150_000 }, () => {
   let browser: Browser;
@@ -50,7 +15,7 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
   let bob: Account;
   let carol: Account;
   let groupId = '';
-  const names = new Map<string, string>();
+  let names: Map<string, string>;
 
   before(async () => {
     [alice, bob, carol] = await Promise.all([
@@ -60,19 +25,7 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
     ]);
     await befriendOverApi(alice, bob);
     await befriendOverApi(alice, carol);
-    const built = await call<{ groupId: string; position: number }>(alice, 'POST', '/v1/chat/groupInfo/build', {
-      name: `Faces ${Date.now().toString(36)}`,
-      headUrl: '',
-      notice: '',
-      memberIds: [bob.id!, carol.id!],
-    });
-    groupId = built.groupId;
-    const members = await call<{ memberId: string; name: string; nickname?: string }[]>(
-      alice,
-      'GET',
-      `/v1/chat/groupInfo/listGroupMember?groupId=${groupId}&after=${built.position}`,
-    );
-    for (const member of members) names.set(member.memberId, member.nickname || member.name || member.memberId);
+    ({ groupId, names } = await groupOverApi(alice, `Faces ${Date.now().toString(36)}`, [bob, carol]));
     // Runs: bob twice, carol, bob again, alice herself.
     for (const [from, content] of [
       [bob, 'bob one'],
@@ -81,13 +34,7 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
       [bob, 'bob three'],
       [alice, 'alice one'],
     ] as const) {
-      await call(from, 'POST', '/v1/message/send', {
-        uuid: `gf-${Date.now()}-${Math.random().toString(36).slice(2)}`,
-        chatType: 'Group',
-        groupId,
-        msgType: 'Text',
-        content,
-      });
+      await sendToGroupOverApi(from, groupId, content);
     }
     browser = await launchBrowser();
   });
@@ -105,7 +52,7 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
       for (const background of ['default', 'night']) {
         await setBackground(page, background);
         if (viewport.width < 800) await page.getByTestId('back-button').click();
-        await openGroup(page, groupId);
+        await openGroupChat(page, groupId);
         await page.locator('[data-testid=message]').filter({ hasText: 'alice one' }).waitFor();
         const column = await page.getByTestId('chat-view').evaluate((element) => getComputedStyle(element).backgroundColor);
         if (background === 'night') assert.equal(column, 'rgb(21, 26, 35)');
@@ -159,7 +106,7 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
     const session = await openSession(browser, PHONE);
     const { page } = session;
     await login(page, alice);
-    await openGroup(page, groupId);
+    await openGroupChat(page, groupId);
     const composer = page.getByTestId('composer');
     await composer.fill('@');
     const picker = page.getByTestId('mention-picker');

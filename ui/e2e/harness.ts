@@ -209,3 +209,34 @@ export async function openChat(page: Page, peerId: string): Promise<void> {
   await page.locator(`[data-testid=friend-item][data-peer-id="${peerId}"]`).click();
   await page.locator(`[data-testid=chat-view][data-peer-id="${peerId}"]`).waitFor();
 }
+
+/** Opens a group's conversation from the chats list. */
+export async function openGroupChat(page: Page, groupId: string): Promise<void> {
+  await page.getByTestId('tab-chats').click().catch(() => undefined);
+  await page.locator(`[data-testid=session-item][data-peer-id="${groupId}"]`).click();
+  await page.locator(`[data-testid=chat-view][data-peer-id="${groupId}"][data-chat-type=Group]`).waitFor();
+}
+
+export async function openSettings(page: Page): Promise<void> {
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings').waitFor();
+}
+
+/** Picks the chat background in Settings. */
+export async function setBackground(page: Page, background: string): Promise<void> {
+  await openSettings(page);
+  await page.getByTestId('background').selectOption(background);
+}
+
+/** The WCAG contrast ratio of two computed rgb() colours. */
+export function contrast(foreground: string, background: string): number {
+  const luminance = (colour: string) => {
+    const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map(Number).map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}

@@ -25,7 +25,7 @@ export async function rawCall<T = unknown>(
 }
 
 /** Calls an API route that must succeed and answers its data. */
-async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
+export async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
   const envelope = await rawCall<T>(method, path, token, body);
   if (envelope.code !== '200') throw new Error(`${method} ${path}: ${envelope.code} ${envelope.info}`);
   return envelope.data;
@@ -71,6 +71,37 @@ export async function sendOverApi(from: Account, to: Account, content: string): 
     msgType: 'Text',
     content,
   });
+}
+
+export async function sendToGroupOverApi(from: Account, groupId: string, content: string): Promise<void> {
+  await call('POST', '/v1/message/send', from.token, {
+    uuid: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+    chatType: 'Group',
+    groupId,
+    msgType: 'Text',
+    content,
+  });
+}
+
+/** Builds a group of owner and members, and answers its id and its members' names as the group shows them. */
+export async function groupOverApi(
+  owner: Account,
+  name: string,
+  members: Account[],
+): Promise<{ groupId: string; names: Map<string, string> }> {
+  const built = await call<{ groupId: string; position: number }>('POST', '/v1/chat/groupInfo/build', owner.token, {
+    name,
+    headUrl: '',
+    notice: '',
+    memberIds: members.map((member) => member.id),
+  });
+  const listed = await call<{ memberId: string; name: string; nickname?: string }[]>(
+    'GET',
+    `/v1/chat/groupInfo/listGroupMember?groupId=${built.groupId}&after=${built.position}`,
+    owner.token,
+  );
+  const names = new Map(listed.map((member) => [member.memberId, member.nickname || member.name || member.memberId]));
+  return { groupId: built.groupId, names };
 }
 
 /**

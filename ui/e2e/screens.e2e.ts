@@ -5,23 +5,12 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, SHOTS_DIR, launchBrowser, login, missingEnv, newMember, openChat, openSession, type Session } from './harness';
-import { befriendOverApi, rawCall, registerOverApi, type Account } from './rest';
+import { BASE_URL, SHOTS_DIR, launchBrowser, login, missingEnv, newMember, openChat, openSession, openSettings, setBackground, type Session } from './harness';
+import { befriendOverApi, groupOverApi, registerOverApi, sendOverApi, sendToGroupOverApi, type Account } from './rest';
 
 const DIR = process.env.IM_DOCS_SHOTS ? path.resolve('..', 'docs', 'screenshots') : SHOTS_DIR;
 const DESKTOP = { width: 1100, height: 680 };
 const PHONE = { width: 375, height: 720 };
-
-async function say(from: Account, to: { to?: string; groupId?: string }, content: string): Promise<void> {
-  const sent = await rawCall('POST', '/v1/message/send', from.token, {
-    uuid: `shot-${Date.now()}-${Math.random().toString(36).slice(2)}`,
-    chatType: to.groupId ? 'Group' : 'Friend',
-    ...to,
-    msgType: 'Text',
-    content,
-  });
-  assert.equal(sent.code, '200', sent.info);
-}
 
 async function photograph(page: Page, name: string): Promise<void> {
   await page.locator('.toast').waitFor({ state: 'detached', timeout: 8000 }).catch(() => undefined);
@@ -29,9 +18,11 @@ async function photograph(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(DIR, `${name}.png`) });
 }
 
-async function setBackground(page: Page, background: string): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('background').selectOption(background);
+/** Opens a conversation from the chats list and waits for one of its messages. */
+async function openFromList(page: Page, peerId: string, message: string): Promise<void> {
+  await page.getByTestId('tab-chats').click();
+  await page.locator(`[data-testid=session-item][data-peer-id="${peerId}"]`).click();
+  await page.locator('[data-testid=message]').getByText(message).waitFor();
 }
 
 describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }, () => {
@@ -51,20 +42,13 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
       [bob, alice, 'Great. I will bring coffee.'],
       [alice, bob, 'Perfect, see you there.'],
     ] as const) {
-      await say(from, { to: to.id }, text);
+      await sendOverApi(from, to, text);
     }
-    const built = await rawCall<{ groupId: string }>('POST', '/v1/chat/groupInfo/build', alice.token, {
-      name: 'Weekend Hikers',
-      headUrl: '',
-      notice: '',
-      memberIds: [bob.id, carol.id],
-    });
-    assert.equal(built.code, '200', built.info);
-    groupId = built.data.groupId;
-    await say(carol, { groupId }, 'Who is driving on Saturday?');
-    await say(bob, { groupId }, 'I can take three people.');
-    await say(alice, { groupId }, 'Count me in, thanks Bob!');
-    await say(carol, { to: alice.id }, 'Sent you the map of the trail.');
+    ({ groupId } = await groupOverApi(alice, 'Weekend Hikers', [bob, carol]));
+    await sendToGroupOverApi(carol, groupId, 'Who is driving on Saturday?');
+    await sendToGroupOverApi(bob, groupId, 'I can take three people.');
+    await sendToGroupOverApi(alice, groupId, 'Count me in, thanks Bob!');
+    await sendOverApi(carol, alice, 'Sent you the map of the trail.');
     browser = await launchBrowser();
   });
 
@@ -90,14 +74,10 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
   it('chat list and a 1:1 chat, light and dark', async () => {
     const session = await signedIn();
     const { page } = session;
-    await page.getByTestId('tab-chats').click();
-    await page.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`).click();
-    await page.locator('[data-testid=message]').getByText('Perfect, see you there.').waitFor();
+    await openFromList(page, bob.id!, 'Perfect, see you there.');
     await photograph(page, 'chat-light');
     await setBackground(page, 'night');
-    await page.getByTestId('tab-chats').click();
-    await page.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`).click();
-    await page.locator('[data-testid=message]').getByText('Perfect, see you there.').waitFor();
+    await openFromList(page, bob.id!, 'Perfect, see you there.');
     await photograph(page, 'chat-dark');
     await setBackground(page, 'default');
     assert.deepEqual(session.errors, []);
@@ -107,9 +87,7 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
   it('group chat', async () => {
     const session = await signedIn();
     const { page } = session;
-    await page.getByTestId('tab-chats').click();
-    await page.locator(`[data-testid=session-item][data-peer-id="${groupId}"]`).click();
-    await page.locator('[data-testid=message]').getByText('Count me in, thanks Bob!').waitFor();
+    await openFromList(page, groupId, 'Count me in, thanks Bob!');
     await photograph(page, 'group-chat');
     assert.deepEqual(session.errors, []);
     await session.context.close();
@@ -117,8 +95,7 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
 
   it('settings', async () => {
     const session = await signedIn();
-    await session.page.getByTestId('open-settings').click();
-    await session.page.getByTestId('settings').waitFor();
+    await openSettings(session.page);
     await photograph(session.page, 'settings');
     assert.deepEqual(session.errors, []);
     await session.context.close();

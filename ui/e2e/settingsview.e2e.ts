@@ -3,16 +3,11 @@
 // the list on narrow phones.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil } from './harness';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, login, missingEnv, newMember, openSession, openSettings, shot, waitUntil } from './harness';
 import { befriendOverApi, registerOverApi, sendOverApi, type Account } from './rest';
 
 const TITLES = { en: 'Settings', zh_CN: '设置', vi_VN: 'Cài đặt' } as const;
-
-async function openSettings(page: Page): Promise<void> {
-  await page.getByTestId('open-settings').click();
-  await page.getByTestId('settings').waitFor();
-}
 
 describe('settings screen', { skip: missingEnv || false, timeout: 120_000 }, () => {
   let browser: Browser;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AuditEvent } from '../src/admin/api';
 import { describeEvent, namedIds, type Names } from '../src/admin/describe';
-import { localToRfc3339 } from '../src/admin/names';
+import { localToRfc3339 } from '../src/admin/time';
 import { translate, type Language } from '../src/i18n';
 
 const ALICE = '7000000000000000001';

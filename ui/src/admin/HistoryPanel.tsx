@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useT } from '../i18n';
 import { adminApi, downloadExport, emptyFilter, type AuditEvent, type AuditPerson, type HistoryFilter } from './api';
 import { describeEvent, eventTypes, namedIds, personLabel, type Names } from './describe';
-import { localToRfc3339, readableTime, useLang } from './names';
+import { localToRfc3339, readableTime, useLang } from './time';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
 import { useNames } from './useNames';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useT, type MessageKey } from '../i18n';
 import { adminApi, type ProjectionsStatus, type RebuildProgress } from './api';
-import { readableTime, useLang } from './names';
+import { readableTime, useLang } from './time';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
 

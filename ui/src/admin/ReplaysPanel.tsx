@@ -4,7 +4,7 @@ import { previewText } from '../chat/preview';
 import { useT } from '../i18n';
 import { adminApi, type AdminApi, type Replay } from './api';
 import { groupLabel, personLabel } from './describe';
-import { localToRfc3339, readableTime, useLang } from './names';
+import { localToRfc3339, readableTime, useLang } from './time';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
 import { useNames } from './useNames';

@@ -1,7 +1,9 @@
 import { useCallback, useRef, useState } from 'react';
 import type { AdminApi, AuditDirectory } from './api';
 import type { Names } from './describe';
-import { MAX_IDS } from './names';
+
+/** The most ids one directory call names (the server's bound). */
+const MAX_IDS = 500;
 
 /**
  * The names of the members and groups a view shows, asked of the audit directory for the ids not

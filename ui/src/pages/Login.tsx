@@ -13,6 +13,7 @@ import {
 import { Field } from '../components/Field';
 import { useT, type MessageKey } from '../i18n';
 import { goTo } from '../routing/useRoute';
+import { AgreementCheck } from './AgreementCheck';
 import { AuthLayout } from './AuthLayout';
 import { ServerIdField } from './ServerIdField';
 
@@ -78,29 +79,7 @@ export function Login({ prefillAccount }: { prefillAccount?: string }) {
           <input type="checkbox" checked={savePassword} onChange={(event) => setSavePassword(event.target.checked)} />
           {t('login.savePassword')}
         </label>
-        <label className={errors.agreement ? 'check check-invalid' : 'check'}>
-          <input
-            type="checkbox"
-            name="agreement"
-            checked={agreed}
-            onChange={(event) => setAgreed(event.target.checked)}
-            aria-invalid={errors.agreement ? true : undefined}
-          />
-          {t('login.agreement')}
-        </label>
-        <p className="auth-links">
-          <a href="#/userpolicy" onClick={(event) => (event.preventDefault(), goTo('#/userpolicy'))} data-testid="open-userpolicy">
-            {t('agreement.userTitle')}
-          </a>
-          <a href="#/hiddenagreement" onClick={(event) => (event.preventDefault(), goTo('#/hiddenagreement'))}>
-            {t('agreement.privacyTitle')}
-          </a>
-        </p>
-        {errors.agreement ? (
-          <p className="field-error" role="alert">
-            {error('agreement')}
-          </p>
-        ) : null}
+        <AgreementCheck agreed={agreed} onChange={setAgreed} error={error('agreement')} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {t('login.submit')}
         </button>

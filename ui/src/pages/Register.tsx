@@ -17,6 +17,7 @@ import { Field } from '../components/Field';
 import { useT, type MessageKey } from '../i18n';
 import { goTo } from '../routing/useRoute';
 import { showToast } from '../state/toast';
+import { AgreementCheck } from './AgreementCheck';
 import { AuthLayout } from './AuthLayout';
 import { ServerIdField } from './ServerIdField';
 
@@ -158,29 +159,7 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
           autoComplete="off"
           name="inviteCode"
         />
-        <label className={errors.agreement ? 'check check-invalid' : 'check'}>
-          <input
-            type="checkbox"
-            name="agreement"
-            checked={agreed}
-            onChange={(event) => setAgreed(event.target.checked)}
-            aria-invalid={errors.agreement ? true : undefined}
-          />
-          {t('login.agreement')}
-        </label>
-        <p className="auth-links">
-          <a href="#/userpolicy" onClick={(event) => (event.preventDefault(), goTo('#/userpolicy'))}>
-            {t('agreement.userTitle')}
-          </a>
-          <a href="#/hiddenagreement" onClick={(event) => (event.preventDefault(), goTo('#/hiddenagreement'))}>
-            {t('agreement.privacyTitle')}
-          </a>
-        </p>
-        {errors.agreement ? (
-          <p className="field-error" role="alert">
-            {error('agreement')}
-          </p>
-        ) : null}
+        <AgreementCheck agreed={agreed} onChange={setAgreed} error={error('agreement')} />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {t('register.submit')}
         </button>

@@ -1,9 +1,6 @@
 import { useAtomValue } from 'jotai';
 import { languageAtom, languages } from '../i18n';
 
-/** The most ids one directory call names (the server's bound). */
-export const MAX_IDS = 500;
-
 /** A datetime-local input's value as the RFC 3339 time the audit API takes; "" stays "". */
 export function localToRfc3339(value: string): string {
   if (!value) return '';
