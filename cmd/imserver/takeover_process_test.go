@@ -87,8 +87,10 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 // data directory, and waits until it logs says.
 func (p productionProfile) startNode(bin, name, says string) *process {
 	GinkgoHelper()
+	// The claims live in FerretDB, which a loaded machine slows to a
+	// second per call: the default TTL keeps the worker-id hold renewed.
 	n := startProcess(bin, filepath.Join(p.dir, "data"),
-		"IM_EVENTSTORE="+p.esdb, "IM_READSTORE="+p.mongo, "IM_BUS="+p.nats, "IM_NODE_NAME="+name)
+		"IM_EVENTSTORE="+p.esdb, "IM_READSTORE="+p.mongo, "IM_BUS="+p.nats, "IM_NODE_NAME="+name, "IM_NODE_CLAIM_TTL=5s")
 	Eventually(n.log).WithTimeout(10*time.Second).Should(ContainSubstring(says), "%s did not say %q", name, says)
 	return n
 }
