@@ -43,6 +43,8 @@ export function App() {
       case 'home':
       case 'setting':
       case 'favorite':
+      case 'massSend':
+      case 'notices':
       case 'historyPage':
         page = (
           <Suspense fallback={null}>

@@ -73,6 +73,7 @@ export const en = {
   'net.decryptError': 'data decryption error',
   'home.chats': 'Chats',
   'home.contacts': 'Contacts',
+  'home.menu': 'Menu',
   'home.pickConversation': 'Select a conversation to start chatting',
   'home.noChats': 'No conversations yet. Add a friend to start chatting.',
   'home.me': 'My account',

@@ -72,6 +72,7 @@ export const vi_VN: Table = {
   'net.decryptError': 'lỗi giải mã dữ liệu',
   'home.chats': 'Trò chuyện',
   'home.contacts': 'Danh bạ',
+  'home.menu': 'Menu',
   'home.pickConversation': 'Chọn một cuộc trò chuyện để bắt đầu',
   'home.noChats': 'Chưa có cuộc trò chuyện. Hãy thêm bạn để bắt đầu.',
   'home.me': 'Tài khoản của tôi',
