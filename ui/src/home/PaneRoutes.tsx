@@ -2,7 +2,9 @@
 // them: the open chat is /historyPage/{id}, so that the back button, a reload and a link reach it.
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
+import { SWRConfig } from 'swr';
 import { useFriendGroups, useSessions } from '../api/hooks';
+import { getFetcher } from '../api/http';
 import { unreadTotal } from '../chat/sessions';
 import { useMyGroups } from '../groups/api';
 import { useT } from '../i18n';
@@ -13,8 +15,18 @@ import { paneAtom, type Pane } from '../state/ui';
 import { fixedEntries } from './FixedEntries';
 import { Home } from './Home';
 
+const swrConfig = { fetcher: getFetcher, shouldRetryOnError: false, revalidateOnFocus: true };
+
 /** One component for every app route, so that the home (and its socket) stays mounted across them. */
 export function AppRoute({ route }: { route: Route }) {
+  return (
+    <SWRConfig value={swrConfig}>
+      <Routed route={route} />
+    </SWRConfig>
+  );
+}
+
+function Routed({ route }: { route: Route }) {
   const t = useT();
   const [pane, setPane] = useAtom(paneAtom);
   const unseen = useAtomValue(unseenAtom);
