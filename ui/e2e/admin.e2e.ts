@@ -201,12 +201,20 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
       const colours = () =>
         page.evaluate(() => {
           const style = (element: Element) => getComputedStyle(element);
+          // What a text is read on: the nearest fill behind it.
+          const fill = (element: Element | null): string => {
+            for (; element; element = element.parentElement) {
+              const colour = style(element).backgroundColor;
+              if (colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent') return colour;
+            }
+            return 'rgb(255, 255, 255)';
+          };
           const admin = document.querySelector('.admin')!;
           const input = document.querySelector('.admin .text-input')!;
           return {
             page: style(admin).backgroundColor,
-            texts: [...document.querySelectorAll('.admin h1, .admin label, .admin .muted, .admin .tab, .admin .link-button')].map(
-              (element) => ({ text: element.textContent ?? '', colour: style(element).color }),
+            texts: [...document.querySelectorAll('.admin h1, .admin label, .admin .muted, .admin .tab, .admin .link-button, .admin .chip')].map(
+              (element) => ({ text: element.textContent ?? '', colour: style(element).color, on: fill(element) }),
             ),
             input: { colour: style(input).color, fill: style(input).backgroundColor },
             scheme: style(admin).colorScheme,
@@ -216,8 +224,8 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
       assert.equal(dark.page, 'rgb(21, 26, 35)');
       assert.equal(dark.scheme, 'dark');
       assert.ok(dark.texts.length > 5, 'texts to check');
-      for (const { text, colour } of dark.texts) {
-        const ratio = contrast(colour, dark.page);
+      for (const { text, colour, on } of dark.texts) {
+        const ratio = contrast(colour, on);
         assert.ok(ratio >= 4.5, `${viewport.width} px: "${text.trim()}" contrast ${ratio.toFixed(2)} is under 4.5`);
       }
       assert.ok(contrast(dark.input.colour, dark.input.fill) >= 4.5, 'the input’s text reads on its fill');
@@ -226,8 +234,8 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
       await page.emulateMedia({ colorScheme: 'light' });
       const light = await colours();
       assert.equal(light.page, 'rgb(243, 245, 249)');
-      for (const { text, colour } of light.texts) {
-        assert.ok(contrast(colour, light.page) >= 4.5, `light: "${text.trim()}" reads`);
+      for (const { text, colour, on } of light.texts) {
+        assert.ok(contrast(colour, on) >= 4.5, `light: "${text.trim()}" reads`);
       }
       assert.deepEqual(session.errors, []);
       await session.context.close();
