@@ -1,4 +1,3 @@
-import { adminEn } from './admin';
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
@@ -243,7 +242,6 @@ export const en = {
   ...groupsEn,
   ...groupChatEn,
   ...noticesEn,
-  ...adminEn,
   ...accountsEn,
 } as const;
 

@@ -1,4 +1,3 @@
-import { adminVi } from './admin';
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
@@ -242,6 +241,5 @@ export const vi_VN: Table = {
   ...groupsVi,
   ...groupChatVi,
   ...noticesVi,
-  ...adminVi,
   ...accountsVi,
 };

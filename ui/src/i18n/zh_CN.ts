@@ -1,4 +1,3 @@
-import { adminZh } from './admin';
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
@@ -242,6 +241,5 @@ export const zh_CN: Table = {
   ...groupsZh,
   ...groupChatZh,
   ...noticesZh,
-  ...adminZh,
   ...accountsZh,
 };
