@@ -57,7 +57,7 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
     await a.page.waitForLoadState('networkidle');
     const loginBytes = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
     console.log(`the login page's scripts: ${scripts.length} files, ${loginBytes} bytes compressed`);
-    assert.ok(loginBytes > 0 && loginBytes < 110_000, `the login page's scripts take ${loginBytes} bytes`);
+    assert.ok(loginBytes > 0 && loginBytes < 100_000, `the login page's scripts take ${loginBytes} bytes`);
     const beforeLogin = requested.length;
 
     await login(a.page, alice);
