@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { BASE_URL, launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
+import { BASE_URL, contrast, launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { adminOverApi, auditorToken, befriendOverApi, operatorToken, rawCall, registerOverApi, sendOverApi, type Account } from './rest';
@@ -184,6 +184,62 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
     assert.equal(refused.info, 'you are not allowed to do this');
     const own = await rawCall('GET', '/v1/admin/audit/events', await auditorToken('zoe', other));
     assert.equal(own.status, 200);
+  });
+
+  it('follows the system’s dark preference, readable at the desktop and at 375 px', async () => {
+    for (const viewport of [{ width: 1280, height: 800 }, { width: 375, height: 740 }]) {
+      const session = await openSession(browser, viewport);
+      const { page } = session;
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(`${BASE_URL}/admin/`);
+      await page.locator('textarea[name=token]').fill(await operatorToken());
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('[data-projector="chats.v1"]').waitFor();
+      await page.locator('input[name=tenant]').fill('x0001');
+      await page.getByRole('button', { name: 'History' }).click();
+      await page.locator('select[name=type]').waitFor();
+      const colours = () =>
+        page.evaluate(() => {
+          const style = (element: Element) => getComputedStyle(element);
+          // What a text is read on: the nearest fill behind it.
+          const fill = (element: Element | null): string => {
+            for (; element; element = element.parentElement) {
+              const colour = style(element).backgroundColor;
+              if (colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent') return colour;
+            }
+            return 'rgb(255, 255, 255)';
+          };
+          const admin = document.querySelector('.admin')!;
+          const input = document.querySelector('.admin .text-input')!;
+          return {
+            page: style(admin).backgroundColor,
+            texts: [...document.querySelectorAll('.admin h1, .admin label, .admin .muted, .admin .tab, .admin .link-button, .admin .chip')].map(
+              (element) => ({ text: element.textContent ?? '', colour: style(element).color, on: fill(element) }),
+            ),
+            input: { colour: style(input).color, fill: style(input).backgroundColor },
+            scheme: style(admin).colorScheme,
+          };
+        });
+      const dark = await colours();
+      assert.equal(dark.page, 'rgb(21, 26, 35)');
+      assert.equal(dark.scheme, 'dark');
+      assert.ok(dark.texts.length > 5, 'texts to check');
+      for (const { text, colour, on } of dark.texts) {
+        const ratio = contrast(colour, on);
+        assert.ok(ratio >= 4.5, `${viewport.width} px: "${text.trim()}" contrast ${ratio.toFixed(2)} is under 4.5`);
+      }
+      assert.ok(contrast(dark.input.colour, dark.input.fill) >= 4.5, 'the input’s text reads on its fill');
+      await shot(page, `admin-dark-${viewport.width}`);
+
+      await page.emulateMedia({ colorScheme: 'light' });
+      const light = await colours();
+      assert.equal(light.page, 'rgb(243, 245, 249)');
+      for (const { text, colour, on } of light.texts) {
+        assert.ok(contrast(colour, on) >= 4.5, `light: "${text.trim()}" reads`);
+      }
+      assert.deepEqual(session.errors, []);
+      await session.context.close();
+    }
   });
 
   it('raised no page errors', () => {

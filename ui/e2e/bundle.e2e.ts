@@ -5,6 +5,8 @@ import { BASE_URL, launchBrowser, login, missingEnv, newMember, openSession, typ
 import { registerOverApi, type Account } from './rest';
 
 const homeChunk = /\/assets\/PaneRoutes-[A-Z0-9]+\.js$/;
+const adminChunk = /\/assets\/AdminApp-[A-Z0-9]+\.js$/;
+const callChunk = /\/assets\/CallOverlay-[A-Z0-9]+\.js$/;
 
 describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 60_000 }, () => {
   let browser: Browser;
@@ -25,6 +27,10 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
   it('loads the login page without the home chunk, compressed and cached, and the home after signing in', async () => {
     const requested: string[] = [];
     a.page.on('request', (request) => requested.push(request.url()));
+    const scripts: Promise<number>[] = [];
+    a.page.on('requestfinished', (request) => {
+      if (request.url().endsWith('.js')) scripts.push(request.sizes().then((sizes) => sizes.responseBodySize));
+    });
 
     const page = await a.page.goto(`${BASE_URL}/#/login`);
     assert.equal(page?.headers()['content-encoding'], 'br');
@@ -36,11 +42,22 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
     assert.equal(script.headers()['content-encoding'], 'gzip');
     assert.equal(script.headers()['vary'], 'Accept-Encoding');
     assert.equal(script.headers()['cache-control'], 'public, max-age=31536000, immutable');
-    assert.deepEqual(
-      requested.filter((url) => homeChunk.test(url)),
-      [],
-      'the login page loads no home chunk',
-    );
+    for (const [chunk, what] of [
+      [homeChunk, 'home'],
+      [adminChunk, 'admin'],
+      [callChunk, 'call overlay'],
+    ] as const) {
+      assert.deepEqual(
+        requested.filter((url) => chunk.test(url)),
+        [],
+        `the login page loads no ${what} chunk`,
+      );
+    }
+    // Its scripts, as sent (brotli): measured to keep the sign-in page light.
+    await a.page.waitForLoadState('networkidle');
+    const loginBytes = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
+    console.log(`the login page's scripts: ${scripts.length} files, ${loginBytes} bytes compressed`);
+    assert.ok(loginBytes > 0 && loginBytes < 100_000, `the login page's scripts take ${loginBytes} bytes`);
     const beforeLogin = requested.length;
 
     await login(a.page, alice);

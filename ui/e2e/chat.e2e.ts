@@ -8,6 +8,7 @@ import {
   login,
   missingEnv,
   newMember,
+  openFixedEntry,
   openSession,
   register,
   shot,
@@ -207,7 +208,7 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
 
   it('opens a fixed entry as an empty view', async () => {
     await a.page.getByTestId('tab-chats').click();
-    await a.page.getByTestId('fixed-entry-001').click();
+    await openFixedEntry(a.page, '001');
     await a.page.getByTestId('fixed-empty').waitFor();
     await shot(a.page, '12-favourites');
   });

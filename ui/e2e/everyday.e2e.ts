@@ -13,6 +13,7 @@ import {
   missingEnv,
   newMember,
   openChat,
+  openFixedEntry,
   openSession,
   openSettings,
   setBackground,
@@ -178,7 +179,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     await session.context.close();
   });
 
-  it('on the desktop a reload keeps the open chat, and leaving it by another screen clears the address', async () => {
+  it('on the desktop a reload keeps the open chat, and leaving it for the notifications puts them in the address instead', async () => {
     const session = await openSession(browser);
     const { page } = session;
     await login(page, alice);
@@ -186,11 +187,11 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     await waitUntil('the chat in the address', async () => new URL(page.url()).hash === `#/historyPage/${bob.id}`);
     await page.reload();
     await page.locator(`[data-testid=chat-view][data-peer-id="${bob.id}"]`).waitFor();
-    await page.getByTestId('fixed-entry-003').click();
+    await openFixedEntry(page, '003');
     await page.getByTestId('notices-view').waitFor();
-    await waitUntil('the address to leave the chat', async () => new URL(page.url()).hash === '#/');
+    await waitUntil('the address to leave the chat', async () => new URL(page.url()).hash === '#/notices');
     await page.reload();
-    await page.getByTestId('session-list').waitFor();
+    await page.getByTestId('notices-view').waitFor();
     assert.equal(await page.getByTestId('chat-view').count(), 0);
     assert.deepEqual(session.errors, []);
     await session.context.close();
@@ -209,7 +210,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     const session = await openSession(browser);
     const { page } = session;
     await login(page, fiona);
-    const badge = page.getByTestId('fixed-badge-003');
+    const badge = page.getByTestId('menu-badge');
     await waitUntil('two unread notices', async () => (await badge.count()) === 1 && (await badge.innerText()) === '2');
 
     await page.getByTestId('tab-contacts').click();
@@ -224,7 +225,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
 
     // Answered elsewhere (another device), the notice reads as answered once seen.
     await rawCall('PUT', '/v1/chat/applyInfo/modify', fiona.token, { id: fromDave.data.id, status: 'rejected' });
-    await page.getByTestId('fixed-entry-003').click();
+    await openFixedEntry(page, '003');
     const notices = page.locator('[data-testid=notice][data-command=FriendRequest]');
     await waitUntil('both requests shown as answered', async () => (await notices.getByTestId('notice-answer').count()) === 2);
     assert.equal(await notices.getByTestId('notice-open-requests').count(), 0);
@@ -234,7 +235,7 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     );
     await waitUntil('the badge to clear', async () => (await badge.count()) === 0);
     await page.reload();
-    await page.getByTestId('fixed-entry-003').waitFor();
+    await page.getByTestId('open-menu').waitFor();
     assert.equal(await badge.count(), 0);
     assert.deepEqual(session.errors, []);
     await session.context.close();

@@ -127,4 +127,22 @@ describe('group senders: avatars, name colours, mention picker', { skip: missing
     assert.deepEqual(session.errors, []);
     await session.context.close();
   });
+
+  it('gives each member of a group of eight a name colour of their own', async () => {
+    // With a colour per member id alone, two of the seven other members would share one 98 % of the time.
+    const others = await Promise.all(Array.from({ length: 7 }, (_, i) => registerOverApi(newMember(`eight${i}`))));
+    for (const other of others) await befriendOverApi(alice, other);
+    const { groupId: eight } = await groupOverApi(alice, `Eight ${Date.now().toString(36)}`, others);
+    for (const other of others) await sendToGroupOverApi(other, eight, `from ${other.account}`);
+    const session = await openSession(browser);
+    const { page } = session;
+    await login(page, alice);
+    await openGroupChat(page, eight);
+    const senders = page.getByTestId('message-sender');
+    await waitUntil('seven named senders', async () => (await senders.count()) === 7);
+    const colours = await senders.evaluateAll((elements) => elements.map((element) => getComputedStyle(element).color));
+    assert.equal(new Set(colours).size, 7, `colours: ${colours.join(', ')}`);
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
+  });
 });

@@ -240,3 +240,9 @@ export function contrast(foreground: string, background: string): number {
   const [hi, lo] = [luminance(foreground), luminance(background)].sort((x, y) => y - x);
   return (hi + 0.05) / (lo + 0.05);
 }
+
+/** Opens favourites (001), the group-send assistant (002) or the notifications (003) from the list's menu. */
+export async function openFixedEntry(page: Page, id: '001' | '002' | '003'): Promise<void> {
+  await page.getByTestId('open-menu').click();
+  await page.getByTestId('fixed-menu').locator(`[data-action=fixed-${id}]`).click();
+}

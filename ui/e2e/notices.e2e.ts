@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { api, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
+import { api, launchBrowser, login, missingEnv, newMember, openFixedEntry, openSession, shot, waitUntil, type Session } from './harness';
 import { befriendOverApi, registerOverApi, sendOverApi, type Account } from './rest';
 
 const suite = 'notifications';
@@ -30,7 +30,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await browser?.close();
   });
 
-  const badge = () => b.page.getByTestId('fixed-badge-003');
+  const badge = () => b.page.getByTestId('menu-badge');
   const notices = () => b.page.getByTestId('notice');
 
   it('counts notices live on the fixed entry 003 and lists them by tab', async () => {
@@ -50,7 +50,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     }
     await badge().filter({ hasText: '2' }).waitFor();
 
-    await b.page.getByTestId('fixed-entry-003').click();
+    await openFixedEntry(b.page, '003');
     await b.page.getByTestId('notices-view').waitFor();
     await waitUntil('two notices', async () => (await notices().count()) === 2);
     assert.equal(await notices().first().getByTestId('notice-content').textContent(), `${carol.account} sent you a friend request`);

@@ -7,6 +7,7 @@ import {
   login,
   missingEnv,
   newMember,
+  openFixedEntry,
   openSession,
   register,
   shot,
@@ -69,7 +70,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     await favourite(a.page, bob.id!, text);
 
     await a.page.getByTestId('tab-chats').click();
-    await a.page.getByTestId('fixed-entry-001').click();
+    await openFixedEntry(a.page, '001');
     await a.page.getByTestId('favourites-view').waitFor();
     const item = a.page.getByTestId('favourite').filter({ hasText: text });
     await item.waitFor();
@@ -97,7 +98,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
   });
 
   it('refuses a multi-forward with no records selected', async () => {
-    await a.page.getByTestId('fixed-entry-001').click();
+    await openFixedEntry(a.page, '001');
     const first = a.page.getByTestId('favourite').first();
     await first.getByTestId('fav-menu').click();
     await first.getByTestId('fav-action-select').click();
@@ -108,7 +109,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
 
   it('sends a mass message to two friends who both receive it, and lists it', async () => {
     const text = `Hello everyone ${Date.now()}`;
-    await a.page.getByTestId('fixed-entry-002').click();
+    await openFixedEntry(a.page, '002');
     await a.page.getByTestId('mass-view').waitFor();
     await a.page.getByTestId('mass-new').click();
     for (const friend of [bob, carol]) {

@@ -2,16 +2,17 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
-import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
-import { Register } from './pages/Register';
-import { ResetPassword } from './pages/ResetPassword';
 import { guard } from './routing/guard';
 import { useHashRoute } from './routing/useRoute';
 
-// The home screen is its own chunk, so the sign-in pages load without the chat.
+// The home screen is its own chunk, so the sign-in pages load without the chat; the pages a
+// visitor reaches from the landing or login page are loaded when opened.
 const AppRoute = lazy(() => import('./home/PaneRoutes').then((m) => ({ default: m.AppRoute })));
+const Register = lazy(() => import('./pages/Register').then((m) => ({ default: m.Register })));
+const ResetPassword = lazy(() => import('./pages/ResetPassword').then((m) => ({ default: m.ResetPassword })));
+const Agreement = lazy(() => import('./pages/Agreement').then((m) => ({ default: m.Agreement })));
 
 export function App() {
   const route = useHashRoute();
@@ -43,12 +44,10 @@ export function App() {
       case 'home':
       case 'setting':
       case 'favorite':
+      case 'massSend':
+      case 'notices':
       case 'historyPage':
-        page = (
-          <Suspense fallback={null}>
-            <AppRoute route={route} />
-          </Suspense>
-        );
+        page = <AppRoute route={route} />;
         break;
       case 'resetPassword':
         page = <ResetPassword />;
@@ -63,7 +62,7 @@ export function App() {
   }
   return (
     <>
-      {page}
+      <Suspense fallback={null}>{page}</Suspense>
       <Toaster />
     </>
   );

@@ -1,19 +1,22 @@
 import './styles/app.css';
 import { Provider } from 'jotai';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { SWRConfig } from 'swr';
-import { AdminApp } from './admin/AdminApp';
 import { App } from './App';
-import { getFetcher, setUnauthorizedHandler } from './api/http';
-import { logout } from './auth/logout';
+import { setUnauthorizedHandler } from './api/http';
 import { currentLanguage, languages, t } from './i18n';
 import { appStore } from './state/store';
 import { showCarriedToast } from './state/toast';
 
-setUnauthorizedHandler(() => logout({ notice: t('auth.expired'), callServer: false }));
+// Signing out stops the socket: imported when needed, the sign-in pages load without the chat's client.
+setUnauthorizedHandler(() => {
+  void import('./auth/logout').then(({ logout }) => logout({ notice: t('auth.expired'), callServer: false }));
+});
 showCarriedToast();
 document.documentElement.lang = languages.find((l) => l.code === currentLanguage())?.htmlLang ?? 'en';
+
+// The admin page is its own chunk, which the members' pages never load.
+const AdminApp = lazy(() => import('./admin/AdminApp').then((m) => ({ default: m.AdminApp })));
 
 /** The admin page lives at /admin/, outside the members' app and its routing guard. */
 function isAdminPath(pathname: string): boolean {
@@ -25,9 +28,13 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <Provider store={appStore}>
-        <SWRConfig value={{ fetcher: getFetcher, shouldRetryOnError: false, revalidateOnFocus: true }}>
-          {isAdminPath(window.location.pathname) ? <AdminApp /> : <App />}
-        </SWRConfig>
+        {isAdminPath(window.location.pathname) ? (
+          <Suspense fallback={null}>
+            <AdminApp />
+          </Suspense>
+        ) : (
+          <App />
+        )}
       </Provider>
     </StrictMode>,
   );

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { AuditEvent } from '../src/admin/api';
 import { describeEvent, namedIds, type Names } from '../src/admin/describe';
 import { localToRfc3339 } from '../src/admin/time';
-import { translate, type Language } from '../src/i18n';
+import type { Language } from '../src/i18n';
+import { translateAdmin } from '../src/admin/i18n';
 
 const ALICE = '7000000000000000001';
 const BOB = '7000000000000000002';
@@ -23,7 +24,7 @@ function event(type: string, stream: string, data: unknown, actor = ''): AuditEv
   return { stream, revision: 0, position: 1, type, time: 0, actor, data };
 }
 
-const line = (e: AuditEvent, lang: Language = 'en', n: Names = names) => describeEvent(e, n, (key, params) => translate(lang, key, params));
+const line = (e: AuditEvent, lang: Language = 'en', n: Names = names) => describeEvent(e, n, (key, params) => translateAdmin(lang, key, params));
 
 describe('the audit page’s event lines', () => {
   const sent = event('MessageSent', `x0001.chat-${ALICE}_${BOB}`, { chatType: 'Friend', from: ALICE, to: BOB, msgType: 'Text', content: 'see you at 9' }, ALICE);

@@ -16,6 +16,9 @@ import {
   pendingRequestsOf,
   pinnedInOrder,
   resolveMentions,
+  SENDER_TONES,
+  senderTone,
+  senderTones,
 } from '../src/groups/chatLogic';
 import { toPinPush } from '../src/groups/pins';
 import { markSessionRead } from '../src/chat/sessions';
@@ -242,5 +245,41 @@ describe('group chat: pushes about messages', () => {
     assert.equal(appStore.get(messageChangesAtom)[GROUP]?.edits['6']?.content, 'fixed');
     handlePush({ cmd: 29, data: { chatType: 'Group', groupId: GROUP, upTo: 1234 } }, ME);
     assert.equal(appStore.get(messageChangesAtom)[GROUP]?.clearedUpTo, 1234);
+  });
+});
+
+describe('sender-name colours in a group', () => {
+  // Ids that all prefer the same colour: the case a colour per member id alone gets wrong.
+  const clashing: string[] = [];
+  for (let n = 1866000000000000000n; clashing.length < SENDER_TONES; n++) {
+    if (senderTone(String(n)) === senderTone('1866000000000000000')) clashing.push(String(n));
+  }
+  const joined = (ids: string[]) => ids.map((memberId, i) => ({ memberId, joinTime: 1000 + i }));
+
+  it('gives each of up to eight members a colour of their own, even when their ids prefer one colour', () => {
+    for (let size = 1; size <= SENDER_TONES; size++) {
+      const tones = senderTones(joined(clashing.slice(0, size)));
+      assert.equal(new Set(tones.values()).size, size, `${size} members`);
+      for (const tone of tones.values()) assert.ok(tone >= 0 && tone < SENDER_TONES);
+    }
+  });
+
+  it('lets a member keep their colour when others join, and the first comer keeps the one its id prefers', () => {
+    const before = senderTones(joined(clashing.slice(0, 3)));
+    const after = senderTones(joined(clashing.slice(0, 6)));
+    for (const id of clashing.slice(0, 3)) assert.equal(after.get(id), before.get(id));
+    assert.equal(before.get(clashing[0]), senderTone(clashing[0]));
+  });
+
+  it('does not depend on the order the members are listed in', () => {
+    const members = joined(clashing);
+    assert.deepEqual([...senderTones([...members].reverse())].sort(), [...senderTones(members)].sort());
+  });
+
+  it('past eight members, the later ones take the colour their id prefers', () => {
+    const nine = [...clashing, '1866000000000009999'];
+    const tones = senderTones(joined(nine));
+    assert.equal(new Set(clashing.map((id) => tones.get(id))).size, SENDER_TONES);
+    assert.equal(tones.get('1866000000000009999'), senderTone('1866000000000009999'));
   });
 });

@@ -67,4 +67,13 @@ describe('routes of the app path', () => {
     assert.deepEqual(decide('#/historyPage/g1', '/', ME), { kind: 'redirect', hash: '#/landing' });
     assert.deepEqual(decide('#/favorite', '/', null), { kind: 'redirect', hash: '#/landing' });
   });
+
+  it('reads /massSend and /notices, the menu’s screens, on the member’s app path only', () => {
+    assert.equal(parseHash('#/massSend').name, 'massSend');
+    assert.equal(parseHash('#/notices').name, 'notices');
+    assert.deepEqual(decide('#/notices', APP, ME), { kind: 'render' });
+    assert.deepEqual(decide('#/massSend', APP, ME), { kind: 'render' });
+    assert.deepEqual(decide('#/notices', '/', ME), { kind: 'redirect', hash: '#/landing' });
+    assert.deepEqual(decide('#/massSend', '/', null), { kind: 'redirect', hash: '#/landing' });
+  });
 });

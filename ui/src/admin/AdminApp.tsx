@@ -3,7 +3,7 @@ import './admin.css';
 // read a tenant's history, export it, replay it as of a point in time and verify the read models.
 import { useState } from 'react';
 import { LanguagePicker } from '../components/LanguagePicker';
-import { useT } from '../i18n';
+import { useAdminT } from './i18n';
 import { HistoryPanel } from './HistoryPanel';
 import { ProjectionsPanel } from './ProjectionsPanel';
 import { ReplaysPanel } from './ReplaysPanel';
@@ -13,7 +13,7 @@ import { parseAdminToken, storeCredential, storedCredential, type AdminCredentia
 type Tab = 'projections' | 'history' | 'replays' | 'verify';
 
 export function AdminApp() {
-  const t = useT();
+  const t = useAdminT();
   const [credential, setCredential] = useState<AdminCredential | null>(() => storedCredential());
   const [tab, setTab] = useState<Tab>(() => (storedCredential()?.role === 'operator' ? 'projections' : 'history'));
   const [tenantInput, setTenantInput] = useState('');
@@ -88,7 +88,7 @@ export function AdminApp() {
 }
 
 function SignIn({ onSignIn }: { onSignIn: (c: AdminCredential) => void }) {
-  const t = useT();
+  const t = useAdminT();
   const [token, setToken] = useState('');
   const [error, setError] = useState('');
   return (

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useT } from '../i18n';
+import { useAdminT } from './i18n';
 import { adminApi, downloadExport, emptyFilter, type AuditEvent, type AuditPerson, type HistoryFilter } from './api';
 import { describeEvent, eventTypes, namedIds, personLabel, type Names } from './describe';
 import { localToRfc3339, readableTime, useLang } from './time';
@@ -34,7 +34,7 @@ function toFilter(form: FormState): HistoryFilter {
 }
 
 export function HistoryPanel({ credential, tenant, onExpired }: { credential: AdminCredential; tenant: string; onExpired: () => void }) {
-  const t = useT();
+  const t = useAdminT();
   const api = useMemo(() => adminApi(credential, tenant), [credential, tenant]);
   const { error, run, setError } = useAdminCall(onExpired);
   const { names, resolve, find } = useNames(api, run);
@@ -187,7 +187,7 @@ export function HistoryPanel({ credential, tenant, onExpired }: { credential: Ad
 }
 
 function EventLine({ event, names }: { event: AuditEvent; names: Names }) {
-  const t = useT();
+  const t = useAdminT();
   const lang = useLang();
   const [open, setOpen] = useState(false);
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useT, type MessageKey } from '../i18n';
+import { useAdminT, type AdminKey } from './i18n';
 import { adminApi, type ProjectionsStatus, type RebuildProgress } from './api';
 import { readableTime, useLang } from './time';
 import type { AdminCredential } from './token';
@@ -8,7 +8,7 @@ import { useAdminCall } from './useAdminCall';
 const POLL_MS = 1000;
 
 export function ProjectionsPanel({ credential, onExpired }: { credential: AdminCredential; onExpired: () => void }) {
-  const t = useT();
+  const t = useAdminT();
   const api = useMemo(() => adminApi(credential, ''), [credential]);
   const { error, run } = useAdminCall(onExpired);
   const [status, setStatus] = useState<ProjectionsStatus | null>(null);
@@ -110,14 +110,14 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
   );
 }
 
-const stateKey: Partial<Record<RebuildProgress['state'], MessageKey>> = {
+const stateKey: Partial<Record<RebuildProgress['state'], AdminKey>> = {
   done: 'admin.rebuild.done',
   failed: 'admin.rebuild.failed',
   cancelled: 'admin.rebuild.cancelled',
 };
 
 function RebuildBar({ progress }: { progress: RebuildProgress }) {
-  const t = useT();
+  const t = useAdminT();
   const fraction = progress.state === 'done' ? 1 : Math.min(1, Math.max(0, progress.fraction));
   return (
     <div className="admin-progress" data-testid="rebuild" data-state={progress.state}>
@@ -146,7 +146,7 @@ function RebuildBar({ progress }: { progress: RebuildProgress }) {
 
 /** What a finished rebuild did: events folded, how long, when it ended. */
 function Finished({ progress }: { progress: RebuildProgress }) {
-  const t = useT();
+  const t = useAdminT();
   const lang = useLang();
   const started = progress.startedAt ? Date.parse(progress.startedAt) : NaN;
   const finished = progress.finishedAt ? Date.parse(progress.finishedAt) : NaN;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { GroupMember, Message, Session } from '../api/types';
 import { previewText } from '../chat/preview';
-import { useT } from '../i18n';
+import { useAdminT } from './i18n';
 import { adminApi, type AdminApi, type Replay } from './api';
 import { groupLabel, personLabel } from './describe';
 import { localToRfc3339, readableTime, useLang } from './time';
@@ -12,7 +12,7 @@ import { useNames } from './useNames';
 const POLL_MS = 1000;
 
 export function ReplaysPanel({ credential, tenant, onExpired }: { credential: AdminCredential; tenant: string; onExpired: () => void }) {
-  const t = useT();
+  const t = useAdminT();
   const lang = useLang();
   const api = useMemo(() => adminApi(credential, tenant), [credential, tenant]);
   const { error, run } = useAdminCall(onExpired);
@@ -123,7 +123,7 @@ type View =
 
 /** Browses a replay with the members' own queries: a member's conversations, a conversation's timeline, a group's members. */
 function ReplayBrowser({ api, replay, onClose, onExpired }: { api: AdminApi; replay: Replay; onClose: () => void; onExpired: () => void }) {
-  const t = useT();
+  const t = useAdminT();
   const lang = useLang();
   const { error, run } = useAdminCall(onExpired);
   const { names, resolve, find } = useNames(api, run);

@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import { useT } from '../i18n';
+import { useAdminT } from './i18n';
 import { adminApi, type Verification } from './api';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
 
 export function VerifyPanel({ credential, tenant, onExpired }: { credential: AdminCredential; tenant: string; onExpired: () => void }) {
-  const t = useT();
+  const t = useAdminT();
   const api = useMemo(() => adminApi(credential, tenant), [credential, tenant]);
   const { error, run } = useAdminCall(onExpired);
   const [result, setResult] = useState<Verification | null>(null);

@@ -1,6 +1,6 @@
 // Each event of a tenant's history as one line an auditor reads ("alice sent bob: …"), with the
 // members and groups it names resolved to their names.
-import type { MessageKey, Translate } from '../i18n';
+import type { AdminKey, AdminTranslate } from './i18n';
 import { previewText } from '../chat/preview';
 import type { AuditEvent, AuditGroup, AuditPerson } from './api';
 
@@ -64,7 +64,7 @@ export function namedIds(e: AuditEvent): { members: string[]; groups: string[] }
   return { members: members.filter((m) => /^\d+$/.test(m)), groups: groups.filter(Boolean) };
 }
 
-const auditActions: Record<string, MessageKey> = {
+const auditActions: Record<string, AdminKey> = {
   read: 'audit.action.read',
   export: 'audit.action.export',
   replay: 'audit.action.replay',
@@ -73,7 +73,7 @@ const auditActions: Record<string, MessageKey> = {
 };
 
 /** The event as one line in the page's language. */
-export function describeEvent(e: AuditEvent, names: Names, t: Translate): string {
+export function describeEvent(e: AuditEvent, names: Names, t: AdminTranslate): string {
   const d = (e.data ?? {}) as Data;
   const { category, id } = streamParts(e.stream);
   const who = (v: unknown) => personLabel(names, str(v));

@@ -1,5 +1,4 @@
 import '../styles/calls.css';
-import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { Avatar } from '../components/Avatar';
 import { displayName } from '../home/SessionItem';
@@ -8,7 +7,6 @@ import { useT } from '../i18n';
 import { answerCall, endCall, setMinimised } from './actions';
 import { HangUpIcon, MinimiseIcon, PhoneIcon, VideoIcon } from './CallIcons';
 import { formatDuration, type ActiveCall } from './signals';
-import { activeCallAtom } from './state';
 
 /** Seconds since `since`, ticking every second. */
 function useElapsed(since: number | undefined): number {
@@ -25,9 +23,8 @@ function useElapsed(since: number | undefined): number {
  * The call shown over the page: the outgoing view while ringing out, the incoming dialog while
  * ringing in, and the in-call view, which can be minimised to a bar with the timer.
  */
-export function CallOverlay() {
-  const call = useAtomValue(activeCallAtom);
-  return call ? <CallView key={call.callId} call={call} /> : null;
+export function CallOverlay({ call }: { call: ActiveCall }) {
+  return <CallView key={call.callId} call={call} />;
 }
 
 function CallView({ call }: { call: ActiveCall }) {

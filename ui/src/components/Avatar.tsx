@@ -16,16 +16,6 @@ export function colourFor(seed: string): string {
   return PALETTE[hash % PALETTE.length];
 }
 
-/** How many sender-name colours the styles define (`--sender-0` …), each readable on light and dark. */
-export const SENDER_TONES = 8;
-
-/** A member's sender-name colour in a group: stable per member id. */
-export function senderTone(memberId: string): number {
-  let hash = 0;
-  for (const char of memberId) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
-  return hash % SENDER_TONES;
-}
-
 interface AvatarProps {
   name?: string;
   remark?: string;

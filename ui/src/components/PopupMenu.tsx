@@ -5,6 +5,11 @@ export interface MenuItem {
   key: string;
   label: string;
   danger?: boolean;
+  icon?: React.ReactNode;
+  /** after the label, at the row's end (a count) */
+  trailing?: React.ReactNode;
+  /** the screen shown now */
+  current?: boolean;
   onSelect: () => void;
 }
 
@@ -105,14 +110,17 @@ export function PopupMenu({ items, x, y, label, onClose, testId }: PopupMenuProp
           type="button"
           role="menuitem"
           tabIndex={-1}
-          className={`popup-menu-item${item.danger ? ' popup-menu-danger' : ''}`}
+          className={`popup-menu-item${item.danger ? ' popup-menu-danger' : ''}${item.current ? ' popup-menu-current' : ''}`}
+          aria-current={item.current ? 'page' : undefined}
           onClick={() => {
             onClose();
             item.onSelect();
           }}
           data-action={item.key}
         >
-          {item.label}
+          {item.icon}
+          <span className="popup-menu-label">{item.label}</span>
+          {item.trailing}
         </button>
       ))}
     </div>,

@@ -19,6 +19,12 @@ export function Icon({ children, size = 20 }: { children: React.ReactNode; size?
   );
 }
 
+export const MenuIcon = () => (
+  <Icon>
+    <path d="M4 7h16M4 12h16M4 17h16" />
+  </Icon>
+);
+
 export const BackIcon = () => (
   <Icon>
     <path d="M15 18l-6-6 6-6" />

@@ -182,3 +182,34 @@ export function pendingRequestsOf<T extends { groupId: string; status: string; c
 export function inviteOutcome(role: GroupRole | undefined): 'added' | 'requested' {
   return role === 'Normal' ? 'requested' : 'added';
 }
+
+/** How many sender-name colours the styles define (`--sender-0` …), each readable on light and dark. */
+export const SENDER_TONES = 8;
+
+/** The sender-name colour a member id prefers, for a member no longer in the group too. */
+export function senderTone(memberId: string): number {
+  let hash = 0;
+  for (const char of memberId) hash = (hash * 31 + char.codePointAt(0)!) >>> 0;
+  return hash % SENDER_TONES;
+}
+
+/**
+ * The group's sender-name colours by member id. Members take turns in the order they joined, each
+ * taking the colour its id prefers or, when an earlier member holds it, the next free one: no two
+ * members of a group of eight or fewer share a colour, and a member keeps theirs when others join.
+ * Past eight, later members take the colour their id prefers.
+ */
+export function senderTones(members: { memberId: string; joinTime: number }[]): Map<string, number> {
+  const order = [...members].sort((a, b) => a.joinTime - b.joinTime || a.memberId.localeCompare(b.memberId));
+  const tones = new Map<string, number>();
+  const taken = new Set<number>();
+  for (const { memberId } of order) {
+    let tone = senderTone(memberId);
+    if (taken.size < SENDER_TONES) {
+      while (taken.has(tone)) tone = (tone + 1) % SENDER_TONES;
+      taken.add(tone);
+    }
+    tones.set(memberId, tone);
+  }
+  return tones;
+}

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { Mention } from './chatLogic';
+import { senderTones, type Mention } from './chatLogic';
 import type { Group } from '../api/types';
 import { rememberGroupChat } from '../chat/address';
 import { useGroup, useGroupMembers } from './api';
@@ -18,6 +18,8 @@ export interface GroupChat {
   memberHeads: Map<string, string>;
   /** the current members, for the mention picker */
   mentionable: Mention[];
+  /** the current members' sender-name colours, by member id */
+  tones: Map<string, number>;
 }
 
 /** The group of an open group chat (groupId null for a friend chat) and whether one may speak in it. */
@@ -39,11 +41,12 @@ export function useGroupChat(groupId: string | null, me: string): GroupChat {
     () => (members ?? []).map((member) => ({ id: member.memberId, name: memberName(member), headUrl: member.headUrl })),
     [members],
   );
+  const tones = useMemo(() => senderTones(members ?? []), [members]);
   const now = useNow(muteLeft(mine, Date.now()) > 0 || groupMuteLeft(group, Date.now()) > 0);
   const refusal = group ? speakRefusal(group, mine, now) : null;
   const left = refusal === 'groupMuted' ? groupMuteLeft(group, now) : muteLeft(mine, now);
   useEffect(() => {
     if (groupId) rememberGroupChat(groupId);
   }, [groupId]);
-  return { group, refusal, muteLeft: left, memberNames, memberHeads, mentionable };
+  return { group, refusal, muteLeft: left, memberNames, memberHeads, mentionable, tones };
 }

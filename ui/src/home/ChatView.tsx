@@ -19,7 +19,7 @@ import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
 import { pinMessage, refreshPinned, unpinMessage, usePinnedMessages } from '../groups/api';
-import { eventLineText, mayDeleteForEveryone, mayPin, resolveMentions } from '../groups/chatLogic';
+import { eventLineText, mayDeleteForEveryone, mayPin, resolveMentions, senderTone } from '../groups/chatLogic';
 import { PinnedBar } from '../groups/PinnedBar';
 import { previewText } from '../chat/preview';
 import { PopupMenu } from '../components/PopupMenu';
@@ -58,7 +58,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
-  const { group, refusal, muteLeft, memberNames, memberHeads, mentionable } = useGroupChat(isGroup ? peerId : null, me.id);
+  const { group, refusal, muteLeft, memberNames, memberHeads, mentionable, tones } = useGroupChat(isGroup ? peerId : null, me.id);
   const myRole = group?.myRole;
   const pinned = usePinnedMessages(isGroup ? peerId : null).data;
   const history = useHistory(peerId, chatType);
@@ -201,6 +201,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     me: me.id,
     nameOf,
     headOf: (memberId) => memberHeads.get(memberId) ?? '',
+    toneOf: (memberId) => tones.get(memberId) ?? senderTone(memberId),
     showSenders: isGroup,
     query: searching ? query : '',
     find: (id) => byId.get(id),

@@ -1,44 +1,73 @@
 import { useAtom } from 'jotai';
+import { useState } from 'react';
 import { Avatar } from '../components/Avatar';
-import { BellIcon, MegaphoneIcon, StarIcon } from '../components/icons';
+import { BellIcon, MegaphoneIcon, MenuIcon, StarIcon } from '../components/icons';
+import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
+import type { RouteName } from '../routing/guard';
 import { paneAtom, type FixedEntryId } from '../state/ui';
 import { useNoticeCounts } from '../notices/state';
 import { CountBadge } from './CountBadge';
 
-export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: string }[] = [
-  { id: '001', icon: <StarIcon />, tone: '#f0a020' },
-  { id: '002', icon: <MegaphoneIcon />, tone: '#22a06b' },
-  { id: '003', icon: <BellIcon />, tone: '#4f7cff' },
+/** route: the address that shows the entry, so that back, forward, a reload and a link reach it */
+export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: string; route: RouteName }[] = [
+  { id: '001', icon: <StarIcon />, tone: '#f0a020', route: 'favorite' },
+  { id: '002', icon: <MegaphoneIcon />, tone: '#22a06b', route: 'massSend' },
+  { id: '003', icon: <BellIcon />, tone: '#4f7cff', route: 'notices' },
 ];
 
-/** Favourites 001, group-send assistant 002, notifications 003 (spec, reading A). */
-export function FixedEntries() {
+/**
+ * Favourites 001, group-send assistant 002, notifications 003 (spec, reading A), behind the menu
+ * button of the list's header, which carries the unread notifications' count, out of the way of
+ * the conversations.
+ */
+export function FixedEntriesMenu() {
   const t = useT();
   const [pane, setPane] = useAtom(paneAtom);
   const notices = useNoticeCounts();
+  const [at, setAt] = useState<{ x: number; y: number } | null>(null);
+  const count = (id: FixedEntryId) => (id === '003' ? notices.total : 0);
   return (
-    <ul className="session-list fixed-entries">
-      {fixedEntries.map((entry) => {
-        const active = pane.kind === 'fixed' && pane.id === entry.id;
-        return (
-          <li key={entry.id}>
-            <button
-              type="button"
-              className={`session-item session-item-compact${active ? ' session-item-active' : ''}`}
-              aria-current={active ? 'true' : undefined}
-              onClick={() => setPane({ kind: 'fixed', id: entry.id })}
-              data-testid={`fixed-entry-${entry.id}`}
-            >
-              <Avatar icon={entry.icon} tone={entry.tone} size={32} />
-              <span className="session-name">{t(`fixed.${entry.id}` as MessageKey)}</span>
-              {entry.id === '003' ? (
-                <CountBadge count={notices.total} label={t('notice.unreadCount', { n: notices.total })} testId="fixed-badge-003" />
-              ) : null}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <button
+        type="button"
+        className="icon-button menu-button"
+        aria-label={t('home.menu')}
+        title={t('home.menu')}
+        aria-haspopup="menu"
+        aria-expanded={at !== null}
+        onClick={(event) => {
+          const box = event.currentTarget.getBoundingClientRect();
+          setAt({ x: box.left, y: box.bottom + 4 });
+        }}
+        data-testid="open-menu"
+      >
+        <MenuIcon />
+        <CountBadge count={notices.total} label={t('notice.unreadCount', { n: notices.total })} testId="menu-badge" />
+      </button>
+      {at ? (
+        <PopupMenu
+          x={at.x}
+          y={at.y}
+          label={t('home.menu')}
+          onClose={() => setAt(null)}
+          testId="fixed-menu"
+          items={fixedEntries.map((entry) => ({
+            key: `fixed-${entry.id}`,
+            label: t(`fixed.${entry.id}` as MessageKey),
+            icon: <Avatar icon={entry.icon} tone={entry.tone} size={28} />,
+            trailing: (
+              <CountBadge
+                count={count(entry.id)}
+                label={t('notice.unreadCount', { n: count(entry.id) })}
+                testId={`fixed-badge-${entry.id}`}
+              />
+            ),
+            current: pane.kind === 'fixed' && pane.id === entry.id,
+            onSelect: () => setPane({ kind: 'fixed', id: entry.id }),
+          }))}
+        />
+      ) : null}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { authAtom } from '../auth/authState';
-import { CallOverlay } from '../calls/CallOverlay';
+import { activeCallAtom } from '../calls/state';
 import { ConnectionBanner } from '../components/ConnectionBanner';
 import { isMobileAtom, MOBILE_BREAKPOINT_PX, paneAtom } from '../state/ui';
 import { startSocket, stopSocket } from '../ws/socket';
@@ -21,10 +21,14 @@ function useMobileLayout(): boolean {
   return useAtomValue(isMobileAtom);
 }
 
+// The call's screens are loaded when a call rings in or out.
+const CallOverlay = lazy(() => import('../calls/CallOverlay').then((m) => ({ default: m.CallOverlay })));
+
 /** The chat home: recent chats or contacts on the left, the open pane on the right. */
 export function Home() {
   const auth = useAtomValue(authAtom);
   const pane = useAtomValue(paneAtom);
+  const call = useAtomValue(activeCallAtom);
   const isMobile = useMobileLayout();
   useApplyPreferences();
 
@@ -44,7 +48,11 @@ export function Home() {
         {layout !== 'mobile-pane' ? <Sidebar me={auth.user} /> : null}
         {layout !== 'mobile-list' ? <RightPane me={auth.user} /> : null}
       </div>
-      <CallOverlay />
+      {call ? (
+        <Suspense fallback={null}>
+          <CallOverlay call={call} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

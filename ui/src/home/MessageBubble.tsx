@@ -6,7 +6,7 @@ import { clockTime } from '../chat/format';
 import { isKnownType, previewText } from '../chat/preview';
 import { highlightParts } from '../chat/search';
 import { resend } from '../chat/send';
-import { Avatar, senderTone } from '../components/Avatar';
+import { Avatar } from '../components/Avatar';
 import { MEDIA_TYPES, parseMediaContent } from '../chat/upload';
 import { MoreIcon } from '../components/icons';
 import { useT, type MessageKey } from '../i18n';
@@ -21,6 +21,8 @@ export interface BubbleEnv {
   nameOf: (memberId: string) => string;
   /** a member's picture ('' for none) */
   headOf: (memberId: string) => string;
+  /** a group member's sender-name colour, `--sender-{n}` */
+  toneOf: (memberId: string) => number;
   /** a group chat names the sender above the first message of each run, and shows their avatar */
   showSenders: boolean;
   /** the search query whose matches are highlighted */
@@ -200,7 +202,7 @@ export function MessageBubble({ message, env, showMeta, startsRun }: MessageBubb
       {env.showSenders && startsRun && !own ? (
         <span
           className="message-sender"
-          style={{ color: `var(--sender-${senderTone(message.from)})` }}
+          style={{ color: `var(--sender-${env.toneOf(message.from)})` }}
           data-testid="message-sender"
           data-member-id={message.from}
         >

@@ -6,7 +6,6 @@ import { opensMarked } from '../chat/conversations';
 import { useT } from '../i18n';
 import { draftsAtom } from '../state/chat';
 import { paneAtom } from '../state/ui';
-import { FixedEntries } from './FixedEntries';
 import { SessionItem } from './SessionItem';
 
 export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) {
@@ -18,7 +17,6 @@ export function SessionList({ sessions }: { sessions: SWRResponse<Session[]> }) 
 
   return (
     <nav className="session-nav" aria-label={t('home.chats')}>
-      <FixedEntries />
       {sessions.error && !sessions.data ? (
         <div className="list-note">
           <p>{sessions.error.message}</p>

@@ -11,6 +11,7 @@ import { goTo } from '../routing/useRoute';
 import { leftTabAtom, paneAtom, type LeftTab } from '../state/ui';
 import { Contacts } from './Contacts';
 import { CountBadge } from './CountBadge';
+import { FixedEntriesMenu } from './FixedEntries';
 import { SessionList } from './SessionList';
 
 export function Sidebar({ me }: { me: UserInfo }) {
@@ -42,6 +43,7 @@ export function Sidebar({ me }: { me: UserInfo }) {
   return (
     <aside className="sidebar" aria-label={t('home.chats')}>
       <header className="sidebar-header">
+        <FixedEntriesMenu />
         <Avatar name={me.name || me.code} headUrl={me.headUrl} seed={me.id} size={40} />
         <div className="sidebar-me">
           <strong data-testid="me-name">{me.name || me.code}</strong>

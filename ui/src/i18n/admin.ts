@@ -1,4 +1,5 @@
-// Texts of the admin page (/admin/): projections, history, replays, verify; spread into each language's table.
+// Texts of the admin page (/admin/): projections, history, replays, verify; kept out of the members'
+// tables, so that only the admin page loads them (src/admin/i18n.ts).
 import { auditEn, auditVi, auditZh } from './audit';
 
 export const adminEn = {
@@ -73,7 +74,9 @@ export const adminEn = {
   'admin.verify.firstDifference': 'differs at {key}',
 };
 
-type AdminTable = Record<keyof typeof adminEn, string>;
+export type AdminKey = keyof typeof adminEn;
+
+type AdminTable = Record<AdminKey, string>;
 
 export const adminZh: AdminTable = {
   ...auditZh,

@@ -1,4 +1,3 @@
-import { adminEn } from './admin';
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
@@ -73,6 +72,7 @@ export const en = {
   'net.decryptError': 'data decryption error',
   'home.chats': 'Chats',
   'home.contacts': 'Contacts',
+  'home.menu': 'Menu',
   'home.pickConversation': 'Select a conversation to start chatting',
   'home.noChats': 'No conversations yet. Add a friend to start chatting.',
   'home.me': 'My account',
@@ -242,7 +242,6 @@ export const en = {
   ...groupsEn,
   ...groupChatEn,
   ...noticesEn,
-  ...adminEn,
   ...accountsEn,
 } as const;
 

@@ -47,10 +47,14 @@ export function currentLanguage(): Language {
 
 export type Params = Record<string, string | number>;
 
-export function translate(lang: Language, key: MessageKey, params?: Params): string {
-  const text = tables[lang][key] ?? en[key];
+/** The text with its {name} placeholders filled from params. */
+export function fill(text: string, params?: Params): string {
   if (!params) return text;
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function translate(lang: Language, key: MessageKey, params?: Params): string {
+  return fill(tables[lang][key] ?? en[key], params);
 }
 
 /** Translates outside React (toasts raised by the websocket client or the fetch layer). */

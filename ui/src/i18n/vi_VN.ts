@@ -1,4 +1,3 @@
-import { adminVi } from './admin';
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
@@ -72,6 +71,7 @@ export const vi_VN: Table = {
   'net.decryptError': 'lỗi giải mã dữ liệu',
   'home.chats': 'Trò chuyện',
   'home.contacts': 'Danh bạ',
+  'home.menu': 'Menu',
   'home.pickConversation': 'Chọn một cuộc trò chuyện để bắt đầu',
   'home.noChats': 'Chưa có cuộc trò chuyện. Hãy thêm bạn để bắt đầu.',
   'home.me': 'Tài khoản của tôi',
@@ -241,6 +241,5 @@ export const vi_VN: Table = {
   ...groupsVi,
   ...groupChatVi,
   ...noticesVi,
-  ...adminVi,
   ...accountsVi,
 };

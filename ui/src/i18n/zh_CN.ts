@@ -1,4 +1,3 @@
-import { adminZh } from './admin';
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
@@ -72,6 +71,7 @@ export const zh_CN: Table = {
   'net.decryptError': '数据解密错误',
   'home.chats': '聊天',
   'home.contacts': '通讯录',
+  'home.menu': '菜单',
   'home.pickConversation': '选择一个会话开始聊天',
   'home.noChats': '暂无会话。添加好友开始聊天吧。',
   'home.me': '我的账号',
@@ -241,6 +241,5 @@ export const zh_CN: Table = {
   ...groupsZh,
   ...groupChatZh,
   ...noticesZh,
-  ...adminZh,
   ...accountsZh,
 };

@@ -10,6 +10,8 @@ export type RouteName =
   | 'home'
   | 'setting'
   | 'favorite'
+  | 'massSend'
+  | 'notices'
   | 'historyPage'
   | 'unknown';
 
@@ -21,7 +23,7 @@ export interface Route {
 }
 
 /** The routes of the app path (/1/{memberId}/) the guard lets render. */
-const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'historyPage'];
+const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'massSend', 'notices', 'historyPage'];
 
 const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
@@ -49,6 +51,10 @@ export function parseHash(hash: string): Route {
       return { name: 'setting', query };
     case '/favorite':
       return { name: 'favorite', query };
+    case '/massSend':
+      return { name: 'massSend', query };
+    case '/notices':
+      return { name: 'notices', query };
     default: {
       const id = path.match(/^\/historyPage\/([^/]+)$/)?.[1];
       return id ? { name: 'historyPage', query, id: decodeURIComponent(id) } : { name: 'unknown', query };

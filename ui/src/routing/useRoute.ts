@@ -37,16 +37,20 @@ function announce(): void {
 }
 
 /**
- * Puts the open chat in the address: a new history entry when coming from a list or screen, the
- * same entry when switching from one chat to another.
+ * Puts the open chat or screen in the address: a new history entry when coming from the list, the
+ * same entry when switching from one chat or screen to another.
  */
-export function showChatEntry(peerId: string, replace: boolean): void {
-  if (replace) window.history.replaceState(window.history.state, '', chatHash(peerId));
-  else window.history.pushState({ chatEntry: true } satisfies ChatEntry, '', chatHash(peerId));
+export function showEntry(hash: string, replace: boolean): void {
+  if (replace) window.history.replaceState(window.history.state, '', hash);
+  else window.history.pushState({ chatEntry: true } satisfies ChatEntry, '', hash);
   announce();
 }
 
-/** Leaves the chat's address: back over the entry the app added, or to the home when it came by a link. */
+export function showChatEntry(peerId: string, replace: boolean): void {
+  showEntry(chatHash(peerId), replace);
+}
+
+/** Leaves the chat's or screen's address: back over the entry the app added, or to the home when it came by a link. */
 export function leaveChatEntry(): void {
   if (isChatEntry(window.history.state)) window.history.back();
   else replaceWithHome();
