@@ -44,6 +44,7 @@ export function App() {
       case 'setting':
       case 'favorite':
       case 'historyPage':
+      case 'topup':
         page = (
           <Suspense fallback={null}>
             <AppRoute route={route} />

@@ -5,6 +5,7 @@ import { groupsVi } from './groups';
 import { groupChatVi } from './groupchat';
 import type { Table } from './en';
 import { noticesVi } from './notices';
+import { topUpVi } from './topup';
 import { personalVi } from './personal';
 
 export const vi_VN: Table = {
@@ -241,6 +242,7 @@ export const vi_VN: Table = {
   ...groupsVi,
   ...groupChatVi,
   ...noticesVi,
+  ...topUpVi,
   ...adminVi,
   ...accountsVi,
 };
