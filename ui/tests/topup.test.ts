@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { describeEvent, namedIds, type Names } from '../src/admin/describe';
+import { translate, type Language } from '../src/i18n';
 import { guard, parseHash } from '../src/routing/guard';
 import { formatMoney, isSettled, newRequestId, parseAmount } from '../src/topup/logic';
 
@@ -39,5 +41,30 @@ describe('the top-up page', () => {
   it('makes request ids the server accepts', () => {
     assert.match(newRequestId(() => '123e4567-e89b-12d3-a456-426614174000'), /^[A-Za-z0-9-]{1,64}$/);
     assert.equal(newRequestId(() => 'a b/c'), 'abc');
+  });
+});
+
+describe('the audit page’s top-up lines', () => {
+  const names: Names = {
+    members: new Map([[ME, { id: ME, account: 'kim00001', phone: '13800000009', name: 'Kim' }]]),
+    groups: new Map(),
+  };
+  const line = (type: string, data: unknown, actor: string, lang: Language = 'en') =>
+    describeEvent({ stream: `x0001.wallet-${ME}`, revision: 0, position: 1, type, time: 0, actor, data }, names, (key, params) =>
+      translate(lang, key, params),
+    );
+
+  it('names the member of the wallet, the operator and the amounts', () => {
+    assert.equal(line('TopUpOrdered', { order: '1', amount: 5000 }, ME), 'Kim (@kim00001) ordered a top-up of 50.00');
+    assert.equal(
+      line('TopUpConfirmed', { order: '1', amount: 5000, balance: 7500 }, 'operator:ops'),
+      'ops confirmed the top-up of 50.00 of Kim (@kim00001): balance 75.00',
+    );
+    assert.equal(
+      line('BalanceAdjusted', { id: 'a', amount: -2500, reason: 'refund', balance: 5000 }, 'operator:ops', 'zh_CN'),
+      'ops 将 Kim (@kim00001) 的余额调整 -25.00（refund）：余额 50.00',
+    );
+    assert.equal(line('TopUpExpired', { order: '1' }, ''), 'A top-up order of Kim (@kim00001) expired unpaid');
+    assert.deepEqual(namedIds({ stream: `x0001.wallet-${ME}`, revision: 0, position: 1, type: 'TopUpExpired', time: 0, actor: '', data: {} }).members, [ME]);
   });
 });

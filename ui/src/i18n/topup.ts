@@ -38,6 +38,12 @@ export const topUpEn = {
   'admin.topup.reject': 'Reject',
   'admin.topup.confirmed': 'Order {id} confirmed.',
   'admin.topup.rejected': 'Order {id} rejected.',
+  'audit.line.topUpOrdered': '{member} ordered a top-up of {amount}',
+  'audit.line.topUpConfirmed': '{who} confirmed the top-up of {amount} of {member}: balance {balance}',
+  'audit.line.topUpRejected': '{who} rejected a top-up order of {member} ({reason})',
+  'audit.line.topUpExpired': 'A top-up order of {member} expired unpaid',
+  'audit.line.topUpFailed': 'A top-up order of {member} failed: {reason}',
+  'audit.line.balanceAdjusted': '{who} adjusted the balance of {member} by {amount} ({reason}): balance {balance}',
 };
 
 type TopUpTable = Record<keyof typeof topUpEn, string>;
@@ -80,6 +86,12 @@ export const topUpZh: TopUpTable = {
   'admin.topup.reject': '拒绝',
   'admin.topup.confirmed': '订单 {id} 已确认。',
   'admin.topup.rejected': '订单 {id} 已拒绝。',
+  'audit.line.topUpOrdered': '{member} 下了 {amount} 的充值订单',
+  'audit.line.topUpConfirmed': '{who} 确认了 {member} 的 {amount} 充值：余额 {balance}',
+  'audit.line.topUpRejected': '{who} 拒绝了 {member} 的充值订单（{reason}）',
+  'audit.line.topUpExpired': '{member} 的充值订单未付款已过期',
+  'audit.line.topUpFailed': '{member} 的充值订单失败：{reason}',
+  'audit.line.balanceAdjusted': '{who} 将 {member} 的余额调整 {amount}（{reason}）：余额 {balance}',
 };
 
 export const topUpVi: TopUpTable = {
@@ -120,4 +132,10 @@ export const topUpVi: TopUpTable = {
   'admin.topup.reject': 'Từ chối',
   'admin.topup.confirmed': 'Đã xác nhận lệnh {id}.',
   'admin.topup.rejected': 'Đã từ chối lệnh {id}.',
+  'audit.line.topUpOrdered': '{member} đã tạo lệnh nạp {amount}',
+  'audit.line.topUpConfirmed': '{who} đã xác nhận khoản nạp {amount} của {member}: số dư {balance}',
+  'audit.line.topUpRejected': '{who} đã từ chối một lệnh nạp của {member} ({reason})',
+  'audit.line.topUpExpired': 'Một lệnh nạp của {member} đã hết hạn khi chưa thanh toán',
+  'audit.line.topUpFailed': 'Một lệnh nạp của {member} đã thất bại: {reason}',
+  'audit.line.balanceAdjusted': '{who} đã điều chỉnh số dư của {member} thêm {amount} ({reason}): số dư {balance}',
 };
