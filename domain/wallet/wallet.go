@@ -6,7 +6,8 @@
 package wallet
 
 import (
-	"hash/fnv"
+	"crypto/sha256"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"time"
@@ -172,15 +173,16 @@ func (w *Wallet) settle(id string, s Status) {
 
 // OrderID is the id of the order member asks for with requestID: 19
 // digits, the same for every retry, so that two requests racing with one
-// id decide the same order.
+// id decide the same order. It is a cryptographic hash: no member can
+// choose a request id that names another member's order.
 func OrderID(tenant, member, requestID string) string {
-	h := fnv.New64a()
+	h := sha256.New()
 	for _, s := range []string{tenant, member, requestID} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
 	const low, span = 1_000_000_000_000_000_000, 9_000_000_000_000_000_000
-	return strconv.FormatUint(low+h.Sum64()%span, 10)
+	return strconv.FormatUint(low+binary.BigEndian.Uint64(h.Sum(nil))%span, 10)
 }
 
 // OrderIDValid tells whether id can be an order's id: 19 digits.
