@@ -34,6 +34,13 @@ type Deps struct {
 	Media MediaProvider
 	// CallRingTimeout ends unanswered calls; call.RingTimeout when zero.
 	CallRingTimeout time.Duration
+	// Payments takes the payment of top-up orders.
+	Payments Payments
+	// TopUpTimeout expires unpaid top-up orders; wallet.OrderTimeout when
+	// zero. PaymentTimeout bounds a call to Payments; PaymentTimeout when
+	// zero.
+	TopUpTimeout   time.Duration
+	PaymentTimeout time.Duration
 }
 
 // App lists every use case; cmd/ wires it once.
@@ -45,6 +52,7 @@ type App struct {
 	tenantConfigs followedCache[tenant.Config]   // by tenant code
 	levels        followedCache[string]          // member levels, by member stream
 	calls         callRegistry
+	topUps        pendingTopUps
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 

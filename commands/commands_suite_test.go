@@ -15,6 +15,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/authz"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/payments"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/commands"
@@ -89,6 +90,7 @@ func (w *world) newApp(node int64) *commands.App {
 		Notices:    &w.lookups,
 		Deliveries: &w.lookups,
 		SMS:        smsoutbox.New(w.outbox, zap.NewNop()),
+		Payments:   payments.Operator{},
 		NewID:      idgen.New(node, nil).Next, NewUUID: uuid.NewString,
 		Now: func() time.Time { return time.UnixMilli(w.clock.Load()) },
 	})

@@ -65,6 +65,7 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	a.levels.follow(true)
 	defer a.levels.follow(false)
 	a.calls.reset()
+	a.topUps.reset()
 	defer a.calls.markReady(false)
 	a.calls.markReady(head == 0)
 	for {
@@ -105,6 +106,12 @@ func (a *App) followed(r es.RecordedEvent) error {
 			return err
 		}
 		a.calls.apply(sn.Tenant, sn.ID, r.Revision, e)
+	case sn.Category == es.CategoryWallet:
+		e, err := a.registry.Decode(r.Type, r.Data)
+		if err != nil {
+			return err
+		}
+		a.topUps.apply(sn.Tenant, sn.ID, e)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,7 +33,8 @@ import (
 //     phone's code stream allows one a minute and five an hour);
 //   - isMobileRegister: 60 per minute per client address;
 //   - friend requests: a second request to the same member within 200 ms
-//     of the first is refused (a double submit).
+//     of the first is refused (a double submit);
+//   - top-up orders: 10 calls per minute per member, retries included.
 //
 // Each window opens with a key's first event. Loopback clients (the
 // server's own tests and benchmarks, or a proxy that does not forward the
@@ -52,6 +54,7 @@ var (
 	smsPerIP          = limit{name: "sms", n: 10, window: 10 * time.Minute}
 	lookupPerIP       = limit{name: "lookup", n: 60, window: time.Minute}
 	friendRequestLock = limit{name: "friend-request", n: 1, window: 200 * time.Millisecond}
+	topUpsPerMember   = limit{name: "topup", n: 10, window: time.Minute}
 )
 
 // countTimeout bounds a call to the shared counters: what a limited
@@ -225,6 +228,10 @@ func (a *API) withLimits(rs []route) []route {
 			r.handle = l.perIP(lookupPerIP, fault.MsgTooManyAttempts, next)
 		case "/chat/applyInfo/build":
 			r.handle = l.friendRequestLock(next)
+		case "/member/topup/order":
+			if r.method == http.MethodPost {
+				r.handle = l.perMember(topUpsPerMember, next)
+			}
 		}
 	}
 	return rs
@@ -298,6 +305,15 @@ func (l *limits) login(unknown unknownLoginKey, next handler) handler {
 		}
 		return err
 	})
+}
+
+func (l *limits) perMember(lim limit, next handler) handler {
+	return func(c echo.Context, p commands.Principal) error {
+		if !l.take(c.Request().Context(), lim, p.Tenant+"\x00"+p.MemberID) {
+			return tooMany(fault.MsgTooManyAttempts)
+		}
+		return next(c, p)
+	}
 }
 
 func (l *limits) friendRequestLock(next handler) handler {

@@ -24,6 +24,7 @@ type SystemInfo struct {
 	SystemLogo      string `json:"systemLogo"`
 	HasVoiceCall    bool   `json:"hasVoiceCall"`
 	ShowGroupMember bool   `json:"showGroupMember"`
+	TopUp           bool   `json:"topUp"` // the top-up page is offered
 }
 
 // SystemRegister is what the registration page shows of a tenant.
@@ -56,13 +57,14 @@ type TenantView struct {
 	SingleDevice     bool              `json:"singleDevice"`
 	IllegalWords     bool              `json:"illegalWords"`
 	SensitiveWords   map[string]string `json:"sensitiveWords"` // level -> comma-separated words
+	TopUp            bool              `json:"topUp"`
 	Position         uint64            `json:"position"`
 }
 
 func tenantView(c tenant.Config, position uint64) TenantView {
 	v := TenantView{Code: c.Code, Name: c.Name, SystemIcon: c.SystemIcon, SystemLogo: c.SystemLogo,
 		HasVoiceCall: c.HasVoiceCall, ShowGroupMember: c.ShowGroupMember, SendBatchMessage: enable(c.SendBatchMessage),
-		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, Position: position}
+		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, TopUp: c.TopUp, Position: position}
 	for level, words := range c.SensitiveWords {
 		v.SensitiveWords[level] = strings.Join(words, ",")
 	}
@@ -80,7 +82,7 @@ func (a *API) tenantRoutes() []route {
 	tenantParam := param{"tenantCode", false, "server ID; default: the token's tenant, else " + tenant.Default}
 	return []route{
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemInfo", public: true,
-			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember.",
+			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember, topUp.",
 			query:   []param{tenantParam}, result: SystemInfo{}, handle: a.systemInfo},
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemRegister", public: true,
 			summary: "What the registration page needs of a tenant.",
@@ -121,7 +123,7 @@ func (a *API) systemInfo(c echo.Context, _ commands.Principal) error {
 
 func systemInfo(cfg tenant.Config) SystemInfo {
 	return SystemInfo{TenantCode: cfg.Code, Name: cfg.Name, SystemIcon: cfg.SystemIcon, SystemLogo: cfg.SystemLogo,
-		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember}
+		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember, TopUp: cfg.TopUp}
 }
 
 func (a *API) systemRegister(c echo.Context, _ commands.Principal) error {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/eventchat/eventchat/cmd/internal/imctl"
 	"github.com/eventchat/eventchat/domain/call"
+	"github.com/eventchat/eventchat/domain/wallet"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -51,6 +52,8 @@ type config struct {
 	PresenceTTL time.Duration
 	// CallRingTimeout ends calls nobody answered (IM_CALL_RING_TIMEOUT).
 	CallRingTimeout time.Duration
+	// TopUpTimeout expires top-up orders nobody paid (IM_TOPUP_TIMEOUT).
+	TopUpTimeout time.Duration
 }
 
 func loadConfig(args []string, getenv func(string) string) (config, error) {
@@ -75,6 +78,7 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	claimTTL := fs.String("node-claim-ttl", env("IM_NODE_CLAIM_TTL", defaultNodeClaimTTL.String()), "how long the claims of this node's name and worker id last unless renewed; a node restarted after a crash waits up to this long for its name (IM_NODE_CLAIM_TTL)")
 	presenceTTL := fs.String("presence-ttl", env("IM_PRESENCE_TTL", defaultPresenceTTL.String()), "how long a node's members stay online to the other nodes after its last announcement; it announces them every third of this (IM_PRESENCE_TTL)")
 	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
+	topUp := fs.String("topup-timeout", env("IM_TOPUP_TIMEOUT", wallet.OrderTimeout.String()), "how long a top-up order waits for its payment before it expires (IM_TOPUP_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -121,6 +125,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
+	}
+	if c.TopUpTimeout, err = time.ParseDuration(*topUp); err != nil || c.TopUpTimeout <= 0 {
+		errs = append(errs, fmt.Errorf("IM_TOPUP_TIMEOUT=%q: want a positive duration such as 15m", *topUp))
 	}
 	if c.LeaseTTL, err = time.ParseDuration(*leaseTTL); err != nil || c.LeaseTTL < minLeaseTTL || c.LeaseTTL > maxLeaseTTL {
 		errs = append(errs, fmt.Errorf("IM_LEASE_TTL=%q: want a duration from %s to %s such as 3s", *leaseTTL, minLeaseTTL, maxLeaseTTL))

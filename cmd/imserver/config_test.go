@@ -89,6 +89,7 @@ var _ = Describe("The configuration", func() {
 		Entry("a lease TTL too short to renew", map[string]string{"IM_LEASE_TTL": "500ms"}, `IM_LEASE_TTL="500ms"`),
 		Entry("a lease TTL that would stop projections for an hour", map[string]string{"IM_LEASE_TTL": "1h"}, `IM_LEASE_TTL="1h"`),
 		Entry("a node claim TTL too short to renew", map[string]string{"IM_NODE_CLAIM_TTL": "10ms"}, `IM_NODE_CLAIM_TTL="10ms": want a duration of at least 100ms`),
+		Entry("a top-up timeout that is not a duration", map[string]string{"IM_TOPUP_TIMEOUT": "15"}, `IM_TOPUP_TIMEOUT="15": want a positive duration such as 15m`),
 		Entry("a presence TTL too short to announce", map[string]string{"IM_PRESENCE_TTL": "100ms"}, `IM_PRESENCE_TTL="100ms": want a duration of at least 300ms`),
 		Entry("a password, which it hides", map[string]string{"IM_READSTORE": "mongodb://alice:s3cret@mongo:port"}, `"mongodb://xxxxx@mongo:port"`),
 		Entry("an unknown blob store", map[string]string{"IM_BLOBSTORE": "s3"}, `IM_BLOBSTORE="s3": want local or gridfs`),

@@ -133,6 +133,8 @@ func kindOf(path, name, chatType string) string {
 		return "notice"
 	case "uuid":
 		return "uuid"
+	case "requestid":
+		return "topupRequest"
 	case "filepath", "fileurl", "headurl":
 		return "file"
 	case "keyword":
@@ -159,6 +161,8 @@ func kindOf(path, name, chatType string) string {
 			return "notice"
 		case strings.Contains(path, "/friendInfo/"):
 			return "member"
+		case strings.Contains(path, "/topup/"):
+			return "topup"
 		case strings.HasPrefix(path, "/v1/message/"):
 			return "message"
 		}

@@ -194,6 +194,13 @@ func buildIsoWorld() *isoWorld {
 		}
 	}
 	Expect(w.ids["notice"]).NotTo(BeEmpty())
+
+	By("a top-up order of alice's, with top-up on in both tenants")
+	s.topUpOn("x0001", true)
+	s.topUpOn("x0002", true)
+	order := s.topUp(alice, "iso-topup-"+c, 2_000)
+	add("topup", order.ID)
+	add("topupRequest", order.RequestID)
 	add("session", w.group, alice.ID, bob.ID)
 	w.ids["session"] = unique(w.ids["session"])
 	add("account", w.alice.Account, w.alice.Phone)

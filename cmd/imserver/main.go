@@ -31,6 +31,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
 	"github.com/eventchat/eventchat/adapters/password"
+	"github.com/eventchat/eventchat/adapters/payments"
 	"github.com/eventchat/eventchat/adapters/presence"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
@@ -157,6 +158,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		Deliveries: &lookups,
 		SMS:        smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:      ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
+		Payments: payments.Operator{}, TopUpTimeout: cfg.TopUpTimeout,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -247,6 +249,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		restarting(workers, "command caches", follow, log.Named("commands"))
 	})
 	work(func() { restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls")) })
+	work(func() { restarting(workers, "top-up expiry", app.ExpireTopUpsEvery(time.Second), log.Named("topup")) })
 	if cluster != nil {
 		work(func() {
 			announce := func(ctx context.Context) error { return cluster.Run(ctx, gateway) }

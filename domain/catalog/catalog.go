@@ -13,6 +13,7 @@ import (
 	"github.com/eventchat/eventchat/domain/notice"
 	"github.com/eventchat/eventchat/domain/personal"
 	"github.com/eventchat/eventchat/domain/tenant"
+	"github.com/eventchat/eventchat/domain/wallet"
 )
 
 // Registry returns a registry of every domain event.
@@ -30,5 +31,6 @@ func Registry() es.Registry {
 	r.Add(notice.Events()...)
 	r.Add(personal.PreferenceEvents()...)
 	r.Add(audit.Events()...)
+	r.Add(wallet.Events()...)
 	return r
 }

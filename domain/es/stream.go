@@ -46,5 +46,6 @@ const (
 	CategoryChat       = "chat"
 	CategoryInbox      = "inbox"
 	CategoryGroup      = "group"
-	CategoryAudit      = "audit" // an auditor's or operator's accesses to the tenant's history
+	CategoryAudit      = "audit"  // an auditor's or operator's accesses to the tenant's history
+	CategoryWallet     = "wallet" // a member's balance and top-up orders
 )

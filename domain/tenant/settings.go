@@ -24,6 +24,7 @@ const (
 	KeySendBatchMessage = "sendBatchMessage"
 	KeySingleDevice     = "singleDevice"
 	KeyIllegalWords     = "illegalWords"
+	KeyTopUp            = "topUp"
 	// KeySensitiveWords is followed by "." and a member level code:
 	// sensitiveWords.Normal=word1,word2.
 	KeySensitiveWords = "sensitiveWords"
@@ -70,6 +71,8 @@ type Config struct {
 	// on by default).
 	IllegalWords   bool
 	SensitiveWords map[string][]string // member level code -> words
+	// TopUp lets the tenant's members top their balance up; off by default.
+	TopUp bool
 }
 
 // Defaults is the configuration of a tenant no setting has changed.
@@ -113,6 +116,7 @@ func (t *Tenant) Apply(e es.Event) {
 		setBool(&c.SendBatchMessage, e.SendBatchMessage)
 		setBool(&c.SingleDevice, e.SingleDevice)
 		setBool(&c.IllegalWords, e.IllegalWords)
+		setBool(&c.TopUp, e.TopUp)
 		for level, words := range e.SensitiveWords {
 			if c.SensitiveWords == nil {
 				c.SensitiveWords = map[string][]string{}
@@ -150,6 +154,7 @@ type SettingsChanged struct {
 	SingleDevice     *bool               `json:"singleDevice,omitempty"`
 	IllegalWords     *bool               `json:"illegalWords,omitempty"`
 	SensitiveWords   map[string][]string `json:"sensitiveWords,omitempty"`
+	TopUp            *bool               `json:"topUp,omitempty"`
 	At               int64               `json:"at"`
 }
 
@@ -194,7 +199,7 @@ func (t *Tenant) Configure(settings map[string]string, now time.Time) ([]es.Even
 			if v != now {
 				*dst, changed = &v, true
 			}
-		case KeyHasVoiceCall, KeyShowGroupMember, KeySendBatchMessage, KeySingleDevice, KeyIllegalWords:
+		case KeyHasVoiceCall, KeyShowGroupMember, KeySendBatchMessage, KeySingleDevice, KeyIllegalWords, KeyTopUp:
 			b, err := parseSwitch(key, v)
 			if err != nil {
 				return nil, err
@@ -254,6 +259,8 @@ func canonicalKey(k string) string {
 		key = KeySingleDevice
 	case "illegalwords":
 		key = KeyIllegalWords
+	case "topup":
+		key = KeyTopUp
 	case "sensitivewords", "words":
 		key = KeySensitiveWords
 	default:
@@ -275,6 +282,8 @@ func boolField(e *SettingsChanged, c *Config, key string) (**bool, bool) {
 		return &e.SendBatchMessage, c.SendBatchMessage
 	case KeySingleDevice:
 		return &e.SingleDevice, c.SingleDevice
+	case KeyTopUp:
+		return &e.TopUp, c.TopUp
 	}
 	return &e.IllegalWords, c.IllegalWords
 }

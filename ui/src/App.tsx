@@ -47,7 +47,12 @@ export function App() {
       case 'massSend':
       case 'notices':
       case 'historyPage':
-        page = <AppRoute route={route} />;
+      case 'topup':
+        page = (
+          <Suspense fallback={null}>
+            <AppRoute route={route} />
+          </Suspense>
+        );
         break;
       case 'resetPassword':
         page = <ResetPassword />;

@@ -54,6 +54,7 @@ commands:
       sendBatchMessage=Enable|Disable  singleDevice=true|false
       illegalWords=true|false (true: no sensitive-word filter, the default)
       sensitiveWords.<Normal|Admin|System>=word1,word2 (empty clears)
+      topUp=true|false (members may top their balance up; off by default)
   member show <tenant> <account>          a member's level and ban
   member ban|unban <tenant> <account>     ban (every session ends with 31 Disable) or lift it
   member offline <tenant> <account>       end every session with 31 Offline
@@ -67,6 +68,13 @@ commands:
   feedback list <tenant>                  the feedback members sent, newest first (100), with replies
   feedback reply <tenant> <feedbackId> <text>
                                           reply to a feedback: the member gets a notice of it
+  topup list <tenant>                     the tenant's top-up orders, newest first (100), with their status
+  topup confirm <tenant> <orderId>        confirm an order was paid: the member's balance is credited once
+  topup reject <tenant> <orderId> [reason]
+                                          reject an order's payment
+  topup adjust <tenant> <account> <id> <amount> <reason>
+                                          credit (12.50) or debit (-12.50) a balance; the same id again
+                                          changes nothing; a debit below zero is refused
   token [--ttl 8h]                        print an operator token (at most 12h) for the web client's admin page
   audit token <tenant> --name <who> [--ttl 8h]
                                           print an auditor token of the tenant (at most 12h)
@@ -259,8 +267,11 @@ func parse(args []string) (request, error) {
 	if len(args) < 2 {
 		return request{}, errors.New("missing command")
 	}
-	if args[0] == "audit" {
+	switch args[0] {
+	case "audit":
 		return parseAudit(args[1], args[2:])
+	case "topup":
+		return parseTopUp(args[1], args[2:])
 	}
 	need := func(n int) error {
 		if len(args) != n {

@@ -7,10 +7,11 @@ import { useAdminT } from './i18n';
 import { HistoryPanel } from './HistoryPanel';
 import { ProjectionsPanel } from './ProjectionsPanel';
 import { ReplaysPanel } from './ReplaysPanel';
+import { TopUpPanel } from './TopUpPanel';
 import { VerifyPanel } from './VerifyPanel';
 import { parseAdminToken, storeCredential, storedCredential, type AdminCredential } from './token';
 
-type Tab = 'projections' | 'history' | 'replays' | 'verify';
+type Tab = 'projections' | 'history' | 'replays' | 'verify' | 'topup';
 
 export function AdminApp() {
   const t = useAdminT();
@@ -30,7 +31,7 @@ export function AdminApp() {
     );
   }
   const tenant = credential.role === 'auditor' ? credential.tenant : tenantInput.trim();
-  const tabs: Tab[] = credential.role === 'operator' ? ['projections', 'history', 'replays', 'verify'] : ['history', 'replays', 'verify'];
+  const tabs: Tab[] = credential.role === 'operator' ? ['projections', 'history', 'replays', 'verify', 'topup'] : ['history', 'replays', 'verify'];
   const signOut = () => {
     storeCredential(null);
     setCredential(null);
@@ -82,6 +83,7 @@ export function AdminApp() {
         {tab === 'history' && tenant && <HistoryPanel key={tenant} credential={credential} tenant={tenant} onExpired={signOut} />}
         {tab === 'replays' && tenant && <ReplaysPanel key={tenant} credential={credential} tenant={tenant} onExpired={signOut} />}
         {tab === 'verify' && tenant && <VerifyPanel key={tenant} credential={credential} tenant={tenant} onExpired={signOut} />}
+        {tab === 'topup' && tenant && <TopUpPanel key={tenant} credential={credential} tenant={tenant} onExpired={signOut} />}
       </main>
     </div>
   );

@@ -1,5 +1,6 @@
 // Calls of the admin page: /v1/admin/... with the page's operator or auditor token.
 import { request } from '../api/http';
+import type { TopUpItem } from '../topup/logic';
 import type { AdminCredential } from './token';
 
 export interface ProjectorStatus {
@@ -137,6 +138,9 @@ export function adminApi(credential: AdminCredential, tenant: string) {
     browse: <T>(id: string, view: string, params: Record<string, string | number | undefined>) =>
       call<T>('GET', `/audit/replays/${encodeURIComponent(id)}/${view}${scoped(params)}`),
     verify: () => call<Verification>('POST', '/audit/verify', { tenant }),
+    topUps: () => call<{ records: TopUpItem[]; total: number }>('GET', `/topup/list${scoped({ pageSize: 100 })}`),
+    confirmTopUp: (id: string) => call<unknown>('PUT', '/topup/confirm', { tenant, id }),
+    rejectTopUp: (id: string) => call<unknown>('PUT', '/topup/reject', { tenant, id }),
     /** Names members (by id, or one by exact account or phone) and groups by id, of the tenant only. */
     directory: (ask: { members?: string[]; groups?: string[]; find?: string }) =>
       call<AuditDirectory>(

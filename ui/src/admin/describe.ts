@@ -2,6 +2,7 @@
 // members and groups it names resolved to their names.
 import type { AdminKey, AdminTranslate } from './i18n';
 import { previewText } from '../chat/preview';
+import { formatMoney } from '../topup/logic';
 import type { AuditEvent, AuditGroup, AuditPerson } from './api';
 
 /** The event types of the log, for the type filter. */
@@ -16,6 +17,7 @@ export const eventTypes = [
   'MemberPasswordLocked', 'MemberProfileModified', 'MemberAccountChanged', 'MemberPhoneChanged', 'MemberBanned',
   'MemberUnbanned', 'MemberLevelChanged',
   'CallStarted', 'CallAnswered', 'CallEnded', 'AuditAccessed', 'TenantCreated', 'TenantSettingsChanged',
+  'TopUpOrdered', 'TopUpConfirmed', 'TopUpRejected', 'TopUpExpired', 'TopUpFailed', 'BalanceAdjusted',
 ] as const;
 
 export interface Names {
@@ -51,13 +53,20 @@ function actorMember(e: AuditEvent): string {
   return /^\d+$/.test(e.actor) ? e.actor : '';
 }
 
+/** The operator an event's actor names ("operator:<name>"), or the actor as it is. */
+function operator(e: AuditEvent): string {
+  return e.actor.replace(/^operator:/, '');
+}
+
+const money = (v: unknown) => formatMoney(typeof v === 'number' ? v : 0);
+
 /** The ids an event names, to resolve before it is shown. */
 export function namedIds(e: AuditEvent): { members: string[]; groups: string[] } {
   const d = (e.data ?? {}) as Data;
   const { category, id } = streamParts(e.stream);
   const members = [actorMember(e), str(d.from), str(d.to), str(d.by), str(d.member), str(d.owner), str(d.editor), str(d.memberId), ...strs(d.members)];
   const groups = [str(d.groupId)];
-  if (category === 'member') members.push(id);
+  if (category === 'member' || category === 'wallet') members.push(id);
   if (category === 'group') groups.push(id);
   if (category === 'friendship' || category === 'chat') members.push(...id.split('_'));
   if (Array.isArray(d.requests)) for (const r of d.requests as Data[]) members.push(str(r.member));
@@ -144,6 +153,24 @@ export function describeEvent(e: AuditEvent, names: Names, t: AdminTranslate): s
       return t('audit.line.codeSent', { phone: str(d.phone) || id, purpose: str(d.purpose) });
     case 'SMSCodeUsed':
       return t('audit.line.codeUsed', { phone: id });
+    case 'TopUpOrdered':
+      return t('audit.line.topUpOrdered', { member: who(id), amount: money(d.amount) });
+    case 'TopUpConfirmed':
+      return t('audit.line.topUpConfirmed', { who: operator(e), member: who(id), amount: money(d.amount), balance: money(d.balance) });
+    case 'TopUpRejected':
+      return t('audit.line.topUpRejected', { who: operator(e), member: who(id), reason: str(d.reason) || '-' });
+    case 'TopUpExpired':
+      return t('audit.line.topUpExpired', { member: who(id) });
+    case 'TopUpFailed':
+      return t('audit.line.topUpFailed', { member: who(id), reason: str(d.reason) });
+    case 'BalanceAdjusted':
+      return t('audit.line.balanceAdjusted', {
+        who: operator(e),
+        member: who(id),
+        amount: money(d.amount),
+        reason: str(d.reason),
+        balance: money(d.balance),
+      });
     case 'AuditAccessed': {
       const action = t(auditActions[str(d.action)] ?? 'audit.action.read');
       const by = { name: str(d.auditor), tenant: str(d.tenant) };

@@ -80,6 +80,8 @@ export interface SystemInfo {
   systemLogo: string;
   hasVoiceCall: boolean;
   showGroupMember: boolean;
+  /** the tenant offers top-up: the page #/topup takes orders */
+  topUp: boolean;
 }
 
 /** Push 33: a friend's first socket opened or last one closed. */

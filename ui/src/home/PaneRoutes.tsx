@@ -45,6 +45,7 @@ function Routed({ route }: { route: Route }) {
   useEffect(() => {
     if (route.name === 'setting') setPane({ kind: 'settings' });
     else if (screen) setPane((held) => (held.kind === 'fixed' && held.id === screen ? held : { kind: 'fixed', id: screen }));
+    else if (route.name === 'topup') setPane({ kind: 'topup' });
     else if (route.name === 'home') setPane((held) => (held.kind === 'chat' || held.kind === 'fixed' ? { kind: 'none' } : held));
     else if (route.name === 'historyPage' && chatType) {
       setPane((held) => (held.kind === 'chat' && held.peerId === id ? held : { kind: 'chat', peerId: id, chatType }));
@@ -69,7 +70,7 @@ function Routed({ route }: { route: Route }) {
       // going back over the chat's entry would land on whatever screen came before it.
       if (pane.kind === 'none') leaveChatEntry();
       else replaceWithHome();
-    } else if (at.name === 'setting' && pane.kind !== 'settings') {
+    } else if ((at.name === 'setting' && pane.kind !== 'settings') || (at.name === 'topup' && pane.kind !== 'topup')) {
       replaceWithHome();
     }
   }, [pane]);

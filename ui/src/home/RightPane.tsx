@@ -10,6 +10,7 @@ import { FixedEntryView } from './FixedEntryView';
 import { FriendRequests } from './FriendRequests';
 import { MemberInfo } from './MemberInfo';
 import { SettingsView } from '../settings/SettingsView';
+import { TopUpView } from '../topup/TopUpView';
 
 export function RightPane({ me }: { me: UserInfo }) {
   const t = useT();
@@ -36,6 +37,9 @@ export function RightPane({ me }: { me: UserInfo }) {
       break;
     case 'settings':
       content = <SettingsView me={me} />;
+      break;
+    case 'topup':
+      content = <TopUpView />;
       break;
     case 'none':
       content = (

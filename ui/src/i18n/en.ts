@@ -5,6 +5,7 @@ import { groupChatEn } from './groupchat';
 
 // The English table is the reference: its keys type every other table.
 import { noticesEn } from './notices';
+import { topUpEn } from './topup';
 import { personalEn } from './personal';
 
 export const en = {
@@ -242,6 +243,7 @@ export const en = {
   ...groupsEn,
   ...groupChatEn,
   ...noticesEn,
+  ...topUpEn,
   ...accountsEn,
 } as const;
 

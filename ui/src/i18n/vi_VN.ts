@@ -4,6 +4,7 @@ import { groupsVi } from './groups';
 import { groupChatVi } from './groupchat';
 import type { Table } from './en';
 import { noticesVi } from './notices';
+import { topUpVi } from './topup';
 import { personalVi } from './personal';
 
 export const vi_VN: Table = {
@@ -241,5 +242,6 @@ export const vi_VN: Table = {
   ...groupsVi,
   ...groupChatVi,
   ...noticesVi,
+  ...topUpVi,
   ...accountsVi,
 };

@@ -4,6 +4,7 @@ import { groupsZh } from './groups';
 import { groupChatZh } from './groupchat';
 import type { Table } from './en';
 import { noticesZh } from './notices';
+import { topUpZh } from './topup';
 import { personalZh } from './personal';
 
 export const zh_CN: Table = {
@@ -241,5 +242,6 @@ export const zh_CN: Table = {
   ...groupsZh,
   ...groupChatZh,
   ...noticesZh,
+  ...topUpZh,
   ...accountsZh,
 };

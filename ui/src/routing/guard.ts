@@ -13,6 +13,7 @@ export type RouteName =
   | 'massSend'
   | 'notices'
   | 'historyPage'
+  | 'topup'
   | 'unknown';
 
 export interface Route {
@@ -23,7 +24,7 @@ export interface Route {
 }
 
 /** The routes of the app path (/1/{memberId}/) the guard lets render. */
-const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'massSend', 'notices', 'historyPage'];
+const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'massSend', 'notices', 'historyPage', 'topup'];
 
 const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
@@ -55,6 +56,8 @@ export function parseHash(hash: string): Route {
       return { name: 'massSend', query };
     case '/notices':
       return { name: 'notices', query };
+    case '/topup':
+      return { name: 'topup', query };
     default: {
       const id = path.match(/^\/historyPage\/([^/]+)$/)?.[1];
       return id ? { name: 'historyPage', query, id: decodeURIComponent(id) } : { name: 'unknown', query };

@@ -1,6 +1,7 @@
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useRef, useState } from 'react';
 import useSWR from 'swr';
+import { useSystemInfo } from '../api/hooks';
 import type { UserInfo } from '../api/types';
 import { authAtom } from '../auth/authState';
 import { logout } from '../auth/logout';
@@ -10,6 +11,7 @@ import { Dialog } from '../components/Dialog';
 import { Field } from '../components/Field';
 import { currentLanguage, languageAtom, languages, useT, type Language, type MessageKey } from '../i18n';
 import { PaneHeader } from '../home/PaneHeader';
+import { goTo } from '../routing/useRoute';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
 import {
@@ -58,6 +60,7 @@ export function SettingsView({ me }: { me: UserInfo }) {
   // are not shown, so that no default flashes or is toggled as if stored.
   const { prefs, data: storedPrefs } = usePreferences();
   const referee = useSWR<{ code: string; link: string }>(settingsKeys.refereeLink);
+  const system = useSystemInfo();
   const [name, setName] = useState(me.name);
   const [nameError, setNameError] = useState<string>();
   const [dialog, setDialog] = useState<'password' | 'account' | 'feedback' | null>(null);
@@ -253,6 +256,22 @@ export function SettingsView({ me }: { me: UserInfo }) {
         )}
 
         <h2 className="settings-title">{t('settings.more')}</h2>
+        {system.data?.topUp ? (
+          <div className="settings-row">
+            <span>{t('topup.title')}</span>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setPane({ kind: 'topup' });
+                goTo('#/topup');
+              }}
+              data-testid="open-topup"
+            >
+              {t('topup.open')}
+            </button>
+          </div>
+        ) : null}
         <div className="settings-row">
           <span>{t('settings.feedback')}</span>
           <button type="button" className="button button-secondary" onClick={() => setDialog('feedback')} data-testid="open-feedback">

@@ -15,7 +15,8 @@ export type Pane =
   | { kind: 'requests' }
   | { kind: 'member'; memberId: string }
   | { kind: 'group'; groupId: string }
-  | { kind: 'settings' };
+  | { kind: 'settings' }
+  | { kind: 'topup' };
 
 export const paneAtom = atom<Pane>({ kind: 'none' });
 
