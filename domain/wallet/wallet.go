@@ -8,6 +8,7 @@ package wallet
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,6 +77,7 @@ const (
 	MsgInsufficient       = "The balance is too low for this debit"
 	MsgAdjustAmount       = "An adjustment is a non-zero amount of at most 10,000.00 either way"
 	MsgReason             = "The reason must be 1 to 200 characters"
+	MsgRejectReason       = "The reason must be at most 200 characters"
 	MsgProviderFailed     = "The payment provider could not take the payment: the order failed and nothing was charged"
 	MsgProviderTimeout    = "The payment provider did not answer in time: the order failed and nothing was charged"
 	MsgAdjustmentRepeated = "This adjustment id was used for a different adjustment"
@@ -118,6 +120,7 @@ func (w *Wallet) Due(now time.Time) []string {
 			out = append(out, id)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
@@ -275,7 +278,7 @@ func (w *Wallet) Confirm(id string, now time.Time) ([]es.Event, error) {
 func (w *Wallet) Reject(id, reason string, now time.Time) ([]es.Event, error) {
 	reason = strings.TrimSpace(reason)
 	if utf8.RuneCountInString(reason) > maxReasonRunes || !utf8.ValidString(reason) {
-		return nil, fault.New(fault.Invalid, MsgReason)
+		return nil, fault.New(fault.Invalid, MsgRejectReason)
 	}
 	o, expired, err := w.pendingOrder(id, now)
 	switch {

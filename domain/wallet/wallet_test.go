@@ -1,6 +1,7 @@
 package wallet_test
 
 import (
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -99,5 +100,17 @@ var _ = Describe("Wallet", func() {
 		Expect(events).To(HaveLen(1))
 		apply(&w, events)
 		Expect(w.Fail(o.ID, wallet.MsgProviderFailed, now)).To(BeEmpty())
+	})
+})
+
+var _ = Describe("Wallet refusals", func() {
+	It("refuses a rejection reason over 200 characters and changes nothing", func() {
+		var w wallet.Wallet
+		o := place(&w, "r1", 1_000)
+		long := strings.Repeat("é", 201)
+		_, err := w.Reject(o.ID, long, now)
+		Expect(err).To(MatchError(wallet.MsgRejectReason))
+		got, _ := w.Order(o.ID)
+		Expect(got.Status).To(Equal(wallet.Pending))
 	})
 })
