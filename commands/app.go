@@ -34,6 +34,7 @@ type Deps struct {
 	Media MediaProvider
 	// CallRingTimeout ends unanswered calls; call.RingTimeout when zero.
 	CallRingTimeout time.Duration
+	Assistant       AssistantDeps
 }
 
 // App lists every use case; cmd/ wires it once.
@@ -45,6 +46,7 @@ type App struct {
 	tenantConfigs followedCache[tenant.Config]   // by tenant code
 	levels        followedCache[string]          // member levels, by member stream
 	calls         callRegistry
+	answers       answerRuns
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 

@@ -30,6 +30,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.auditRoutes()...)
 	rs = append(rs, a.auditReplayRoutes()...)
 	rs = append(rs, a.profileRoutes()...)
+	rs = append(rs, a.assistantRoutes()...)
 	return a.withLimits(rs)
 }
 

@@ -74,6 +74,7 @@ type Commands interface {
 	AckDelivery(ctx context.Context, p commands.Principal, r commands.MessageAck) (commands.Delivery, error)
 	TenantCommands
 	AuditCommands
+	AssistantCommands
 }
 
 // AuditCommands record auditors' accesses and read a tenant's history.

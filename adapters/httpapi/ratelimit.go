@@ -52,6 +52,8 @@ var (
 	smsPerIP          = limit{name: "sms", n: 10, window: 10 * time.Minute}
 	lookupPerIP       = limit{name: "lookup", n: 60, window: time.Minute}
 	friendRequestLock = limit{name: "friend-request", n: 1, window: 200 * time.Millisecond}
+	// assistantPerMember counts a member's questions to the chat assistant.
+	assistantPerMember = limit{name: "assistant", n: 20, window: time.Minute}
 )
 
 // countTimeout bounds a call to the shared counters: what a limited
@@ -225,6 +227,8 @@ func (a *API) withLimits(rs []route) []route {
 			r.handle = l.perIP(lookupPerIP, fault.MsgTooManyAttempts, next)
 		case "/chat/applyInfo/build":
 			r.handle = l.friendRequestLock(next)
+		case pathAsk:
+			r.handle = l.perMember(assistantPerMember, msgTooManyQuestions, next)
 		}
 	}
 	return rs
@@ -237,6 +241,19 @@ func tooMany(key string) error { return fault.New(fault.RateLimited, key) }
 func (l *limits) perIP(lim limit, key string, next handler) handler {
 	return func(c echo.Context, p commands.Principal) error {
 		if ip := clientIP(c); limitedAddress(ip) && !l.take(c.Request().Context(), lim, ip) {
+			return tooMany(key)
+		}
+		return next(c, p)
+	}
+}
+
+// msgTooManyQuestions refuses a member's question over its limit.
+const msgTooManyQuestions = "too many questions, please try again in a minute"
+
+// perMember counts a member's requests, from any address and node.
+func (l *limits) perMember(lim limit, key string, next handler) handler {
+	return func(c echo.Context, p commands.Principal) error {
+		if !l.take(c.Request().Context(), lim, p.Tenant+"/"+p.MemberID) {
 			return tooMany(key)
 		}
 		return next(c, p)

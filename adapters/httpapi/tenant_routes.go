@@ -24,6 +24,10 @@ type SystemInfo struct {
 	SystemLogo      string `json:"systemLogo"`
 	HasVoiceCall    bool   `json:"hasVoiceCall"`
 	ShowGroupMember bool   `json:"showGroupMember"`
+	// HasChatGpt is the assistant's switch; ChatGptReady also needs its
+	// endpoint set up.
+	HasChatGpt   bool `json:"hasChatGpt"`
+	ChatGptReady bool `json:"chatGptReady"`
 }
 
 // SystemRegister is what the registration page shows of a tenant.
@@ -56,13 +60,19 @@ type TenantView struct {
 	SingleDevice     bool              `json:"singleDevice"`
 	IllegalWords     bool              `json:"illegalWords"`
 	SensitiveWords   map[string]string `json:"sensitiveWords"` // level -> comma-separated words
+	Assistant        bool              `json:"assistant"`
+	AssistantBaseURL string            `json:"assistantBaseURL"`
+	AssistantModels  string            `json:"assistantModels"` // comma separated
+	AssistantTimeout int               `json:"assistantTimeout"`
 	Position         uint64            `json:"position"`
 }
 
 func tenantView(c tenant.Config, position uint64) TenantView {
 	v := TenantView{Code: c.Code, Name: c.Name, SystemIcon: c.SystemIcon, SystemLogo: c.SystemLogo,
 		HasVoiceCall: c.HasVoiceCall, ShowGroupMember: c.ShowGroupMember, SendBatchMessage: enable(c.SendBatchMessage),
-		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, Position: position}
+		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, Position: position,
+		Assistant: c.Assistant.On, AssistantBaseURL: c.Assistant.BaseURL, AssistantModels: strings.Join(c.Assistant.Models, ","),
+		AssistantTimeout: c.Assistant.Timeout}
 	for level, words := range c.SensitiveWords {
 		v.SensitiveWords[level] = strings.Join(words, ",")
 	}
@@ -80,7 +90,7 @@ func (a *API) tenantRoutes() []route {
 	tenantParam := param{"tenantCode", false, "server ID; default: the token's tenant, else " + tenant.Default}
 	return []route{
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemInfo", public: true,
-			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember.",
+			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember, hasChatGpt, chatGptReady.",
 			query:   []param{tenantParam}, result: SystemInfo{}, handle: a.systemInfo},
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemRegister", public: true,
 			summary: "What the registration page needs of a tenant.",
@@ -121,7 +131,8 @@ func (a *API) systemInfo(c echo.Context, _ commands.Principal) error {
 
 func systemInfo(cfg tenant.Config) SystemInfo {
 	return SystemInfo{TenantCode: cfg.Code, Name: cfg.Name, SystemIcon: cfg.SystemIcon, SystemLogo: cfg.SystemLogo,
-		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember}
+		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember,
+		HasChatGpt: cfg.Assistant.On, ChatGptReady: cfg.Assistant.Ready()}
 }
 
 func (a *API) systemRegister(c echo.Context, _ commands.Principal) error {

@@ -149,6 +149,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	defer closeBlobs()
 	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
+	assistant, assistantPush, err := openAssistant(cfg)
+	if err != nil {
+		return err
+	}
 	app := commands.New(commands.Deps{
 		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
 		Messages:   &lookups,
@@ -157,6 +161,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		Deliveries: &lookups,
 		SMS:        smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:      ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
+		Assistant: assistant,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -165,6 +170,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	// The projections hand their deltas over without waiting on the bus.
 	publisher := bus.NewAsync(deltas, bus.AsyncConfig{})
 	defer func() { _ = publisher.Close() }()
+	assistantPush.pub = publisher
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
@@ -247,6 +253,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		restarting(workers, "command caches", follow, log.Named("commands"))
 	})
 	work(func() { restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls")) })
+	work(func() { app.RunAssistant(workers) })
 	if cluster != nil {
 		work(func() {
 			announce := func(ctx context.Context) error { return cluster.Run(ctx, gateway) }

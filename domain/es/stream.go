@@ -47,4 +47,5 @@ const (
 	CategoryInbox      = "inbox"
 	CategoryGroup      = "group"
 	CategoryAudit      = "audit" // an auditor's or operator's accesses to the tenant's history
+	CategoryAssistant  = "assistant"
 )

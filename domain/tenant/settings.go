@@ -70,12 +70,13 @@ type Config struct {
 	// on by default).
 	IllegalWords   bool
 	SensitiveWords map[string][]string // member level code -> words
+	Assistant      Assistant
 }
 
 // Defaults is the configuration of a tenant no setting has changed.
 func Defaults(code string) Config {
 	return Config{Code: code, Name: code, HasVoiceCall: true, ShowGroupMember: true, SendBatchMessage: true,
-		IllegalWords: true, SensitiveWords: map[string][]string{}}
+		IllegalWords: true, SensitiveWords: map[string][]string{}, Assistant: defaultAssistant()}
 }
 
 // Tenant is a tenant's state, folded from its stream.
@@ -94,6 +95,7 @@ func (t *Tenant) Config() Config {
 	for k, v := range t.config.SensitiveWords {
 		c.SensitiveWords[k] = slices.Clone(v)
 	}
+	c.Assistant.Models = slices.Clone(t.config.Assistant.Models)
 	return c
 }
 
@@ -113,6 +115,7 @@ func (t *Tenant) Apply(e es.Event) {
 		setBool(&c.SendBatchMessage, e.SendBatchMessage)
 		setBool(&c.SingleDevice, e.SingleDevice)
 		setBool(&c.IllegalWords, e.IllegalWords)
+		c.Assistant.apply(e.Assistant)
 		for level, words := range e.SensitiveWords {
 			if c.SensitiveWords == nil {
 				c.SensitiveWords = map[string][]string{}
@@ -150,6 +153,7 @@ type SettingsChanged struct {
 	SingleDevice     *bool               `json:"singleDevice,omitempty"`
 	IllegalWords     *bool               `json:"illegalWords,omitempty"`
 	SensitiveWords   map[string][]string `json:"sensitiveWords,omitempty"`
+	Assistant        *AssistantChange    `json:"assistant,omitempty"`
 	At               int64               `json:"at"`
 }
 
@@ -226,6 +230,12 @@ func (t *Tenant) Configure(settings map[string]string, now time.Time) ([]es.Even
 				}
 				e.SensitiveWords[level], changed = words, true
 			}
+		case KeyAssistant, KeyAssistantURL, KeyAssistantModels, KeyAssistantTimeout:
+			diff, err := configureAssistant(e, cur.Assistant, key, v)
+			if err != nil {
+				return nil, err
+			}
+			changed = changed || diff
 		default:
 			return nil, fault.New(fault.Invalid, MsgSettingUnknown, raw)
 		}
@@ -257,6 +267,9 @@ func canonicalKey(k string) string {
 	case "sensitivewords", "words":
 		key = KeySensitiveWords
 	default:
+		if a := assistantKey(k); a != "" {
+			return a
+		}
 		return k
 	}
 	if dotted {
