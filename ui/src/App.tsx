@@ -43,6 +43,7 @@ export function App() {
       case 'home':
       case 'setting':
       case 'favorite':
+      case 'chatGpt':
       case 'historyPage':
         page = (
           <Suspense fallback={null}>

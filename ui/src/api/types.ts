@@ -80,6 +80,9 @@ export interface SystemInfo {
   systemLogo: string;
   hasVoiceCall: boolean;
   showGroupMember: boolean;
+  /** the chat assistant's switch; chatGptReady: also set up (docs/api-assistant.md) */
+  hasChatGpt: boolean;
+  chatGptReady: boolean;
 }
 
 /** Push 33: a friend's first socket opened or last one closed. */

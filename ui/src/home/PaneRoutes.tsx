@@ -31,6 +31,7 @@ export function AppRoute({ route }: { route: Route }) {
   useEffect(() => {
     if (route.name === 'setting') setPane({ kind: 'settings' });
     else if (route.name === 'favorite') setPane({ kind: 'fixed', id: '001' });
+    else if (route.name === 'chatGpt') setPane({ kind: 'fixed', id: '004' });
     else if (route.name === 'home') setPane((held) => (held.kind === 'chat' ? { kind: 'none' } : held));
     else if (route.name === 'historyPage' && chatType) {
       setPane((held) => (held.kind === 'chat' && held.peerId === id ? held : { kind: 'chat', peerId: id, chatType }));
@@ -53,7 +54,8 @@ export function AppRoute({ route }: { route: Route }) {
       else replaceWithHome();
     } else if (
       (at.name === 'setting' && pane.kind !== 'settings') ||
-      (at.name === 'favorite' && (pane.kind !== 'fixed' || pane.id !== '001'))
+      (at.name === 'favorite' && (pane.kind !== 'fixed' || pane.id !== '001')) ||
+      (at.name === 'chatGpt' && (pane.kind !== 'fixed' || pane.id !== '004'))
     ) {
       replaceWithHome();
     }

@@ -1,3 +1,4 @@
+import { assistantEn } from './assistant';
 import { adminEn } from './admin';
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
@@ -244,6 +245,7 @@ export const en = {
   ...noticesEn,
   ...adminEn,
   ...accountsEn,
+  ...assistantEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { assistantVi } from './assistant';
 import { adminVi } from './admin';
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
@@ -243,4 +244,5 @@ export const vi_VN: Table = {
   ...noticesVi,
   ...adminVi,
   ...accountsVi,
+  ...assistantVi,
 };

@@ -1,3 +1,4 @@
+import { assistantZh } from './assistant';
 import { adminZh } from './admin';
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
@@ -243,4 +244,5 @@ export const zh_CN: Table = {
   ...noticesZh,
   ...adminZh,
   ...accountsZh,
+  ...assistantZh,
 };

@@ -11,6 +11,7 @@ export type RouteName =
   | 'setting'
   | 'favorite'
   | 'historyPage'
+  | 'chatGpt'
   | 'unknown';
 
 export interface Route {
@@ -21,7 +22,7 @@ export interface Route {
 }
 
 /** The routes of the app path (/1/{memberId}/) the guard lets render. */
-const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'historyPage'];
+const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'historyPage', 'chatGpt'];
 
 const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
@@ -49,6 +50,8 @@ export function parseHash(hash: string): Route {
       return { name: 'setting', query };
     case '/favorite':
       return { name: 'favorite', query };
+    case '/chatGpt':
+      return { name: 'chatGpt', query };
     default: {
       const id = path.match(/^\/historyPage\/([^/]+)$/)?.[1];
       return id ? { name: 'historyPage', query, id: decodeURIComponent(id) } : { name: 'unknown', query };
