@@ -7,7 +7,7 @@ import { unreadTotal } from '../chat/sessions';
 import { useMyGroups } from '../groups/api';
 import { useT } from '../i18n';
 import { parseHash, type Route } from '../routing/guard';
-import { leaveChatEntry, replaceWithHome, showChatEntry } from '../routing/useRoute';
+import { goTo, leaveChatEntry, replaceWithHome, showChatEntry } from '../routing/useRoute';
 import { badgedTitle, unseenAtom } from '../settings/alerts';
 import { paneAtom, type Pane } from '../state/ui';
 import { Home } from './Home';
@@ -47,6 +47,8 @@ export function AppRoute({ route }: { route: Route }) {
     const at = parseHash(window.location.hash);
     if (pane.kind === 'chat') {
       if (at.name !== 'historyPage' || at.id !== pane.peerId) showChatEntry(pane.peerId, at.name === 'historyPage');
+    } else if (pane.kind === 'fixed' && pane.id === '004') {
+      if (at.name !== 'chatGpt') goTo('#/chatGpt');
     } else if (at.name === 'historyPage') {
       // A card opened from the chat (a member, the group) takes the chat's place in the address:
       // going back over the chat's entry would land on whatever screen came before it.
