@@ -41,6 +41,7 @@ type Deps struct {
 	// zero.
 	TopUpTimeout   time.Duration
 	PaymentTimeout time.Duration
+	Assistant      AssistantDeps
 }
 
 // App lists every use case; cmd/ wires it once.
@@ -53,6 +54,7 @@ type App struct {
 	levels        followedCache[string]          // member levels, by member stream
 	calls         callRegistry
 	topUps        pendingTopUps
+	answers       answerRuns
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/eventchat/eventchat/domain/assistant"
 	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
@@ -100,6 +101,12 @@ func (a *App) followed(r es.RecordedEvent) error {
 		a.tenantConfigs.evict(sn.Tenant)
 	case sn.Category == es.CategoryMember:
 		a.levels.evict(r.Stream)
+	case sn.Category == es.CategoryAssistant && r.Type == assistant.TypeStopRequested:
+		e, err := a.registry.Decode(r.Type, r.Data)
+		if err != nil {
+			return err
+		}
+		a.answers.stop(sn.Tenant + "/" + e.(*assistant.StopRequested).QuestionID)
 	case sn.Category == es.CategoryChat && call.IsCallEvent(r.Type):
 		e, err := a.registry.Decode(r.Type, r.Data)
 		if err != nil {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"strings"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -62,11 +63,21 @@ func (a *App) ConfigureTenant(ctx context.Context, op Operator, code string, set
 	if err := tenant.ValidateCode(code); err != nil {
 		return TenantSettings{}, err
 	}
+	settings, key, setKey, err := a.splitAssistantKey(settings)
+	if err != nil {
+		return TenantSettings{}, err
+	}
 	defer a.tenantConfigs.evict(code)
-	return retryOnConflict(ctx, func() (TenantSettings, error) {
+	res, err := retryOnConflict(ctx, func() (TenantSettings, error) {
 		t, st, err := a.loadTenant(ctx, code)
 		if err != nil {
 			return TenantSettings{}, err
+		}
+		if setKey && len(settings) == 0 {
+			if !t.Exists() {
+				return TenantSettings{}, fault.New(fault.NotFound, fault.MsgTenantInvalid)
+			}
+			return TenantSettings{Config: t.Config()}, nil
 		}
 		events, err := t.Configure(settings, a.Now())
 		if err != nil || len(events) == 0 {
@@ -81,6 +92,39 @@ func (a *App) ConfigureTenant(ctx context.Context, op Operator, code string, set
 		}
 		return TenantSettings{Config: t.Config(), Position: res.Position}, nil
 	})
+	if err == nil && setKey {
+		err = a.Assistant.Keys.SetAssistantKey(code, key)
+	}
+	return res, err
+}
+
+// MsgAssistantKey refuses a provider key that cannot be one.
+const MsgAssistantKey = "assistantKey must be at most 512 printable characters without spaces"
+
+// splitAssistantKey takes the provider's key out of settings: it is kept in
+// the key store, never in the log.
+func (a *App) splitAssistantKey(settings map[string]string) (rest map[string]string, key string, found bool, err error) {
+	rest = make(map[string]string, len(settings))
+	for k, v := range settings {
+		if !tenant.IsAssistantKey(k) {
+			rest[k] = v
+			continue
+		}
+		if found {
+			return nil, "", false, fault.New(fault.Invalid, tenant.MsgSettingDuplicate, tenant.KeyAssistantKey)
+		}
+		key, found = strings.TrimSpace(v), true
+	}
+	if !found {
+		return settings, "", false, nil
+	}
+	if a.Assistant.Keys == nil {
+		return nil, "", false, fault.New(fault.Invalid, tenant.MsgSettingUnknown, tenant.KeyAssistantKey)
+	}
+	if len(key) > 512 || strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return nil, "", false, fault.New(fault.Invalid, MsgAssistantKey)
+	}
+	return rest, key, true, nil
 }
 
 // checkContent refuses a message whose text holds one of the sensitive

@@ -436,7 +436,7 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 
 // All lists every projector the server runs.
 func All() []Projector {
-	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}, Feedback{}, Wallet{}}
+	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}, Feedback{}, Wallet{}, Assistant{}}
 }
 
 func (e *Engine) setProjectorErr(name string, err error) {

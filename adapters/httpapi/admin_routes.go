@@ -93,7 +93,7 @@ func (a *API) adminRoutes() []route {
 		{method: http.MethodGet, path: "/admin/tenant/show", admin: true, summary: "A tenant's settings (operators).",
 			query: []param{{"code", true, "tenant code"}}, result: TenantView{}, handle: a.adminShowTenant},
 		{method: http.MethodPut, path: "/admin/tenant/settings", admin: true,
-			summary: "Change a tenant's settings (operators): systemIcon, systemLogo, hasVoiceCall, showGroupMember, sendBatchMessage, singleDevice, illegalWords, sensitiveWords.<Level>, topUp.",
+			summary: "Change a tenant's settings (operators): systemIcon, systemLogo, hasVoiceCall, showGroupMember, sendBatchMessage, singleDevice, illegalWords, sensitiveWords.<Level>, topUp, assistant, assistantBaseURL, assistantModels, assistantTimeout, assistantKey (kept out of the log and never shown).",
 			body:    AdminSettings{}, result: TenantView{}, handle: a.adminSettings},
 		{method: http.MethodGet, path: "/admin/member/show", admin: true, summary: "A member's level and ban (operators).",
 			query:  []param{{"tenant", true, "tenant code"}, {"account", true, "account, phone or member id"}},

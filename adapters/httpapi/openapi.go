@@ -31,6 +31,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.auditReplayRoutes()...)
 	rs = append(rs, a.profileRoutes()...)
 	rs = append(rs, a.topUpRoutes()...)
+	rs = append(rs, a.assistantRoutes()...)
 	return a.withLimits(rs)
 }
 

@@ -75,6 +75,7 @@ type Commands interface {
 	TenantCommands
 	AuditCommands
 	TopUpCommands
+	AssistantCommands
 }
 
 // AuditCommands record auditors' accesses and read a tenant's history.

@@ -55,6 +55,8 @@ var (
 	lookupPerIP       = limit{name: "lookup", n: 60, window: time.Minute}
 	friendRequestLock = limit{name: "friend-request", n: 1, window: 200 * time.Millisecond}
 	topUpsPerMember   = limit{name: "topup", n: 10, window: time.Minute}
+	// assistantPerMember counts a member's questions to the chat assistant.
+	assistantPerMember = limit{name: "assistant", n: 20, window: time.Minute}
 )
 
 // countTimeout bounds a call to the shared counters: what a limited
@@ -230,8 +232,10 @@ func (a *API) withLimits(rs []route) []route {
 			r.handle = l.friendRequestLock(next)
 		case "/member/topup/order":
 			if r.method == http.MethodPost {
-				r.handle = l.perMember(topUpsPerMember, next)
+				r.handle = l.perMember(topUpsPerMember, fault.MsgTooManyAttempts, next)
 			}
+		case pathAsk:
+			r.handle = l.perMember(assistantPerMember, msgTooManyQuestions, next)
 		}
 	}
 	return rs
@@ -244,6 +248,19 @@ func tooMany(key string) error { return fault.New(fault.RateLimited, key) }
 func (l *limits) perIP(lim limit, key string, next handler) handler {
 	return func(c echo.Context, p commands.Principal) error {
 		if ip := clientIP(c); limitedAddress(ip) && !l.take(c.Request().Context(), lim, ip) {
+			return tooMany(key)
+		}
+		return next(c, p)
+	}
+}
+
+// msgTooManyQuestions refuses a member's question over its limit.
+const msgTooManyQuestions = "too many questions, please try again in a minute"
+
+// perMember counts a member's requests, from any address and node.
+func (l *limits) perMember(lim limit, key string, next handler) handler {
+	return func(c echo.Context, p commands.Principal) error {
+		if !l.take(c.Request().Context(), lim, p.Tenant+"/"+p.MemberID) {
 			return tooMany(key)
 		}
 		return next(c, p)
@@ -305,15 +322,6 @@ func (l *limits) login(unknown unknownLoginKey, next handler) handler {
 		}
 		return err
 	})
-}
-
-func (l *limits) perMember(lim limit, next handler) handler {
-	return func(c echo.Context, p commands.Principal) error {
-		if !l.take(c.Request().Context(), lim, p.Tenant+"\x00"+p.MemberID) {
-			return tooMany(fault.MsgTooManyAttempts)
-		}
-		return next(c, p)
-	}
 }
 
 func (l *limits) friendRequestLock(next handler) handler {

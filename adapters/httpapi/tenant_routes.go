@@ -25,6 +25,10 @@ type SystemInfo struct {
 	HasVoiceCall    bool   `json:"hasVoiceCall"`
 	ShowGroupMember bool   `json:"showGroupMember"`
 	TopUp           bool   `json:"topUp"` // the top-up page is offered
+	// HasChatGpt is the assistant's switch; ChatGptReady also needs its
+	// endpoint set up.
+	HasChatGpt   bool `json:"hasChatGpt"`
+	ChatGptReady bool `json:"chatGptReady"`
 }
 
 // SystemRegister is what the registration page shows of a tenant.
@@ -58,13 +62,19 @@ type TenantView struct {
 	IllegalWords     bool              `json:"illegalWords"`
 	SensitiveWords   map[string]string `json:"sensitiveWords"` // level -> comma-separated words
 	TopUp            bool              `json:"topUp"`
+	Assistant        bool              `json:"assistant"`
+	AssistantBaseURL string            `json:"assistantBaseURL"`
+	AssistantModels  string            `json:"assistantModels"` // comma separated
+	AssistantTimeout int               `json:"assistantTimeout"`
 	Position         uint64            `json:"position"`
 }
 
 func tenantView(c tenant.Config, position uint64) TenantView {
 	v := TenantView{Code: c.Code, Name: c.Name, SystemIcon: c.SystemIcon, SystemLogo: c.SystemLogo,
 		HasVoiceCall: c.HasVoiceCall, ShowGroupMember: c.ShowGroupMember, SendBatchMessage: enable(c.SendBatchMessage),
-		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, TopUp: c.TopUp, Position: position}
+		SingleDevice: c.SingleDevice, IllegalWords: c.IllegalWords, SensitiveWords: map[string]string{}, TopUp: c.TopUp, Position: position,
+		Assistant: c.Assistant.On, AssistantBaseURL: c.Assistant.BaseURL, AssistantModels: strings.Join(c.Assistant.Models, ","),
+		AssistantTimeout: c.Assistant.Timeout}
 	for level, words := range c.SensitiveWords {
 		v.SensitiveWords[level] = strings.Join(words, ",")
 	}
@@ -82,7 +92,7 @@ func (a *API) tenantRoutes() []route {
 	tenantParam := param{"tenantCode", false, "server ID; default: the token's tenant, else " + tenant.Default}
 	return []route{
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemInfo", public: true,
-			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember, topUp.",
+			summary: "The tenant's branding and switches: systemIcon, systemLogo, hasVoiceCall, showGroupMember, topUp, hasChatGpt, chatGptReady.",
 			query:   []param{tenantParam}, result: SystemInfo{}, handle: a.systemInfo},
 		{method: http.MethodGet, path: "/member/memberInfo/getSystemRegister", public: true,
 			summary: "What the registration page needs of a tenant.",
@@ -123,7 +133,8 @@ func (a *API) systemInfo(c echo.Context, _ commands.Principal) error {
 
 func systemInfo(cfg tenant.Config) SystemInfo {
 	return SystemInfo{TenantCode: cfg.Code, Name: cfg.Name, SystemIcon: cfg.SystemIcon, SystemLogo: cfg.SystemLogo,
-		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember, TopUp: cfg.TopUp}
+		HasVoiceCall: cfg.HasVoiceCall, ShowGroupMember: cfg.ShowGroupMember, TopUp: cfg.TopUp,
+		HasChatGpt: cfg.Assistant.On, ChatGptReady: cfg.Assistant.Ready()}
 }
 
 func (a *API) systemRegister(c echo.Context, _ commands.Principal) error {

@@ -125,6 +125,10 @@ func kindOf(path, name, chatType string) string {
 		return "session"
 	case "callid":
 		return "call"
+	case "questionid":
+		return "question"
+	case "tenantid":
+		return "modelTenant"
 	case "favoriteid", "favoriteids":
 		return "favourite"
 	case "applyid", "applyids":

@@ -49,6 +49,9 @@ var isoExcluded = map[string]isoExclusion{
 	"GET /v1/sso/im/file/{tenant}/{name}": {
 		reason:     "uploaded files are served to the members of their tenant by unguessable name (a capability the message carries); another tenant's member must get 404",
 		attackedBy: []string{"mallory"}},
+	"GET /v1/api/model-list/{tenantId}": {
+		reason:     "a tenant's assistant models are the same for all its members; another tenant's member must get 404",
+		attackedBy: []string{"mallory"}},
 	"GET /v1/member/sensitiveWord/getSensitiveWordByMemberLevelId": {
 		reason: "memberLevelId is a member level's code (Normal, Admin, System), the same for the whole tenant, not a member's data"},
 }

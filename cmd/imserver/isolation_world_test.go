@@ -12,6 +12,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/adapters/chatmodel/chatmodeltest"
 )
 
 // isoMember is a member of the isolation world, with what identifies them
@@ -205,6 +207,19 @@ func buildIsoWorld() *isoWorld {
 	w.ids["session"] = unique(w.ids["session"])
 	add("account", w.alice.Account, w.alice.Phone)
 	add("fileTenant", "x0001")
+
+	By("a question to the chat assistant, answered")
+	fake := chatmodeltest.Start()
+	DeferCleanup(fake.Close)
+	s.configure(map[string]string{"assistantBaseURL": fake.URL + "/v1", "assistantKey": "sk-" + c})
+	question := s.ask(alice, text("a question"))
+	Eventually(func() int {
+		var page struct{ Total int }
+		s.ok("GET", "/v1/assistant/history", alice.Token, nil, &page)
+		return page.Total
+	}).Should(Equal(2))
+	add("question", question.QuestionID)
+	add("modelTenant", "x0001")
 	add("fileName", strings.TrimPrefix(up.Data.FilePath, "/v1/sso/im/file/x0001/"))
 
 	for _, v := range []isoMember{w.alice, w.bob, w.carol, w.frank} {

@@ -150,6 +150,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	defer closeBlobs()
 	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
+	assistant, assistantPush, err := openAssistant(cfg)
+	if err != nil {
+		return err
+	}
 	app := commands.New(commands.Deps{
 		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
 		Messages:   &lookups,
@@ -159,6 +163,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		SMS:        smsoutbox.New(filepath.Join(cfg.DataDir, smsoutbox.FileName), log),
 		NewID:      ids.Next, NewUUID: timeOrderedUUID, Now: time.Now, CallRingTimeout: cfg.CallRingTimeout,
 		Payments: payments.Operator{}, TopUpTimeout: cfg.TopUpTimeout,
+		Assistant: assistant,
 	})
 	if err := app.EnsureTenant(ctx, tenant.Default, "Default"); err != nil {
 		return fmt.Errorf("default tenant: %w", err)
@@ -167,6 +172,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	// The projections hand their deltas over without waiting on the bus.
 	publisher := bus.NewAsync(deltas, bus.AsyncConfig{})
 	defer func() { _ = publisher.Close() }()
+	assistantPush.pub = publisher
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
 	lookups.Wait = engine.WaitFor
@@ -250,6 +256,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	})
 	work(func() { restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls")) })
 	work(func() { restarting(workers, "top-up expiry", app.ExpireTopUpsEvery(time.Second), log.Named("topup")) })
+	work(func() { app.RunAssistant(workers) })
 	if cluster != nil {
 		work(func() {
 			announce := func(ctx context.Context) error { return cluster.Run(ctx, gateway) }

@@ -2,6 +2,7 @@
 package catalog
 
 import (
+	"github.com/eventchat/eventchat/domain/assistant"
 	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/call"
 	"github.com/eventchat/eventchat/domain/chat"
@@ -32,5 +33,6 @@ func Registry() es.Registry {
 	r.Add(personal.PreferenceEvents()...)
 	r.Add(audit.Events()...)
 	r.Add(wallet.Events()...)
+	r.Add(assistant.Events()...)
 	return r
 }

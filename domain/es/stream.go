@@ -48,4 +48,5 @@ const (
 	CategoryGroup      = "group"
 	CategoryAudit      = "audit"  // an auditor's or operator's accesses to the tenant's history
 	CategoryWallet     = "wallet" // a member's balance and top-up orders
+	CategoryAssistant  = "assistant"
 )

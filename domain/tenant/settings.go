@@ -72,13 +72,14 @@ type Config struct {
 	IllegalWords   bool
 	SensitiveWords map[string][]string // member level code -> words
 	// TopUp lets the tenant's members top their balance up; off by default.
-	TopUp bool
+	TopUp     bool
+	Assistant Assistant
 }
 
 // Defaults is the configuration of a tenant no setting has changed.
 func Defaults(code string) Config {
 	return Config{Code: code, Name: code, HasVoiceCall: true, ShowGroupMember: true, SendBatchMessage: true,
-		IllegalWords: true, SensitiveWords: map[string][]string{}}
+		IllegalWords: true, SensitiveWords: map[string][]string{}, Assistant: defaultAssistant()}
 }
 
 // Tenant is a tenant's state, folded from its stream.
@@ -97,6 +98,7 @@ func (t *Tenant) Config() Config {
 	for k, v := range t.config.SensitiveWords {
 		c.SensitiveWords[k] = slices.Clone(v)
 	}
+	c.Assistant.Models = slices.Clone(t.config.Assistant.Models)
 	return c
 }
 
@@ -117,6 +119,7 @@ func (t *Tenant) Apply(e es.Event) {
 		setBool(&c.SingleDevice, e.SingleDevice)
 		setBool(&c.IllegalWords, e.IllegalWords)
 		setBool(&c.TopUp, e.TopUp)
+		c.Assistant.apply(e.Assistant)
 		for level, words := range e.SensitiveWords {
 			if c.SensitiveWords == nil {
 				c.SensitiveWords = map[string][]string{}
@@ -155,6 +158,7 @@ type SettingsChanged struct {
 	IllegalWords     *bool               `json:"illegalWords,omitempty"`
 	SensitiveWords   map[string][]string `json:"sensitiveWords,omitempty"`
 	TopUp            *bool               `json:"topUp,omitempty"`
+	Assistant        *AssistantChange    `json:"assistant,omitempty"`
 	At               int64               `json:"at"`
 }
 
@@ -231,6 +235,12 @@ func (t *Tenant) Configure(settings map[string]string, now time.Time) ([]es.Even
 				}
 				e.SensitiveWords[level], changed = words, true
 			}
+		case KeyAssistant, KeyAssistantURL, KeyAssistantModels, KeyAssistantTimeout:
+			diff, err := configureAssistant(e, cur.Assistant, key, v)
+			if err != nil {
+				return nil, err
+			}
+			changed = changed || diff
 		default:
 			return nil, fault.New(fault.Invalid, MsgSettingUnknown, raw)
 		}
@@ -264,6 +274,9 @@ func canonicalKey(k string) string {
 	case "sensitivewords", "words":
 		key = KeySensitiveWords
 	default:
+		if a := assistantKey(k); a != "" {
+			return a
+		}
 		return k
 	}
 	if dotted {

@@ -108,3 +108,43 @@ var _ = Describe("Tenant settings", func() {
 		Entry("flag on (the default): nothing is filtered", true, "Normal", "spam", false),
 	)
 })
+
+var _ = Describe("The chat assistant's settings", func() {
+	It("starts on, not set up, with the spec's model and a minute to answer", func() {
+		a := given(created).Config().Assistant
+		Expect(a.On).To(BeTrue())
+		Expect(a.Ready()).To(BeFalse())
+		Expect(a.Models).To(Equal([]string{"gpt-4o-mini"}))
+		Expect(a.Timeout).To(Equal(tenant.DefaultAssistantTimeout))
+	})
+
+	It("sets the endpoint, models, timeout and switch as one event, and nothing when they are unchanged", func() {
+		t := given(created)
+		settings := map[string]string{"assistantBaseURL": "http://127.0.0.1:11434/v1/", "assistantModels": "llama3, qwen,llama3",
+			"assistantTimeout": "30", "chatgpt": "off"}
+		events, err := t.Configure(settings, now)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(events).To(HaveLen(1))
+		t.Apply(events[0])
+		a := t.Config().Assistant
+		Expect(a).To(Equal(tenant.Assistant{On: false, BaseURL: "http://127.0.0.1:11434/v1", Models: []string{"llama3", "qwen"}, Timeout: 30}))
+		Expect(t.Configure(settings, now)).To(BeEmpty())
+	})
+
+	DescribeTable("refuses a bad value and decides nothing",
+		func(key, value string) {
+			events, err := given(created).Configure(map[string]string{key: value, "hasVoiceCall": "false"}, now)
+			Expect(events).To(BeNil())
+			Expect(fault.Is(err, fault.Invalid)).To(BeTrue())
+		},
+		Entry("a URL that is not http(s)", "assistantBaseURL", "ftp://host/v1"),
+		Entry("a URL with credentials", "assistantBaseURL", "https://user:pw@host/v1"),
+		Entry("a URL without a host", "assistantBaseURL", "https:///v1"),
+		Entry("no model", "assistantModels", " , "),
+		Entry("a model with a space", "assistantModels", "gpt 4"),
+		Entry("a timeout of 0", "assistantTimeout", "0"),
+		Entry("a timeout over ten minutes", "assistantTimeout", "601"),
+		Entry("a switch that is no flag", "assistant", "maybe"),
+		Entry("the provider key, which is no event's", "assistantKey", "sk-1"),
+	)
+})

@@ -241,8 +241,8 @@ export function contrast(foreground: string, background: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** Opens favourites (001), the group-send assistant (002) or the notifications (003) from the list's menu. */
-export async function openFixedEntry(page: Page, id: '001' | '002' | '003'): Promise<void> {
+/** Opens favourites (001), the group-send assistant (002), the notifications (003) or the chat assistant (004) from the list's menu. */
+export async function openFixedEntry(page: Page, id: '001' | '002' | '003' | '004'): Promise<void> {
   await page.getByTestId('open-menu').click();
   await page.getByTestId('fixed-menu').locator(`[data-action=fixed-${id}]`).click();
 }

@@ -44,7 +44,7 @@ describe('the menu of favourites, group send and notifications', { skip: missing
 
     await page.getByTestId('open-menu').click();
     const menu = page.getByTestId('fixed-menu');
-    assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['My favourites', 'Group-send assistant', `Notifications\n${unread}`]);
+    assert.deepEqual(await menu.getByRole('menuitem').allInnerTexts(), ['My favourites', 'Group-send assistant', `Notifications\n${unread}`, 'Chat assistant']);
     await shot(page, 'menu-open');
     await menu.getByRole('menuitem', { name: /Notifications/ }).click();
     await page.getByTestId('notices-view').waitFor();

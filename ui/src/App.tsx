@@ -46,6 +46,7 @@ export function App() {
       case 'favorite':
       case 'massSend':
       case 'notices':
+      case 'chatGpt':
       case 'historyPage':
       case 'topup':
         page = (

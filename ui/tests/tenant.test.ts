@@ -62,7 +62,7 @@ describe('online status (33)', () => {
 
 describe('hasVoiceCall hides the call buttons', () => {
   const info = (hasVoiceCall: boolean): SystemInfo => ({
-    tenantCode: 'x0001', name: 'x0001', systemIcon: '', systemLogo: '', hasVoiceCall, showGroupMember: true, topUp: false,
+    tenantCode: 'x0001', name: 'x0001', systemIcon: '', systemLogo: '', hasVoiceCall, showGroupMember: true, topUp: false, hasChatGpt: false, chatGptReady: false,
   });
 
   it('offers calls when the tenant allows them, and while the info loads', () => {

@@ -55,6 +55,9 @@ commands:
       illegalWords=true|false (true: no sensitive-word filter, the default)
       sensitiveWords.<Normal|Admin|System>=word1,word2 (empty clears)
       topUp=true|false (members may top their balance up; off by default)
+      assistant=on|off  assistantBaseURL=<OpenAI-compatible URL, e.g. http://127.0.0.1:11434/v1>
+      assistantModels=gpt-4o-mini,llama3  assistantTimeout=<seconds>
+      assistantKey=<provider key> (kept in the server's data dir, never in the log; empty forgets it)
   member show <tenant> <account>          a member's level and ban
   member ban|unban <tenant> <account>     ban (every session ends with 31 Disable) or lift it
   member offline <tenant> <account>       end every session with 31 Offline

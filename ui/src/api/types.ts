@@ -82,6 +82,9 @@ export interface SystemInfo {
   showGroupMember: boolean;
   /** the tenant offers top-up: the page #/topup takes orders */
   topUp: boolean;
+  /** the chat assistant's switch; chatGptReady: also set up (docs/api-assistant.md) */
+  hasChatGpt: boolean;
+  chatGptReady: boolean;
 }
 
 /** Push 33: a friend's first socket opened or last one closed. */

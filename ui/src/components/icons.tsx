@@ -74,6 +74,12 @@ export const StarIcon = () => (
   </Icon>
 );
 
+export const SparkIcon = () => (
+  <Icon>
+    <path d="M12 3l1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8zM19 15l.9 2.1L22 18l-2.1.9L19 21l-.9-2.1L16 18l2.1-.9z" />
+  </Icon>
+);
+
 export const MegaphoneIcon = () => (
   <Icon>
     <path d="M3 11v2a1 1 0 0 0 1 1h3l5 4V6L7 10H4a1 1 0 0 0-1 1z" />

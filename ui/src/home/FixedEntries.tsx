@@ -1,7 +1,8 @@
 import { useAtom } from 'jotai';
 import { useState } from 'react';
 import { Avatar } from '../components/Avatar';
-import { BellIcon, MegaphoneIcon, MenuIcon, StarIcon } from '../components/icons';
+import { useSystemInfo } from '../api/hooks';
+import { BellIcon, MegaphoneIcon, MenuIcon, SparkIcon, StarIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
 import type { RouteName } from '../routing/guard';
@@ -14,18 +15,20 @@ export const fixedEntries: { id: FixedEntryId; icon: React.ReactNode; tone: stri
   { id: '001', icon: <StarIcon />, tone: '#f0a020', route: 'favorite' },
   { id: '002', icon: <MegaphoneIcon />, tone: '#22a06b', route: 'massSend' },
   { id: '003', icon: <BellIcon />, tone: '#4f7cff', route: 'notices' },
+  { id: '004', icon: <SparkIcon />, tone: '#8b5cf6', route: 'chatGpt' },
 ];
 
 /**
  * Favourites 001, group-send assistant 002, notifications 003 (spec, reading A), behind the menu
  * button of the list's header, which carries the unread notifications' count, out of the way of
- * the conversations.
+ * the conversations; the chat assistant 004 while its tenant has it on.
  */
 export function FixedEntriesMenu() {
   const t = useT();
   const [pane, setPane] = useAtom(paneAtom);
   const notices = useNoticeCounts();
   const [at, setAt] = useState<{ x: number; y: number } | null>(null);
+  const assistantOn = useSystemInfo().data?.hasChatGpt === true;
   const count = (id: FixedEntryId) => (id === '003' ? notices.total : 0);
   return (
     <>
@@ -52,7 +55,7 @@ export function FixedEntriesMenu() {
           label={t('home.menu')}
           onClose={() => setAt(null)}
           testId="fixed-menu"
-          items={fixedEntries.map((entry) => ({
+          items={fixedEntries.filter((entry) => entry.id !== '004' || assistantOn).map((entry) => ({
             key: `fixed-${entry.id}`,
             label: t(`fixed.${entry.id}` as MessageKey),
             icon: <Avatar icon={entry.icon} tone={entry.tone} size={28} />,

@@ -1,3 +1,4 @@
+import { AssistantView } from '../assistant/AssistantView';
 import { Avatar } from '../components/Avatar';
 import { useT, type MessageKey } from '../i18n';
 import { FavouritesView } from '../personal/FavouritesView';
@@ -12,6 +13,7 @@ export function FixedEntryView({ id }: { id: FixedEntryId }) {
   if (id === '001') return <FavouritesView />;
   if (id === '002') return <MassSendView />;
   if (id === '003') return <NoticesView />;
+  if (id === '004') return <AssistantView />;
   const entry = fixedEntries.find((item) => item.id === id)!;
   return (
     <section className="pane-section" aria-label={t(`fixed.${id}` as MessageKey)}>

@@ -1,3 +1,4 @@
+import { assistantEn } from './assistant';
 import { accountsEn } from './accounts';
 import { callsEn } from './calls';
 import { groupsEn } from './groups';
@@ -245,6 +246,7 @@ export const en = {
   ...noticesEn,
   ...topUpEn,
   ...accountsEn,
+  ...assistantEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { assistantVi } from './assistant';
 import { accountsVi } from './accounts';
 import { callsVi } from './calls';
 import { groupsVi } from './groups';
@@ -244,4 +245,5 @@ export const vi_VN: Table = {
   ...noticesVi,
   ...topUpVi,
   ...accountsVi,
+  ...assistantVi,
 };

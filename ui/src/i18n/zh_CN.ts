@@ -1,3 +1,4 @@
+import { assistantZh } from './assistant';
 import { accountsZh } from './accounts';
 import { callsZh } from './calls';
 import { groupsZh } from './groups';
@@ -244,4 +245,5 @@ export const zh_CN: Table = {
   ...noticesZh,
   ...topUpZh,
   ...accountsZh,
+  ...assistantZh,
 };

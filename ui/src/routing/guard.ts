@@ -14,6 +14,7 @@ export type RouteName =
   | 'notices'
   | 'historyPage'
   | 'topup'
+  | 'chatGpt'
   | 'unknown';
 
 export interface Route {
@@ -24,7 +25,7 @@ export interface Route {
 }
 
 /** The routes of the app path (/1/{memberId}/) the guard lets render. */
-const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'massSend', 'notices', 'historyPage', 'topup'];
+const APP_ROUTES: RouteName[] = ['home', 'setting', 'favorite', 'massSend', 'notices', 'historyPage', 'topup', 'chatGpt'];
 
 const AUTH_ROUTES: RouteName[] = ['login', 'register', 'resetPassword', 'userpolicy', 'hiddenagreement'];
 
@@ -58,6 +59,8 @@ export function parseHash(hash: string): Route {
       return { name: 'notices', query };
     case '/topup':
       return { name: 'topup', query };
+    case '/chatGpt':
+      return { name: 'chatGpt', query };
     default: {
       const id = path.match(/^\/historyPage\/([^/]+)$/)?.[1];
       return id ? { name: 'historyPage', query, id: decodeURIComponent(id) } : { name: 'unknown', query };

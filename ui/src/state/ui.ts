@@ -3,7 +3,8 @@ import type { ChatType } from '../api/types';
 
 export const MOBILE_BREAKPOINT_PX = 850;
 
-export type FixedEntryId = '001' | '002' | '003';
+/** 004: the chat assistant, #/chatGpt */
+export type FixedEntryId = '001' | '002' | '003' | '004';
 
 /** What the right panel shows. */
 export type Pane =

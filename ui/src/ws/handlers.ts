@@ -2,6 +2,7 @@
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
 import type { ClearPush, EditPush, GroupPush, Message, OnlinePush, OperationPush, ReadAck, Session, SessionEndType } from '../api/types';
+import { onAssistantPush, type AssistantPush } from '../assistant/api';
 import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
@@ -66,6 +67,8 @@ export const CMD = {
   session: 49,
   /** pushes may have been missed: reload what is shown (docs/api-skeleton.md) */
   resync: 60,
+  /** the chat assistant: an answer's pieces, a question or answer taken (docs/api-assistant.md) */
+  assistant: 70,
 } as const;
 
 const processed = new ProcessedIds();
@@ -135,6 +138,9 @@ export function handlePush(frame: Frame, me: string): void {
       return;
     case CMD.resync:
       resync();
+      return;
+    case CMD.assistant:
+      onAssistantPush(frame.data as AssistantPush | undefined);
       return;
     case CMD.error:
       if (frame.code === '400') showToast(t('net.decryptError'), 'error');

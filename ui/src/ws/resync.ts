@@ -1,9 +1,11 @@
 // What the client does when it may have missed pushes: after a reconnect, and when the server says
 // so (push 60, docs/api-skeleton.md). The open chat reloads its history (ChatView watches
 // resyncAtom), the session and friend lists reload, live messages of other chats are dropped but
-// the failed ones, and presence is read afresh.
+// the failed ones, presence is read afresh, and the assistant's conversation reloads (an answer
+// may have ended unseen).
 import { mutate } from 'swr';
 import { keys } from '../api/keys';
+import { assistantKeys } from '../assistant/api';
 import { keepOnlyFailedOutside } from '../chat/liveMessages';
 import { resyncAtom } from '../state/connection';
 import { resetPresence } from '../state/presence';
@@ -16,4 +18,5 @@ export function resync(): void {
   resetPresence();
   void mutate(keys.friends);
   void mutate(keys.sessions);
+  void mutate(assistantKeys.history);
 }

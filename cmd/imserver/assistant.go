@@ -1,0 +1,41 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/eventchat/eventchat/adapters/assistantkeys"
+	"github.com/eventchat/eventchat/adapters/chatmodel"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// openAssistant wires the chat assistant: the chat-completions adapter,
+// the key file of the data directory, and the answers' text pushed on the
+// delta bus (its publisher is set once the bus has one).
+func openAssistant(cfg config) (commands.AssistantDeps, *deltaPush, error) {
+	keys, err := assistantkeys.Open(filepath.Join(cfg.DataDir, assistantkeys.FileName))
+	if err != nil {
+		return commands.AssistantDeps{}, nil, err
+	}
+	push := &deltaPush{}
+	return commands.AssistantDeps{Model: chatmodel.OpenAI{}, Keys: keys, Stream: push}, push, nil
+}
+
+// deltaPush publishes an answer's pieces as deltas, so that every node's
+// gateway pushes them to the member's connections.
+type deltaPush struct {
+	pub interface {
+		Publish(ctx context.Context, deltas []projections.Delta) error
+	}
+}
+
+func (d *deltaPush) PushAssistant(tenant, member string, v commands.AssistantDelta) {
+	data, err := json.Marshal(v)
+	if err != nil || d.pub == nil {
+		return
+	}
+	_ = d.pub.Publish(context.Background(), []projections.Delta{{Tenant: tenant, To: []string{member},
+		Cmd: projections.CmdAssistant, Data: data}})
+}
