@@ -1,5 +1,5 @@
 import { useAtom } from 'jotai';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Avatar } from '../components/Avatar';
 import { BellIcon, MegaphoneIcon, MenuIcon, StarIcon } from '../components/icons';
 import { PopupMenu } from '../components/PopupMenu';
@@ -26,10 +26,12 @@ export function FixedEntriesMenu() {
   const [pane, setPane] = useAtom(paneAtom);
   const notices = useNoticeCounts();
   const [at, setAt] = useState<{ x: number; y: number } | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const count = (id: FixedEntryId) => (id === '003' ? notices.total : 0);
   return (
     <>
       <button
+        ref={button}
         type="button"
         className="icon-button menu-button"
         aria-label={t('home.menu')}
@@ -38,7 +40,7 @@ export function FixedEntriesMenu() {
         aria-expanded={at !== null}
         onClick={(event) => {
           const box = event.currentTarget.getBoundingClientRect();
-          setAt({ x: box.left, y: box.bottom + 4 });
+          setAt((open) => (open ? null : { x: box.left, y: box.bottom + 4 }));
         }}
         data-testid="open-menu"
       >
@@ -51,6 +53,7 @@ export function FixedEntriesMenu() {
           y={at.y}
           label={t('home.menu')}
           onClose={() => setAt(null)}
+          toggle={button.current}
           testId="fixed-menu"
           items={fixedEntries.map((entry) => ({
             key: `fixed-${entry.id}`,
