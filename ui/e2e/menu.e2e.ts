@@ -79,7 +79,8 @@ describe('the menu of favourites, group send and notifications', { skip: missing
     const menu = await page.getByTestId('fixed-menu').boundingBox();
     assert.ok(menu && menu.x >= 0 && menu.x + menu.width <= PHONE.width, 'the menu sits inside the page');
     await shot(page, 'menu-375');
-    await page.keyboard.press('Escape');
+    await page.getByTestId('open-menu').click();
+    await page.getByTestId('fixed-menu').waitFor({ state: 'detached' });
     await openFixedEntry(page, '001');
     await page.getByTestId('favourites-view').waitFor();
     assert.equal(await page.locator('.home').getAttribute('data-layout'), 'mobile-pane');

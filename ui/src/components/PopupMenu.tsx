@@ -21,6 +21,8 @@ interface PopupMenuProps {
   label: string;
   onClose: () => void;
   testId?: string;
+  /** the button that opened it: a press on it is left to the button (which closes the menu) */
+  toggle?: HTMLElement | null;
 }
 
 const MARGIN = 8;
@@ -29,7 +31,7 @@ const MARGIN = 8;
  * A menu at a point: arrow keys, Home and End move between items, Enter or Space chooses,
  * Escape and Tab close it (focus goes back to where it was), a press outside closes it.
  */
-export function PopupMenu({ items, x, y, label, onClose, testId }: PopupMenuProps) {
+export function PopupMenu({ items, x, y, label, onClose, testId, toggle }: PopupMenuProps) {
   const menu = useRef<HTMLDivElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const [place, setPlace] = useState({ left: x, top: y });
@@ -48,7 +50,8 @@ export function PopupMenu({ items, x, y, label, onClose, testId }: PopupMenuProp
 
   useEffect(() => {
     function onPointerDown(event: PointerEvent) {
-      if (!menu.current?.contains(event.target as Node)) onClose();
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !toggle?.contains(target)) onClose();
     }
     document.addEventListener('pointerdown', onPointerDown, true);
     window.addEventListener('resize', onClose);
@@ -56,7 +59,7 @@ export function PopupMenu({ items, x, y, label, onClose, testId }: PopupMenuProp
       document.removeEventListener('pointerdown', onPointerDown, true);
       window.removeEventListener('resize', onClose);
     };
-  }, [onClose]);
+  }, [onClose, toggle]);
 
   function closeAndRestore() {
     onClose();

@@ -1,5 +1,5 @@
 import { useAtom } from 'jotai';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Avatar } from '../components/Avatar';
 import { useSystemInfo } from '../api/hooks';
 import { BellIcon, MegaphoneIcon, MenuIcon, SparkIcon, StarIcon } from '../components/icons';
@@ -29,10 +29,12 @@ export function FixedEntriesMenu() {
   const notices = useNoticeCounts();
   const [at, setAt] = useState<{ x: number; y: number } | null>(null);
   const assistantOn = useSystemInfo().data?.hasChatGpt === true;
+  const button = useRef<HTMLButtonElement>(null);
   const count = (id: FixedEntryId) => (id === '003' ? notices.total : 0);
   return (
     <>
       <button
+        ref={button}
         type="button"
         className="icon-button menu-button"
         aria-label={t('home.menu')}
@@ -41,7 +43,7 @@ export function FixedEntriesMenu() {
         aria-expanded={at !== null}
         onClick={(event) => {
           const box = event.currentTarget.getBoundingClientRect();
-          setAt({ x: box.left, y: box.bottom + 4 });
+          setAt((open) => (open ? null : { x: box.left, y: box.bottom + 4 }));
         }}
         data-testid="open-menu"
       >
@@ -54,6 +56,7 @@ export function FixedEntriesMenu() {
           y={at.y}
           label={t('home.menu')}
           onClose={() => setAt(null)}
+          toggle={button.current}
           testId="fixed-menu"
           items={fixedEntries.filter((entry) => entry.id !== '004' || assistantOn).map((entry) => ({
             key: `fixed-${entry.id}`,
