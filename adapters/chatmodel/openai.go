@@ -5,8 +5,10 @@ package chatmodel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -47,6 +49,12 @@ func (o OpenAI) Stream(ctx context.Context, ep commands.AssistantEndpoint, model
 		}
 	}
 	if err := stream.Err(); err != nil {
+		// The provider's own message may quote part of the key: keep its
+		// status and kind only.
+		var api *openai.Error
+		if errors.As(err, &api) {
+			return fmt.Errorf("chat model %s: HTTP %d %s", model, api.StatusCode, strings.TrimSpace(api.Type+" "+api.Code))
+		}
 		return fmt.Errorf("chat model %s: %w", model, err)
 	}
 	return nil

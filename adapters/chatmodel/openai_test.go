@@ -44,7 +44,7 @@ var _ = Describe("The openai-go adapter against an OpenAI-compatible server", fu
 
 	It("fails once, without retrying, when the server fails", func() {
 		pieces, err := ask(context.Background(), chatmodeltest.AskFail)
-		Expect(err).To(HaveOccurred())
+		Expect(err).To(MatchError("chat model llama3: HTTP 500 server_error"))
 		Expect(pieces).To(BeEmpty())
 		Expect(fake.Requests()).To(HaveLen(1))
 	})

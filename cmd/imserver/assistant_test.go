@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -12,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 	"go.uber.org/zap"
 
+	"github.com/eventchat/eventchat/adapters/assistantkeys"
 	"github.com/eventchat/eventchat/adapters/chatmodel/chatmodeltest"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
@@ -333,5 +336,32 @@ var _ = Describe("Chat assistant", func() {
 		for _, a := range answers {
 			Expect(a).NotTo(ContainSubstring(providerKey))
 		}
+	})
+
+	It("is set up by operators with imctl tenant set, the key going to the data directory's key file only", func() {
+		code, out, errOut := s.imctl("tenant", "set", "x0001", "assistantBaseURL="+fake.URL+"/v1", "assistantModels=llama3",
+			"assistantTimeout=20", "assistantKey="+providerKey)
+		Expect(code).To(Equal(0), errOut)
+		Expect(out).NotTo(ContainSubstring(providerKey))
+		code, out, _ = s.imctl("--json", "tenant", "show", "x0001")
+		Expect(code).To(Equal(0))
+		Expect(out).To(ContainSubstring(`"assistantModels": "llama3"`))
+		Expect(out).NotTo(ContainSubstring(providerKey))
+		keys, err := os.ReadFile(filepath.Join(s.dataDir, assistantkeys.FileName))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(keys)).To(ContainSubstring(providerKey))
+
+		c := s.dial(alice)
+		q := s.ask(alice, "hi")
+		Expect(q.Model).To(Equal("llama3"))
+		answerOf(c, q.QuestionID)
+		Expect(fake.Requests()[0].Authorization).To(Equal("Bearer " + providerKey))
+
+		By("an empty key forgets it")
+		code, _, errOut = s.imctl("tenant", "set", "x0001", "assistantKey=")
+		Expect(code).To(Equal(0), errOut)
+		keys, err = os.ReadFile(filepath.Join(s.dataDir, assistantkeys.FileName))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(keys)).NotTo(ContainSubstring(providerKey))
 	})
 })

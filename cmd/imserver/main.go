@@ -150,7 +150,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	defer closeBlobs()
 	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
-	assistant, assistantPush, err := openAssistant(cfg)
+	assistant, assistantPush, err := openAssistant(cfg, log.Named("assistant"))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eventchat/eventchat/domain/assistant"
 	"github.com/eventchat/eventchat/domain/fault"
 )
 
@@ -51,7 +52,7 @@ type Assistant struct {
 func (a Assistant) Ready() bool { return a.On && a.BaseURL != "" }
 
 func defaultAssistant() Assistant {
-	return Assistant{On: true, Models: []string{"gpt-4o-mini"}, Timeout: DefaultAssistantTimeout}
+	return Assistant{On: true, Models: []string{assistant.DefaultModel}, Timeout: DefaultAssistantTimeout}
 }
 
 // AssistantChange is the part of SettingsChanged about the assistant.

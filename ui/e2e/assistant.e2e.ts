@@ -104,10 +104,15 @@ describe('the chat assistant page', { skip: missingEnv || false, timeout: 90_000
     await shot(a.page, 'assistant-03-stopped');
   });
 
-  it('tells the member in its language when the model fails', async () => {
+  it('tells the member in the page’s language when the model fails', async () => {
     await a.page.getByTestId('assistant-input').fill('fail');
     await a.page.getByTestId('assistant-send').click();
     await a.page.getByTestId('assistant-error').getByText('The assistant could not answer: its model failed. Please try again.').waitFor();
+    await a.page.evaluate(() => localStorage.setItem('eventchat.language', JSON.stringify('zh_CN')));
+    await a.page.reload();
+    await a.page.getByTestId('assistant-error').getByText('助手无法回答：模型出错，请重试。').waitFor();
+    await shot(a.page, 'assistant-04-failed-zh');
+    await a.page.evaluate(() => localStorage.setItem('eventchat.language', JSON.stringify('en')));
   });
 
   it('raised no page errors', () => {

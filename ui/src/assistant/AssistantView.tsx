@@ -13,6 +13,7 @@ import './assistant.css';
 
 /** A question left without an answer this long lost its server (the tenant's longest timeout and a grace). */
 const ABANDONED_MS = 11 * 60_000;
+const POLL_MS = 5_000;
 
 /** Fixed entry 004, #/chatGpt: the member's conversation with the chat assistant. */
 export function AssistantView() {
@@ -20,7 +21,11 @@ export function AssistantView() {
   const auth = useAtomValue(authAtom);
   const setting = useSWR<AssistantSetting>(auth ? assistantKeys.setting : null);
   const ready = setting.data?.ready === true;
-  const history = useSWR<AssistantPage>(auth && ready ? assistantKeys.history : null);
+  // While an answer is written its end also comes by polling, so that a lost socket never leaves
+  // the page writing for ever.
+  const history = useSWR<AssistantPage>(auth && ready ? assistantKeys.history : null, {
+    refreshInterval: (page) => (page && pendingOf(page.records) ? POLL_MS : 0),
+  });
   const live = useAtomValue(liveAnswersAtom);
   const [draft, setDraft] = useState('');
   const [refusal, setRefusal] = useState('');
@@ -36,8 +41,7 @@ export function AssistantView() {
   }
 
   const items = [...(history.data?.records ?? [])].reverse();
-  const answered = new Set(items.filter((i) => i.role === 'assistant').map((i) => i.questionId));
-  const pending = items.find((i) => i.role === 'user' && !answered.has(i.questionId) && Date.now() - i.createTime < ABANDONED_MS);
+  const pending = pendingOf(items);
 
   const send = async () => {
     const content = draft.trim();
@@ -128,6 +132,12 @@ export function AssistantView() {
       </form>
     </section>
   );
+}
+
+/** The question still being answered, if any. */
+function pendingOf(items: AssistantItem[]): AssistantItem | undefined {
+  const answered = new Set(items.filter((i) => i.role === 'assistant').map((i) => i.questionId));
+  return items.find((i) => i.role === 'user' && !answered.has(i.questionId) && Date.now() - i.createTime < ABANDONED_MS);
 }
 
 function Bubble({ item }: { item: AssistantItem }) {
