@@ -1,4 +1,4 @@
-// Favourites, the group-send assistant and the notifications live behind the menu button of the
+// Favourites, the group-send assistant, the notifications and the chat assistant live behind the menu button of the
 // list's header, out of the conversations' way; each has its address, so back, forward, a reload
 // and a link reach it as they reach a chat.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ const PHONE = { width: 375, height: 740 };
 
 const hash = (page: Page) => new URL(page.url()).hash;
 
-describe('the menu of favourites, group send and notifications', { skip: missingEnv || undefined }, () => {
+describe('the menu of favourites, group send, notifications and the chat assistant', { skip: missingEnv || undefined }, () => {
   let browser: Browser;
   let alice: Account;
   let bob: Account;
@@ -111,9 +111,9 @@ describe('the menu of favourites, group send and notifications', { skip: missing
     const { page } = session;
     await login(page, alice);
     for (const [language, label, entries] of [
-      ['zh_CN', '菜单', ['我的收藏', '群发助手', '通知']],
-      ['vi_VN', 'Menu', ['Mục yêu thích', 'Trợ lý gửi hàng loạt', 'Thông báo']],
-      ['en', 'Menu', ['My favourites', 'Group-send assistant', 'Notifications']],
+      ['zh_CN', '菜单', ['我的收藏', '群发助手', '通知', '聊天助手']],
+      ['vi_VN', 'Menu', ['Mục yêu thích', 'Trợ lý gửi hàng loạt', 'Thông báo', 'Trợ lý trò chuyện']],
+      ['en', 'Menu', ['My favourites', 'Group-send assistant', 'Notifications', 'Chat assistant']],
     ] as const) {
       await page.evaluate((lang) => localStorage.setItem('eventchat.language', JSON.stringify(lang)), language);
       await page.reload();
