@@ -306,18 +306,7 @@ func (a *App) EndUnansweredCalls(ctx context.Context) error {
 	if timeout <= 0 {
 		timeout = call.RingTimeout
 	}
-	tick := time.NewTicker(min(max(timeout/4, 10*time.Millisecond), time.Second))
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			if err := a.ExpireCalls(ctx); err != nil && ctx.Err() == nil {
-				return err
-			}
-		}
-	}
+	return every(ctx, min(max(timeout/4, 10*time.Millisecond), time.Second), a.ExpireCalls)
 }
 
 // MediaToken returns the media grant of p for a call of media, from the

@@ -333,20 +333,7 @@ func (a *App) ExpireTopUps(ctx context.Context) error {
 
 // ExpireTopUpsEvery runs ExpireTopUps every period until ctx ends.
 func (a *App) ExpireTopUpsEvery(period time.Duration) func(ctx context.Context) error {
-	return func(ctx context.Context) error {
-		tick := time.NewTicker(period)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-tick.C:
-				if err := a.ExpireTopUps(ctx); err != nil && ctx.Err() == nil {
-					return err
-				}
-			}
-		}
-	}
+	return func(ctx context.Context) error { return every(ctx, period, a.ExpireTopUps) }
 }
 
 // TopUpTerms are the terms of an order on p's tenant.
