@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/projections"
+)
+
+var _ = Describe("Erasing a member by crypto-shredding", func() {
+	const (
+		name = "Zebulon Quartzfeather"
+		text = "the heron flies at midnight, bring the 7Q ledger"
+	)
+	var (
+		dir        string
+		s          *testServer
+		zeb, bob   member
+		phone      string
+		sent       sendResult
+		exportedAt []byte // an export made before the erasure
+	)
+
+	// found lists the files under dir that hold any of secrets, but the SMS
+	// provider's outbox (the stand-in of the SMS gateway, not a store).
+	found := func(dir string, secrets ...string) []string {
+		GinkgoHelper()
+		var hits []string
+		Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Name() == smsoutbox.FileName {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			for _, secret := range secrets {
+				if bytes.Contains(b, []byte(secret)) {
+					hits = append(hits, fmt.Sprintf("%s holds %q", path, secret))
+				}
+			}
+			return nil
+		})).To(Succeed())
+		return hits
+	}
+	sessionWith := func(viewer member, peer string, after uint64) session {
+		GinkgoHelper()
+		var ss []session
+		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), viewer.Token, nil, &ss)
+		for _, x := range ss {
+			if x.FriendMemberID == peer {
+				return x
+			}
+		}
+		Fail("no session with " + peer)
+		return session{}
+	}
+	history := func(viewer member, peer string) []message {
+		GinkgoHelper()
+		var h []message
+		s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+peer, viewer.Token, nil, &h)
+		return h
+	}
+	// shows checks what bob sees of zeb: its name and the body of its
+	// message, the shape of the chat unchanged.
+	shows := func(sess session, h []message, wantName, wantBody string) {
+		GinkgoHelper()
+		Expect(sess.Name).To(Equal(wantName))
+		Expect(sess.LastMessageContent).To(Equal(wantBody))
+		Expect(h).To(HaveLen(2))
+		Expect(h[0].From).To(Equal(bob.ID))
+		Expect(h[0].Content).To(Equal("see you there"))
+		Expect(h[1].ID).To(Equal(sent.ID))
+		Expect(h[1].From).To(Equal(zeb.ID))
+		Expect(h[1].Content).To(Equal(wantBody))
+	}
+	replayOf := func(op member, path string, body any) projections.Replay {
+		GinkgoHelper()
+		var r projections.Replay
+		s.ok("POST", "/v1/admin/audit/replays"+path, op.Token, body, &r)
+		Eventually(func() string {
+			s.ok("GET", "/v1/admin/audit/replays/"+r.ID, op.Token, nil, &r)
+			return r.State
+		}, 20*time.Second).Should(Equal(projections.ReplayDone), "replay %s: %s", r.ID, r.Error)
+		return r
+	}
+	replayShows := func(op member, r projections.Replay, wantName, wantBody string) {
+		GinkgoHelper()
+		var ss []session
+		s.ok("GET", "/v1/admin/audit/replays/"+r.ID+"/sessions?memberId="+bob.ID, op.Token, nil, &ss)
+		Expect(ss).To(HaveLen(1))
+		var h []message
+		s.ok("GET", "/v1/admin/audit/replays/"+r.ID+"/history?memberId="+bob.ID+"&friendId="+zeb.ID, op.Token, nil, &h)
+		shows(ss[0], h, wantName, wantBody)
+	}
+
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		createTenant(dir, "x0002")
+		s = startServer(dir)
+		zeb, phone = s.registerPhoneIn("x0001", "zebq0001")
+		bob = s.register("bobq0001")
+		s.befriend(zeb, bob)
+		s.written("PUT", "/v1/member/memberInfo/modify", zeb, map[string]string{"name": name})
+		s.send(bob, zeb, "e-1", "see you there")
+		sent = s.send(zeb, bob, "e-2", text)
+		shows(sessionWith(bob, zeb.ID, sent.Position), history(bob, zeb.ID), name, text)
+		_, _, exportedAt = s.exportOf(s.operator(), url.Values{"tenant": {"x0001"}})
+	})
+
+	It("leaves no byte of the member's phone, name or message in the data directory or an export, and shows placeholders live, after a rebuild and in replays", func() {
+		By("the log and its exports hold them sealed, never in the clear")
+		Expect(exportedAt).To(ContainSubstring(sent.ID))
+		for _, secret := range []string{phone, name, text} {
+			Expect(string(exportedAt)).NotTo(ContainSubstring(secret))
+		}
+
+		By("erased by an operator through imctl, on a request it names")
+		code, out, errOut := s.imctl("--json", "member", "erase", "x0001", "zebq0001", "--request", "ticket 4711")
+		Expect(code).To(Equal(0), errOut)
+		var erased commands.MemberState
+		Expect(json.Unmarshal([]byte(out), &erased)).To(Succeed())
+		Expect(erased.MemberID).To(Equal(zeb.ID))
+		Expect(erased.Erased).To(BeTrue())
+		Expect(erased.Position).NotTo(BeZero())
+
+		By("recorded for auditors: who, when, on whose request")
+		events := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)
+		Expect(events).To(HaveLen(1))
+		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"operator:imctl"`), ContainSubstring(`"request":"ticket 4711"`)))
+
+		By("live: bob sees a placeholder name and a deleted body, the chat's shape unchanged")
+		shows(sessionWith(bob, zeb.ID, erased.Position), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		code, _ = s.call("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "zebq0001", "password": "pass1234"})
+		Expect(code).NotTo(Equal(http.StatusOK), "an erased member cannot log in")
+		var registered bool
+		s.ok("GET", "/v1/member/memberInfo/isMobileRegister?tenantCode=x0001&phone="+phone, "", nil, &registered)
+		Expect(registered).To(BeFalse(), "the phone is free again")
+
+		By("an export made now holds none of it")
+		_, _, exportedAfter := s.exportOf(s.operator(), url.Values{"tenant": {"x0001"}})
+		for _, secret := range []string{phone, name, text} {
+			Expect(string(exportedAfter)).NotTo(ContainSubstring(secret))
+		}
+
+		By("a replay of the log, and the import of the export made before the erasure, show the placeholders: the key is gone")
+		op := s.operator()
+		replayShows(op, replayOf(op, "", map[string]any{"tenant": "x0001"}), projections.ErasedName, projections.ErasedContent)
+		replayShows(op, replayOf(op, "/import", exportedAt), projections.ErasedName, projections.ErasedContent)
+
+		By("a rebuild folds the same placeholders")
+		code, _, errOut = s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+
+		By("no file of the data directory holds any of it")
+		Expect(s.stop()).To(Succeed())
+		Expect(found(dir, phone, name, text)).To(BeEmpty())
+		Expect(filepath.Join(dir, smsoutbox.FileName)).To(BeAnExistingFile(), "the SMS codes went to the stand-in gateway's outbox")
+
+		By("after a restart too")
+		s = startServer(dir)
+		bob = s.login("bobq0001")
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+	})
+
+	It("keeps the read store's files free of the erased data without a rebuild", func() {
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
+		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(s.stop()).To(Succeed())
+		Expect(found(dir, phone, name, text)).To(BeEmpty())
+	})
+
+	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {
+		head := s.head()
+		body := map[string]string{"tenant": "x0001", "account": "zebq0001"}
+		code, _ := s.call("PUT", "/v1/admin/member/erase", bob.Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "a member's token is no operator's")
+		code, _ = s.call("PUT", "/v1/admin/member/erase", zeb.Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "not even the member's own")
+		code, _ = s.call("PUT", "/v1/admin/member/erase", s.auditor("x0001", "ada").Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "an auditor reads, it does not erase")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0002", "account": "zebq0001"},
+			http.StatusNotFound, "member not found")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0002", "account": zeb.ID},
+			http.StatusNotFound, "member not found")
+		Expect(s.head()).To(Equal(head), "a refused erasure appended an event")
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), name, text)
+
+		var first, second commands.MemberState
+		s.ok("PUT", "/v1/admin/member/erase", s.operator().Token, body, &first)
+		Expect(first.Position).NotTo(BeZero())
+		s.ok("PUT", "/v1/admin/member/erase", s.operator().Token, map[string]string{"tenant": "x0001", "account": zeb.ID}, &second)
+		Expect(second.MemberID).To(Equal(zeb.ID))
+		Expect(second.Erased).To(BeTrue())
+		Expect(second.Position).To(BeZero(), "nothing changed")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), body, http.StatusNotFound, "member not found")
+	})
+})
