@@ -24,10 +24,9 @@ type Deps struct {
 	Notices    Notices
 	Deliveries Deliveries
 	Uploads    Uploads // nil: media messages are checked by their content alone
-	History    History // the log as auditors read it
-	// Stored is the log as it is stored, personal fields sealed: what
-	// exports carry. History when nil.
-	Stored History
+	// History is the log as auditors read it and export it: as stored,
+	// personal fields sealed.
+	History History
 	// Keys destroys an erased member's data key.
 	Keys Shredder
 	// Blind names the claim on a phone number or an account name in place
@@ -59,9 +58,6 @@ type App struct {
 // New returns the application over deps.
 func New(d Deps) *App {
 	a := &App{Deps: d, registry: catalog.Registry()}
-	if a.Stored == nil {
-		a.Stored = a.History
-	}
 	a.friendships.max = maxFriendships
 	return a
 }

@@ -47,6 +47,29 @@ func (a *App) EraseMember(ctx context.Context, op Operator, tenantCode, who, req
 	return a.erase(ctx, op.principal(tenantCode), id, request)
 }
 
+// EraseAccount is the body of PUT /v1/member/memberInfo/erase: the
+// member's password confirms it.
+type EraseAccount struct {
+	Password string `json:"password"`
+}
+
+// EraseAccount erases p's own member at its request ("delete my account"),
+// as EraseMember does; its password confirms it.
+func (a *App) EraseAccount(ctx context.Context, p Principal, r EraseAccount) (ProfileWritten, error) {
+	if r.Password == "" {
+		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgPasswordEmpty)
+	}
+	var m member.Member
+	if _, err := a.loadAll(ctx, es.Stream(p.Tenant, es.CategoryMember, p.MemberID), m.Apply); err != nil {
+		return ProfileWritten{}, err
+	}
+	if len(r.Password) > 128 || !a.Hasher.Matches(m.PasswordHash(), r.Password) {
+		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+	}
+	st, err := a.erase(ctx, p, p.MemberID, member.RequestedByMember)
+	return ProfileWritten{Position: st.Position}, err
+}
+
 // erase records p's erasure of member id, then releases its claims and
 // destroys its key. A retry after a failure in between finds the member
 // erased and completes the rest, which is idempotent.

@@ -208,4 +208,21 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(second.Position).To(BeZero(), "nothing changed")
 		s.refused("PUT", "/v1/admin/member/erase", s.operator(), body, http.StatusNotFound, "member not found")
 	})
+
+	It("lets a member delete its own account, confirmed by its password", func() {
+		head := s.head()
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
+			http.StatusBadRequest, "wrong password, please enter the correct password")
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{},
+			http.StatusBadRequest, "password cannot be empty")
+		Expect(s.head()).To(Equal(head), "a refused deletion appended an event")
+
+		erased := s.written("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "pass1234"})
+		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		events := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)
+		Expect(events).To(HaveLen(1))
+		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"`+zeb.ID+`"`), ContainSubstring(`"request":"member"`)))
+		code, _ := s.call("GET", "/v1/message/sessionInfo/list", zeb.Token, nil)
+		Expect(code).To(Equal(http.StatusUnauthorized), "its sessions ended")
+	})
 })
