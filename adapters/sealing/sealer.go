@@ -57,14 +57,33 @@ type Sealer struct {
 	personal map[string]personal // by type name
 	erasures map[string]bool     // the es.Erasure types, by name
 	mu       sync.RWMutex
-	cache    map[keyRef][]byte // nil: destroyed
+	cache    map[keyRef]*dataKey // nil: destroyed
 }
 
 type keyRef struct{ tenant, member string }
 
+// dataKey is a key with its cipher, made once: the cipher holds no state
+// between calls, so any goroutine seals and opens with it.
+type dataKey struct {
+	raw  []byte
+	aead cipher.AEAD
+}
+
+func newDataKey(raw []byte) *dataKey {
+	block, err := aes.NewCipher(raw)
+	if err != nil {
+		panic("sealing: a data key is not an AES key: " + err.Error())
+	}
+	a, err := cipher.NewGCM(block)
+	if err != nil {
+		panic(err)
+	}
+	return &dataKey{raw: raw, aead: a}
+}
+
 // New returns a sealer of the events of registry that are es.Personal.
 func New(keys Keys, registry es.Registry) *Sealer {
-	s := &Sealer{keys: keys, personal: map[string]personal{}, erasures: map[string]bool{}, cache: map[keyRef][]byte{}}
+	s := &Sealer{keys: keys, personal: map[string]personal{}, erasures: map[string]bool{}, cache: map[keyRef]*dataKey{}}
 	for name, mk := range registry {
 		e := mk()
 		if p, ok := e.(es.Personal); ok {
@@ -80,7 +99,7 @@ func New(keys Keys, registry es.Registry) *Sealer {
 
 // key returns member's key, nil when it is destroyed (or absent and not
 // created).
-func (s *Sealer) key(ctx context.Context, tenant, member string, create bool) ([]byte, error) {
+func (s *Sealer) key(ctx context.Context, tenant, member string, create bool) (*dataKey, error) {
 	ref := keyRef{tenant, member}
 	s.mu.RLock()
 	k, cached := s.cache[ref]
@@ -88,12 +107,13 @@ func (s *Sealer) key(ctx context.Context, tenant, member string, create bool) ([
 	if cached { // nil: destroyed, or erased by an erasure read in the log
 		return k, nil
 	}
-	k, ok, err := s.keys.Key(ctx, tenant, member, create)
+	raw, ok, err := s.keys.Key(ctx, tenant, member, create)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		k = nil
+	k = nil
+	if ok {
+		k = newDataKey(raw)
 	}
 	// An absent key is not cached: another node may make it.
 	if ok || create {
@@ -131,7 +151,7 @@ func (s *Sealer) Blind(ctx context.Context) (func(value string) string, error) {
 		return nil, fmt.Errorf("sealing: the claims' index key: %w", err)
 	}
 	return func(value string) string {
-		h := hmac.New(sha256.New, k)
+		h := hmac.New(sha256.New, k.raw)
 		h.Write([]byte(value))
 		return "h" + hex.EncodeToString(h.Sum(nil)[:16])
 	}, nil
@@ -214,8 +234,12 @@ func (s *Sealer) noteErasure(stream, stored, tenant string) {
 // rewrite seals (or opens) the personal fields of one payload. A payload
 // that is not a JSON object, or has no owner, is left to the decoder.
 func (s *Sealer) rewrite(ctx context.Context, p personal, stream, tenant, id string, data []byte, seal bool) ([]byte, error) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(data, &obj) != nil {
+	names := p.fields
+	if p.owner != "" {
+		names = append([]string{p.owner}, p.fields...)
+	}
+	found, ok := stringFields(data, names)
+	if !ok {
 		return data, nil
 	}
 	owner := ""
@@ -223,19 +247,26 @@ func (s *Sealer) rewrite(ctx context.Context, p personal, stream, tenant, id str
 		if sn, err := es.ParseStream(stream); err == nil && sn.Category == es.CategoryMember {
 			owner = sn.ID
 		}
-	} else if raw, ok := obj[p.owner]; ok {
-		_ = json.Unmarshal(raw, &owner)
+	} else {
+		for _, f := range found {
+			if f.name == p.owner {
+				owner, _ = f.value(data)
+			}
+		}
 	}
 	if owner == "" {
 		return data, nil
 	}
-	var key []byte
+	var key *dataKey
 	keyRead := false
-	changed := false
-	for _, f := range p.fields {
-		raw, ok := obj[f]
-		var v string
-		if !ok || json.Unmarshal(raw, &v) != nil || v == "" || (!seal && !strings.HasPrefix(v, prefix)) {
+	var out []byte
+	last := 0
+	for _, f := range found {
+		if f.name == p.owner {
+			continue
+		}
+		v, ok := f.value(data)
+		if !ok || v == "" || (!seal && !strings.HasPrefix(v, prefix)) {
 			continue
 		}
 		if !keyRead {
@@ -245,41 +276,34 @@ func (s *Sealer) rewrite(ctx context.Context, p personal, stream, tenant, id str
 			}
 			keyRead = true
 		}
-		aad := tenant + "\x00" + owner + "\x00" + id + "\x00" + f
-		nv := es.Erased
+		aad := tenant + "\x00" + owner + "\x00" + id + "\x00" + f.name
+		var b []byte
+		var err error
 		switch {
 		case key != nil && seal:
-			nv = sealField(key, aad, v)
+			b = []byte(`"` + sealField(key, aad, v) + `"`) // base64: nothing to escape
 		case key != nil:
-			nv = openField(key, aad, v)
+			b, err = json.Marshal(openField(key, aad, v))
+		default:
+			b, err = json.Marshal(es.Erased)
 		}
-		b, err := json.Marshal(nv)
 		if err != nil {
 			return nil, err
 		}
-		obj[f] = b
-		changed = true
+		if out == nil {
+			out = make([]byte, 0, len(data)+len(b))
+		}
+		out = append(append(out, data[last:f.start]...), b...)
+		last = f.end
 	}
-	if !changed {
+	if out == nil {
 		return data, nil
 	}
-	return json.Marshal(obj)
+	return append(out, data[last:]...), nil
 }
 
-func gcm(key []byte) cipher.AEAD {
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		panic("sealing: a data key is not an AES key: " + err.Error())
-	}
-	a, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
-
-func sealField(key []byte, aad, v string) string {
-	a := gcm(key)
+func sealField(key *dataKey, aad, v string) string {
+	a := key.aead
 	nonce := make([]byte, a.NonceSize(), a.NonceSize()+len(v)+a.Overhead())
 	_, _ = rand.Read(nonce)
 	return prefix + base64.RawStdEncoding.EncodeToString(a.Seal(nonce, nonce, []byte(v), []byte(aad)))
@@ -288,13 +312,13 @@ func sealField(key []byte, aad, v string) string {
 // openField opens a sealed field; one that does not open under key (a
 // plaintext written before sealing that happens to begin as a sealed one
 // does) reads as it is.
-func openField(key []byte, aad, v string) string {
+func openField(key *dataKey, aad, v string) string {
+	a := key.aead
 	b, err := base64.RawStdEncoding.DecodeString(v[len(prefix):])
-	a := gcm(key)
 	if err != nil || len(b) < a.NonceSize() {
 		return v
 	}
-	plain, err := a.Open(nil, b[:a.NonceSize()], b[a.NonceSize():], []byte(aad))
+	plain, err := a.Open(b[a.NonceSize():a.NonceSize()], b[:a.NonceSize()], b[a.NonceSize():], []byte(aad))
 	if err != nil {
 		return v
 	}

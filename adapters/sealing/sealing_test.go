@@ -118,6 +118,29 @@ var _ = Describe("the sealed log", func() {
 		Expect(contents(live)).To(Equal([]string{text}))
 	})
 
+	It("seals and opens any text exactly, whatever the payload holds around it", func() {
+		texts := []string{`say "hi" \ <b>&amp;</b>`, "line one\nline two\ttab", "日本語 — émoji 🦩", "sealed1:looks sealed", `{"content":"nested"}`}
+		var events []es.EventData
+		for i, t := range texts {
+			e := message("1001", t)
+			if i%2 == 1 { // arrays, objects and numbers before and after the content
+				e = event(&chat.MessageSent{MessageID: "m", ForwardBatch: []string{"a", "b,c", `d"e`}, ForwardBatchID: "a",
+					ChatType: "Friend", From: "1001", To: "1002", MsgType: "Forward", Content: t, At: 17, Parent: "p"})
+			}
+			events = append(events, e)
+		}
+		appendTo(log, chatStream, events...)
+		for _, r := range readAll(raw) {
+			Expect(string(r.Data)).NotTo(Or(ContainSubstring("hi"), ContainSubstring("line"), ContainSubstring("émoji"), ContainSubstring("looks"), ContainSubstring("nested")))
+		}
+		Expect(contents(readAll(log))).To(Equal(texts))
+
+		spaced := message("1001", "spaced out")
+		spaced.Data = []byte(" {\n  \"content\" : \"in the clear\" ,\n  \"from\": \"1001\", \"forwardBatch\": [ \"x\" ] } ")
+		appendTo(raw, chatStream, spaced)
+		Expect(contents(readAll(log))[len(texts)]).To(Equal("in the clear"))
+	})
+
 	It("reads an event written before sealing as it was written", func() {
 		appendTo(raw, chatStream, message("1001", "written in the clear"))
 		Expect(contents(readAll(log))).To(Equal([]string{"written in the clear"}))
