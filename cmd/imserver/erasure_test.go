@@ -2,22 +2,53 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.uber.org/zap"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+	"github.com/eventchat/eventchat/adapters/keystore"
+	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/projections"
 )
+
+// filesHolding lists the files under dir that hold any of secrets, but the
+// SMS provider's outbox (the stand-in of the SMS gateway, not a store).
+func filesHolding(dir string, secrets ...string) []string {
+	GinkgoHelper()
+	var hits []string
+	Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == smsoutbox.FileName {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				hits = append(hits, fmt.Sprintf("%s holds %q", path, secret))
+			}
+		}
+		return nil
+	})).To(Succeed())
+	return hits
+}
 
 var _ = Describe("Erasing a member by crypto-shredding", func() {
 	const (
@@ -33,28 +64,6 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		exportedAt []byte // an export made before the erasure
 	)
 
-	// found lists the files under dir that hold any of secrets, but the SMS
-	// provider's outbox (the stand-in of the SMS gateway, not a store).
-	found := func(dir string, secrets ...string) []string {
-		GinkgoHelper()
-		var hits []string
-		Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || d.Name() == smsoutbox.FileName {
-				return err
-			}
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for _, secret := range secrets {
-				if bytes.Contains(b, []byte(secret)) {
-					hits = append(hits, fmt.Sprintf("%s holds %q", path, secret))
-				}
-			}
-			return nil
-		})).To(Succeed())
-		return hits
-	}
 	sessionWith := func(viewer member, peer string, after uint64) session {
 		GinkgoHelper()
 		var ss []session
@@ -167,7 +176,8 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 
 		By("no file of the data directory holds any of it")
 		Expect(s.stop()).To(Succeed())
-		Expect(found(dir, phone, name, text)).To(BeEmpty())
+		Expect(filesHolding(dir, "ticket 4711")).NotTo(BeEmpty(), "the log keeps payloads readable to the search: it finds the erasure's own request")
+		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
 		Expect(filepath.Join(dir, smsoutbox.FileName)).To(BeAnExistingFile(), "the SMS codes went to the stand-in gateway's outbox")
 
 		By("after a restart too")
@@ -180,7 +190,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
 		Expect(s.stop()).To(Succeed())
-		Expect(found(dir, phone, name, text)).To(BeEmpty())
+		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
 	})
 
 	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {
@@ -224,5 +234,65 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"`+zeb.ID+`"`), ContainSubstring(`"request":"member"`)))
 		code, _ := s.call("GET", "/v1/message/sessionInfo/list", zeb.Token, nil)
 		Expect(code).To(Equal(http.StatusUnauthorized), "its sessions ended")
+	})
+})
+
+var _ = Describe("Erasing a member on the production adapters (the EventStoreDB double, FerretDB)", func() {
+	It("keeps the keys in MongoDB, shows the placeholders live and after a rebuild, and leaves only ciphertext in the log", func() {
+		const name, text = "Quillon Barrowmere", "the ferry leaves at dawn from pier 9Z"
+		dir := GinkgoT().TempDir()
+		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(double.Close)
+		ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(ferret.Stop)
+		data := filepath.Join(dir, "data")
+		s := startWith(data, zap.NewNop(), map[string]string{"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI})
+
+		quill, phone := s.registerPhoneIn("x0001", "quill001")
+		bob := s.register("bobp0001")
+		s.befriend(quill, bob)
+		s.written("PUT", "/v1/member/memberInfo/modify", quill, map[string]string{"name": name})
+		sent := s.send(quill, bob, "p-1", text)
+		Expect(filepath.Join(data, keystore.FileName)).NotTo(BeAnExistingFile(), "the keys are in MongoDB, shared by the nodes")
+
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "quill001", "request": "ticket 12"})
+		check := func(after uint64) {
+			GinkgoHelper()
+			var ss []session
+			s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), bob.Token, nil, &ss)
+			Expect(ss).To(HaveLen(1))
+			Expect(ss[0].Name).To(Equal(projections.ErasedName))
+			Expect(ss[0].LastMessageContent).To(Equal(projections.ErasedContent))
+			var h []message
+			s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+quill.ID, bob.Token, nil, &h)
+			Expect(h).To(HaveLen(1))
+			Expect(h[0].ID).To(Equal(sent.ID))
+			Expect(h[0].Content).To(Equal(projections.ErasedContent))
+		}
+		check(erased)
+		code, _, errOut := s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		check(0)
+
+		By("the log, read as stored through the adapter, holds none of it")
+		Expect(s.stop()).To(Succeed())
+		log, err := esdb.Open(context.Background(), double.ConnectionString())
+		Expect(err).NotTo(HaveOccurred())
+		defer log.Close()
+		recs, err := log.ReadAll(context.Background(), 0, 100000)
+		Expect(err).NotTo(HaveOccurred())
+		var all strings.Builder
+		for _, r := range recs {
+			all.Write(r.Data)
+			if r.Type == "MessageSent" {
+				Expect(string(r.Data)).To(ContainSubstring(`"content":"sealed1:`))
+			}
+		}
+		Expect(all.String()).To(ContainSubstring("ticket 12"), "the payloads are read as stored")
+		for _, secret := range []string{phone, name, text} {
+			Expect(all.String()).NotTo(ContainSubstring(secret))
+		}
 	})
 })
