@@ -16,6 +16,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
@@ -238,7 +241,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 })
 
 var _ = Describe("Erasing a member on the production adapters (the EventStoreDB double, FerretDB)", func() {
-	It("keeps the keys in MongoDB, shows the placeholders live and after a rebuild, and leaves only ciphertext in the log", func() {
+	It("keeps the keys in MongoDB through a rebuild, shows the placeholders live and after it, and leaves only ciphertext in the log", func() {
 		const name, text = "Quillon Barrowmere", "the ferry leaves at dawn from pier 9Z"
 		dir := GinkgoT().TempDir()
 		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
@@ -254,6 +257,7 @@ var _ = Describe("Erasing a member on the production adapters (the EventStoreDB 
 		bob := s.register("bobp0001")
 		s.befriend(quill, bob)
 		s.written("PUT", "/v1/member/memberInfo/modify", quill, map[string]string{"name": name})
+		kept := s.send(bob, quill, "p-0", "bob's own words stay")
 		sent := s.send(quill, bob, "p-1", text)
 		Expect(filepath.Join(data, keystore.FileName)).NotTo(BeAnExistingFile(), "the keys are in MongoDB, shared by the nodes")
 
@@ -267,12 +271,28 @@ var _ = Describe("Erasing a member on the production adapters (the EventStoreDB 
 			Expect(ss[0].LastMessageContent).To(Equal(projections.ErasedContent))
 			var h []message
 			s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+quill.ID, bob.Token, nil, &h)
-			Expect(h).To(HaveLen(1))
-			Expect(h[0].ID).To(Equal(sent.ID))
-			Expect(h[0].Content).To(Equal(projections.ErasedContent))
+			Expect(h).To(HaveLen(2))
+			Expect(h[0].ID).To(Equal(kept.ID))
+			Expect(h[0].Content).To(Equal("bob's own words stay"), "the others' keys survive")
+			Expect(h[1].ID).To(Equal(sent.ID))
+			Expect(h[1].Content).To(Equal(projections.ErasedContent))
 		}
 		check(erased)
 		code, _, errOut := s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		check(0)
+		By("once the old generation's read models are dropped, after a restart, the keys read again from MongoDB")
+		client, err := mongo.Connect(options.Client().ApplyURI(ferret.URI))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Disconnect, context.Background())
+		Eventually(func() ([]string, error) {
+			return client.Database(readDatabase).ListCollectionNames(context.Background(), bson.D{})
+		}, 20*time.Second, 200*time.Millisecond).ShouldNot(ContainElement("messages"))
+		Expect(s.stop()).To(Succeed())
+		s = startWith(data, zap.NewNop(), map[string]string{"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI})
+		bob = s.login("bobp0001")
+		check(0)
+		code, _, errOut = s.imctl("projections", "rebuild", "all")
 		Expect(code).To(Equal(0), errOut)
 		check(0)
 
