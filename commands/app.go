@@ -24,9 +24,11 @@ type Deps struct {
 	Notices    Notices
 	Deliveries Deliveries
 	Uploads    Uploads // nil: media messages are checked by their content alone
-	// History is the log as auditors read it and export it: as stored,
-	// personal fields sealed.
-	History History
+	History    History // the log as auditors read it
+	// Stored is the log as it is stored, personal fields sealed: what
+	// exports carry, so that an import never brings back erased data;
+	// History when nil.
+	Stored History
 	// Keys destroys an erased member's data key.
 	Keys Shredder
 	// Blind names the claim on a phone number or an account name in place
@@ -58,6 +60,9 @@ type App struct {
 // New returns the application over deps.
 func New(d Deps) *App {
 	a := &App{Deps: d, registry: catalog.Registry()}
+	if a.Stored == nil { // a log without sealing: stored as it reads
+		a.Stored = a.History
+	}
 	a.friendships.max = maxFriendships
 	return a
 }

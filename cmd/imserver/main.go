@@ -106,7 +106,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	// Commands and projections read the log with personal fields open;
-	// auditors' pages and exports show it as stored.
+	// exports carry it as stored.
 	events := sealing.NewStore(stored, sealer)
 	if r, ok := reads.(interface{ Replaced() int64 }); ok && r.Replaced() != 0 {
 		log.Info("read store of an older schema replaced; the projections fold the log from the start",
@@ -165,7 +165,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	ids := idgen.New(node.Worker, node.IDsUntil)
 	lookups := projections.Lookups{Q: reads, Log: events}
 	app := commands.New(commands.Deps{
-		Store: events, History: stored, Keys: sealer, Blind: blind, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
+		Store: events, History: events, Stored: stored, Keys: sealer, Blind: blind, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
 		Messages:   &lookups,
 		Personal:   &lookups,
 		Notices:    &lookups,
