@@ -55,6 +55,7 @@ type MemberState struct {
 	Account       string `json:"account"`
 	Level         string `json:"memberLevelCode"`
 	Banned        bool   `json:"banned"`
+	Erased        bool   `json:"erased,omitempty"`
 	SessionsEnded int    `json:"sessionsEnded"`
 	Position      uint64 `json:"position"` // 0 when nothing changed
 }
@@ -131,7 +132,7 @@ func (a *App) operateOnce(ctx context.Context, op Operator, tenantCode, id strin
 			m.Apply(e)
 		}
 	}
-	state.Level, state.Banned = m.Level(), m.Banned()
+	state.Level, state.Banned, state.Erased = m.Level(), m.Banned(), m.IsErased()
 	return state, nil
 }
 
@@ -140,11 +141,8 @@ func (a *App) findMemberID(ctx context.Context, tenantCode, who string) (string,
 	if who == "" || len(who) > 64 {
 		return "", fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
-	for _, stream := range []string{
-		es.Stream(tenantCode, es.CategoryAccount, who),
-		es.Stream(tenantCode, es.CategoryPhone, member.NormalizePhone(who)),
-	} {
-		id, err := a.holder(ctx, tenantCode, stream)
+	for _, k := range []claimKey{accountClaim(tenantCode, who), phoneClaim(tenantCode, member.NormalizePhone(who))} {
+		id, err := a.holder(ctx, k)
 		if err != nil || id != "" {
 			return id, err
 		}

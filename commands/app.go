@@ -25,6 +25,15 @@ type Deps struct {
 	Deliveries Deliveries
 	Uploads    Uploads // nil: media messages are checked by their content alone
 	History    History // the log as auditors read it
+	// Stored is the log as it is stored, personal fields sealed: what
+	// exports carry, so that an import never brings back erased data;
+	// History when nil.
+	Stored History
+	// Keys destroys an erased member's data key.
+	Keys Shredder
+	// Blind names the claim on a phone number or an account name in place
+	// of the value (a keyed hash), so that stream names hold neither.
+	Blind func(value string) string
 	// NewID makes 19-digit snowflake ids; it fails while this node may not
 	// make any (its worker id's claim is not renewed).
 	NewID   func() (string, error)
@@ -61,6 +70,9 @@ type App struct {
 // New returns the application over deps.
 func New(d Deps) *App {
 	a := &App{Deps: d, registry: catalog.Registry()}
+	if a.Stored == nil { // a log without sealing: stored as it reads
+		a.Stored = a.History
+	}
 	a.friendships.max = maxFriendships
 	return a
 }

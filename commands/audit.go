@@ -158,14 +158,15 @@ func (a *App) AuditEvents(ctx context.Context, sel audit.Selection, after uint64
 
 // ExportAudit gives each event sel selects, in position order, up to the
 // log's head when it starts, and returns that head. sel.Size is ignored.
+// Personal fields stay sealed: an export outlives no erasure.
 func (a *App) ExportAudit(ctx context.Context, sel audit.Selection, each func(audit.Entry) error) (uint64, error) {
-	head, err := a.History.Head(ctx)
+	head, err := a.Stored.Head(ctx)
 	if err != nil {
 		return 0, err
 	}
 	var after uint64
 	for after < head {
-		recs, err := a.History.ReadAll(ctx, after, auditChunk)
+		recs, err := a.Stored.ReadAll(ctx, after, auditChunk)
 		if err != nil {
 			return 0, err
 		}

@@ -15,8 +15,10 @@ import (
 	"github.com/eventchat/eventchat/adapters/authz"
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/keystore"
 	"github.com/eventchat/eventchat/adapters/payments"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sealing"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -40,7 +42,11 @@ func (plainHasher) Matches(h, s string) bool      { return h != "" && h == "h:"+
 // the projections running.
 type world struct {
 	app    *commands.App
-	events *sqlitestore.Store
+	events *sealing.Store // personal fields sealed, as the server's
+	keys   *keystore.SQLite
+	sealer *sealing.Sealer
+	// blind names a claim, or the SMS codes of a phone, by the value.
+	blind  func(string) string
 	reads  *sqliteread.Store
 	engine *projections.Engine
 	// lookups find messages in the read models once the engine runs.
@@ -54,8 +60,14 @@ func newWorld() *world {
 	w := &world{outbox: filepath.Join(dir, smsoutbox.FileName)}
 	w.clock.Store(time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC).UnixMilli())
 	var err error
-	w.events, err = sqlitestore.Open(filepath.Join(dir, "events.db"))
+	stored, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
 	Expect(err).NotTo(HaveOccurred())
+	w.keys, err = keystore.Open(filepath.Join(dir, keystore.FileName))
+	Expect(err).NotTo(HaveOccurred())
+	w.sealer = sealing.New(w.keys, catalog.Registry())
+	w.blind, err = w.sealer.Blind(context.Background())
+	Expect(err).NotTo(HaveOccurred())
+	w.events = sealing.NewStore(stored, w.sealer)
 	w.reads, err = sqliteread.Open(filepath.Join(dir, "read.db"))
 	Expect(err).NotTo(HaveOccurred())
 	w.lookups = projections.Lookups{Q: w.reads, Log: w.events}
@@ -73,6 +85,7 @@ func newWorld() *world {
 		<-done
 		Expect(w.reads.Close()).To(Succeed())
 		Expect(w.events.Close()).To(Succeed())
+		Expect(w.keys.Close()).To(Succeed())
 	})
 	Expect(w.app.EnsureTenant(context.Background(), "x0001", "Default")).To(Succeed())
 	return w
@@ -84,7 +97,7 @@ func (w *world) newApp(node int64) *commands.App {
 	policy, err := authz.New()
 	Expect(err).NotTo(HaveOccurred())
 	return commands.New(commands.Deps{
-		Store: w.events, Authz: policy, Hasher: plainHasher{}, Applies: w.reads,
+		Store: w.events, Keys: w.sealer, Blind: w.blind, Authz: policy, Hasher: plainHasher{}, Applies: w.reads,
 		Messages:   &w.lookups,
 		Personal:   &w.lookups,
 		Notices:    &w.lookups,

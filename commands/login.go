@@ -107,11 +107,11 @@ func (a *App) LoginMember(ctx context.Context, l Login) (LoggedIn, error) {
 // loginHolder is the id of the member account names in tenantCode, by its
 // account name or its phone, "" when none.
 func (a *App) loginHolder(ctx context.Context, tenantCode, account string) (string, error) {
-	id, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryAccount, account))
+	id, err := a.holder(ctx, accountClaim(tenantCode, account))
 	if err != nil || id != "" {
 		return id, err
 	}
-	return a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, member.NormalizePhone(account)))
+	return a.holder(ctx, phoneClaim(tenantCode, member.NormalizePhone(account)))
 }
 
 // UnknownLoginKey names the account of a login nobody in tenantCode holds,

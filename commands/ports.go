@@ -29,6 +29,12 @@ type LiveLog interface {
 	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
 }
 
+// Shredder destroys a member's data key: whatever the log holds sealed
+// under it reads as es.Erased from then on.
+type Shredder interface {
+	Destroy(ctx context.Context, tenant, member string) error
+}
+
 // Authorizer answers whether a subject holding role in scope may act on an
 // object. The policy (casbin) is the single source of those answers.
 type Authorizer interface {

@@ -178,17 +178,15 @@ func (a *App) ModifyUsername(ctx context.Context, p Principal, r ModifyUsername)
 	if err := m.CheckAccountChange(r.Username); err != nil {
 		return ProfileWritten{}, err
 	}
-	claimed := es.Stream(p.Tenant, es.CategoryAccount, r.Username)
-	pos, err := a.switchClaim(ctx, p, claimed, es.Stream(p.Tenant, es.CategoryAccount, m.Account()),
+	pos, err := a.switchClaim(ctx, p, accountClaim(p.Tenant, r.Username), accountClaim(p.Tenant, m.Account()),
 		&member.AccountReserved{MemberID: p.MemberID}, &member.AccountReleased{MemberID: p.MemberID},
 		fault.MsgAccountInUse, func(m *member.Member) ([]es.Event, error) { return m.ChangeAccount(r.Username, a.Now()) })
 	return ProfileWritten{Position: pos}, err
 }
 
-// switchClaim moves p's claim from the stream old to the stream claimed
-// around the member's change: when the change fails, the new claim is
-// released again.
-func (a *App) switchClaim(ctx context.Context, p Principal, claimed, old string, reserve, release es.Event, inUse string,
+// switchClaim moves p's claim from old to claimed around the member's
+// change: when the change fails, the new claim is released again.
+func (a *App) switchClaim(ctx context.Context, p Principal, claimed, old claimKey, reserve, release es.Event, inUse string,
 	decide func(m *member.Member) ([]es.Event, error)) (uint64, error) {
 	ok, err := a.reserve(ctx, p, claimed, reserve)
 	if err != nil {
@@ -199,12 +197,12 @@ func (a *App) switchClaim(ctx context.Context, p Principal, claimed, old string,
 	}
 	pos, err := a.changeMember(ctx, p, decide)
 	if err != nil {
-		if _, rerr := a.appendEvents(ctx, p, claimed, es.Any, []es.Event{release}); rerr != nil {
+		if rerr := a.release(ctx, p, claimed, release); rerr != nil {
 			return 0, rerr
 		}
 		return 0, err
 	}
-	if _, err := a.appendEvents(ctx, p, old, es.Any, []es.Event{release}); err != nil {
+	if err := a.release(ctx, p, old, release); err != nil {
 		return 0, err
 	}
 	return pos, nil
@@ -223,7 +221,7 @@ func (a *App) ModifyMobile(ctx context.Context, p Principal, r ModifyMobile) (Pr
 	if strings.TrimSpace(r.SMSCode) == "" {
 		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgSMSCodeRequired)
 	}
-	if holder, err := a.holder(ctx, p.Tenant, es.Stream(p.Tenant, es.CategoryPhone, phone)); err != nil || holder != "" {
+	if holder, err := a.holder(ctx, phoneClaim(p.Tenant, phone)); err != nil || holder != "" {
 		if err != nil {
 			return ProfileWritten{}, err
 		}
@@ -232,7 +230,7 @@ func (a *App) ModifyMobile(ctx context.Context, p Principal, r ModifyMobile) (Pr
 	if err := a.useSMSCode(ctx, p.Tenant, phone, member.PurposeRegister, r.SMSCode); err != nil {
 		return ProfileWritten{}, err
 	}
-	pos, err := a.switchClaim(ctx, p, es.Stream(p.Tenant, es.CategoryPhone, phone), es.Stream(p.Tenant, es.CategoryPhone, m.Phone()),
+	pos, err := a.switchClaim(ctx, p, phoneClaim(p.Tenant, phone), phoneClaim(p.Tenant, m.Phone()),
 		&member.PhoneReserved{MemberID: p.MemberID}, &member.PhoneReleased{MemberID: p.MemberID},
 		fault.MsgPhoneInUse, func(m *member.Member) ([]es.Event, error) { return m.ChangePhone(phone, a.Now()) })
 	return ProfileWritten{Position: pos}, err
@@ -250,7 +248,7 @@ func (a *App) IsMobileRegistered(ctx context.Context, tenantCode, phone string) 
 	if err := a.ensureTenant(ctx, tenantCode); err != nil {
 		return false, err
 	}
-	id, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, phone))
+	id, err := a.holder(ctx, phoneClaim(tenantCode, phone))
 	return id != "", err
 }
 
@@ -274,7 +272,7 @@ func (a *App) ForgetPassword(ctx context.Context, r ForgetPassword) (ProfileWrit
 	if err := a.ensureTenant(ctx, r.TenantCode); err != nil {
 		return ProfileWritten{}, err
 	}
-	id, err := a.holder(ctx, r.TenantCode, es.Stream(r.TenantCode, es.CategoryPhone, phone))
+	id, err := a.holder(ctx, phoneClaim(r.TenantCode, phone))
 	if err != nil {
 		return ProfileWritten{}, err
 	}

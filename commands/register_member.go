@@ -44,8 +44,8 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 	if err != nil {
 		return Registered{}, err
 	}
-	accountStream := es.Stream(r.TenantCode, es.CategoryAccount, reg.Account)
-	if c, err := a.lastClaim(ctx, accountStream); err != nil {
+	account := accountClaim(r.TenantCode, reg.Account)
+	if c, err := a.lastClaim(ctx, account); err != nil {
 		return Registered{}, err
 	} else if held, err := a.taken(ctx, r.TenantCode, c); err != nil || held {
 		if err != nil {
@@ -68,14 +68,14 @@ func (a *App) RegisterMember(ctx context.Context, r Register) (Registered, error
 		return Registered{}, err
 	}
 	p := Principal{Tenant: r.TenantCode, MemberID: id}
-	ok, err := a.reserve(ctx, p, es.Stream(r.TenantCode, es.CategoryPhone, reg.Phone), &member.PhoneReserved{MemberID: id})
+	ok, err := a.reserve(ctx, p, phoneClaim(r.TenantCode, reg.Phone), &member.PhoneReserved{MemberID: id})
 	if err != nil {
 		return Registered{}, err
 	}
 	if !ok {
 		return Registered{}, fault.New(fault.Conflict, fault.MsgPhoneInUse)
 	}
-	ok, err = a.reserve(ctx, p, accountStream, &member.AccountReserved{MemberID: id})
+	ok, err = a.reserve(ctx, p, account, &member.AccountReserved{MemberID: id})
 	if err != nil {
 		return Registered{}, err
 	}

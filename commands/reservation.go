@@ -16,23 +16,49 @@ import (
 // account race or died) lapses after staleClaim and can be claimed again.
 const staleClaim = time.Minute
 
+// claimKey names the claim on an account name or a phone number.
+type claimKey struct{ tenant, category, value string }
+
+func accountClaim(tenant, account string) claimKey {
+	return claimKey{tenant, es.CategoryAccount, account}
+}
+
+func phoneClaim(tenant, phone string) claimKey { return claimKey{tenant, es.CategoryPhone, phone} }
+
+// claimStream is the stream of k. It is named by Blind(value), so that
+// the log's stream names hold no phone number or account name; a claim
+// made before that is named by the value itself, and stays there.
+func (a *App) claimStream(ctx context.Context, k claimKey) (string, error) {
+	legacy := es.Stream(k.tenant, k.category, k.value)
+	recs, err := a.Store.ReadStream(ctx, legacy, es.Backwards, es.End, 1)
+	if err != nil || len(recs) > 0 {
+		return legacy, err
+	}
+	return es.Stream(k.tenant, k.category, a.Blind(k.value)), nil
+}
+
 type claim struct {
+	stream   string
 	member   string
 	revision uint64
 	at       time.Time
 	exists   bool
 }
 
-func (a *App) lastClaim(ctx context.Context, stream string) (claim, error) {
+func (a *App) lastClaim(ctx context.Context, k claimKey) (claim, error) {
+	stream, err := a.claimStream(ctx, k)
+	if err != nil {
+		return claim{}, err
+	}
 	recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, es.End, 1)
 	if err != nil || len(recs) == 0 {
-		return claim{}, err
+		return claim{stream: stream}, err
 	}
 	e, err := a.registry.Decode(recs[0].Type, recs[0].Data)
 	if err != nil {
 		return claim{}, err
 	}
-	c := claim{revision: recs[0].Revision, at: recs[0].Metadata.Time, exists: true}
+	c := claim{stream: stream, revision: recs[0].Revision, at: recs[0].Metadata.Time, exists: true}
 	switch e := e.(type) {
 	case *member.AccountReserved:
 		c.member = e.MemberID
@@ -47,13 +73,13 @@ func (a *App) memberExists(ctx context.Context, tenant, id string) (bool, error)
 	return len(recs) > 0, err
 }
 
-// holder returns the registered member holding a claim stream, or "".
-func (a *App) holder(ctx context.Context, tenant, stream string) (string, error) {
-	c, err := a.lastClaim(ctx, stream)
+// holder returns the registered member holding a claim, or "".
+func (a *App) holder(ctx context.Context, k claimKey) (string, error) {
+	c, err := a.lastClaim(ctx, k)
 	if err != nil || !c.exists || c.member == "" {
 		return "", err
 	}
-	ok, err := a.memberExists(ctx, tenant, c.member)
+	ok, err := a.memberExists(ctx, k.tenant, c.member)
 	if err != nil || !ok {
 		return "", err
 	}
@@ -72,12 +98,12 @@ func (a *App) taken(ctx context.Context, tenant string, c claim) (bool, error) {
 	return a.memberExists(ctx, tenant, c.member)
 }
 
-// reserve claims stream for p's member; it reports false when taken. A
-// claim appended meanwhile is read again: another registration's holds it,
-// a release frees it.
-func (a *App) reserve(ctx context.Context, p Principal, stream string, e es.Event) (bool, error) {
+// reserve claims k for p's member; it reports false when taken. A claim
+// appended meanwhile is read again: another registration's holds it, a
+// release frees it.
+func (a *App) reserve(ctx context.Context, p Principal, k claimKey, e es.Event) (bool, error) {
 	return retryOnConflict(ctx, func() (bool, error) {
-		c, err := a.lastClaim(ctx, stream)
+		c, err := a.lastClaim(ctx, k)
 		if err != nil {
 			return false, err
 		}
@@ -88,7 +114,16 @@ func (a *App) reserve(ctx context.Context, p Principal, stream string, e es.Even
 		if c.exists {
 			expected = es.Exact(c.revision)
 		}
-		_, err = a.appendEvents(ctx, p, stream, expected, []es.Event{e})
+		_, err = a.appendEvents(ctx, p, c.stream, expected, []es.Event{e})
 		return err == nil, err
 	})
+}
+
+// release appends release to the stream of k.
+func (a *App) release(ctx context.Context, p Principal, k claimKey, release es.Event) error {
+	stream, err := a.claimStream(ctx, k)
+	if err == nil {
+		_, err = a.appendEvents(ctx, p, stream, es.Any, []es.Event{release})
+	}
+	return err
 }

@@ -26,7 +26,7 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 	if err := a.ensureTenant(ctx, tenantCode); err != nil {
 		return err
 	}
-	owner, err := a.holder(ctx, tenantCode, es.Stream(tenantCode, es.CategoryPhone, phone))
+	owner, err := a.holder(ctx, phoneClaim(tenantCode, phone))
 	if err != nil {
 		return err
 	}
@@ -54,14 +54,14 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 	if err != nil {
 		return err
 	}
-	stream := es.Stream(tenantCode, es.CategorySMS, phone)
+	stream := es.Stream(tenantCode, es.CategorySMS, a.Blind(phone))
 	_, err = retryOnConflict(ctx, func() (es.WriteResult, error) {
 		var codes member.SMSCodes
 		st, err := a.loadAll(ctx, stream, codes.Apply)
 		if err != nil {
 			return es.WriteResult{}, err
 		}
-		events, err := codes.Issue(phone, purpose, hash, a.Now())
+		events, err := codes.Issue(purpose, hash, a.Now())
 		if err != nil {
 			return es.WriteResult{}, err
 		}
@@ -78,7 +78,7 @@ func (a *App) SendSMSCode(ctx context.Context, tenantCode, phone, purpose string
 // on every node; a concurrent try makes it decide again, so a code is never
 // spent twice.
 func (a *App) useSMSCode(ctx context.Context, tenantCode, phone, purpose, code string) error {
-	stream := es.Stream(tenantCode, es.CategorySMS, phone)
+	stream := es.Stream(tenantCode, es.CategorySMS, a.Blind(phone))
 	_, err := retryOnConflict(ctx, func() (struct{}, error) {
 		var codes member.SMSCodes
 		st, err := a.loadAll(ctx, stream, codes.Apply)

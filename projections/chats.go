@@ -8,6 +8,7 @@ import (
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/member"
 )
 
 // Chats keeps history pages and conversation lists with their unread
@@ -42,6 +43,7 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 		}
 		switch e := env.Event.(type) {
 		case *chat.MessageSent:
+			e = openedSent(e)
 			if e.ChatType == string(chat.Group) {
 				err = b.groupSent(ctx, env, e)
 			} else {
@@ -55,6 +57,8 @@ func (Chats) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, er
 			}
 		case *chat.MessageEdited:
 			err = b.edited(ctx, env, e)
+		case *member.Erased:
+			err = b.erased(ctx, env)
 		case *chat.MessageRecalled:
 			err = b.recalled(ctx, env, e)
 		case *chat.MessagesDeleted:

@@ -89,7 +89,7 @@ func (b *chatBatch) edited(ctx context.Context, env Envelope, e *chat.MessageEdi
 		return err
 	}
 	m := ms[0]
-	m.Content, m.EditTime = e.Content, e.At
+	m.Content, m.EditTime = erasedAs(e.Content, ErasedContent), e.At
 	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
 		return err
 	}

@@ -46,14 +46,14 @@ func (Members) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 	for _, env := range events {
 		if e, ok := env.Event.(*member.Registered); ok {
 			put(Member{
-				ID: e.MemberID, Tenant: env.Tenant, Account: e.Account, Phone: e.Phone,
-				Name: e.Name, Level: e.Level, RegisteredAt: e.At,
+				ID: e.MemberID, Tenant: env.Tenant, Account: erasedAs(e.Account, ""), Phone: erasedAs(e.Phone, ""),
+				Name: erasedAs(e.Name, ErasedName), Level: e.Level, RegisteredAt: e.At,
 			})
 			continue
 		}
 		switch env.Event.(type) {
 		case *member.ProfileModified, *member.AccountChanged, *member.PhoneChanged, *member.SessionStarted, *member.LevelChanged,
-			*member.Referred:
+			*member.Referred, *member.Erased:
 		default:
 			continue
 		}
@@ -67,20 +67,23 @@ func (Members) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 		push := true
 		switch e := env.Event.(type) {
 		case *member.ProfileModified:
-			m.Name, m.HeadURL, m.Gender = e.Name, e.HeadURL, e.Gender
+			m.Name, m.HeadURL, m.Gender = erasedAs(e.Name, ErasedName), erasedAs(e.HeadURL, ""), e.Gender
 		case *member.AccountChanged:
-			m.Account = e.Account
+			m.Account = erasedAs(e.Account, "")
 		case *member.PhoneChanged:
-			m.Phone = e.Phone
+			m.Phone = erasedAs(e.Phone, "")
+		case *member.Erased:
+			m = erasedMember(m)
 		case *member.LevelChanged:
 			m.Level = e.Level
 		case *member.Referred:
 			m.Referrer = e.Referrer
 		case *member.SessionStarted:
-			if e.IP == "" || e.IP == m.LastIP {
+			ip := erasedAs(e.IP, "")
+			if ip == "" || ip == m.LastIP {
 				continue
 			}
-			m.LastIP, push = e.IP, false
+			m.LastIP, push = ip, false
 		}
 		put(m)
 		if push {

@@ -101,6 +101,10 @@ type Tx interface {
 	// MessagesAfter returns the stored messages of chatID with a sequence
 	// above seq, in chat order, deleted ones too.
 	MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]Message, error)
+	// MessagesFrom returns the stored messages member of tenant sent,
+	// deleted ones too, in no particular order. It reads every message:
+	// an erasure asks it once.
+	MessagesFrom(ctx context.Context, tenant, member string) ([]Message, error)
 	// LastVisible returns the newest message of chatID that member sees.
 	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
 

@@ -159,6 +159,9 @@ type Replays struct {
 	live  *Engine
 	shelf ReplayShelf
 	idle  time.Duration
+	// Opener, when set, opens the personal fields an imported export
+	// carries sealed, as the live log opens its own.
+	Opener Opener
 
 	ctx    context.Context
 	cancel context.CancelFunc

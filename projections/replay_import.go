@@ -86,8 +86,11 @@ func (r *Replays) Import(tenant string, s *StagedImport) (Replay, error) {
 	if err := s.Check(tenant); err != nil {
 		return Replay{}, err
 	}
-	rp, err := r.start(Replay{ID: s.id, Tenant: tenant, Source: ReplayOfImport, Position: s.Trailer.Head},
-		stagedLog{shelf: r.shelf, id: s.id, head: s.last}, nil, s.last)
+	var log EventLog = stagedLog{shelf: r.shelf, id: s.id, head: s.last}
+	if r.Opener != nil {
+		log = openedLog{EventLog: log, opener: r.Opener}
+	}
+	rp, err := r.start(Replay{ID: s.id, Tenant: tenant, Source: ReplayOfImport, Position: s.Trailer.Head}, log, nil, s.last)
 	if err == nil {
 		s.imported = true
 	}

@@ -40,6 +40,9 @@ type (
 		Tenant  string `json:"tenant"`
 		Account string `json:"account"`
 		Level   string `json:"level,omitempty"` // for /admin/member/level
+		// Request is, for /admin/member/erase, on whose request: the
+		// reference of the request acted on.
+		Request string `json:"request,omitempty"`
 	}
 	// AdminFeedbackReply is an operator's reply to a member's feedback.
 	AdminFeedbackReply struct {
@@ -126,6 +129,10 @@ func (a *API) adminRoutes() []route {
 		member("/admin/member/level", "Set a member's level code: Normal, Admin or System (operators).",
 			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
 				return c.SetMemberLevel(ctx, op, m.Tenant, m.Account, m.Level)
+			}),
+		member("/admin/member/erase", "Erase a member's personal data for ever (operators): MemberErased records who erased, when and on whose request (request, at most 200 characters), every session ends, the phone and account are released and the member's data key is destroyed, so that its name, phone, avatar and message bodies read as erased everywhere. Erasing again changes nothing.",
+			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
+				return c.EraseMember(ctx, op, m.Tenant, m.Account, m.Request)
 			}),
 	}
 }

@@ -96,6 +96,7 @@ type TenantCommands interface {
 	UnbanMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
 	SignOutMember(ctx context.Context, op commands.Operator, tenant, who string) (commands.MemberState, error)
 	SetMemberLevel(ctx context.Context, op commands.Operator, tenant, who, level string) (commands.MemberState, error)
+	EraseMember(ctx context.Context, op commands.Operator, tenant, who, request string) (commands.MemberState, error)
 	MayListFeedback(op commands.Operator, tenant string) error
 	ReplyFeedback(ctx context.Context, op commands.Operator, tenant, id, reply string) (commands.FeedbackReplied, error)
 }

@@ -17,6 +17,7 @@ import (
 // feedback and settings.
 type ProfileCommands interface {
 	ModifyProfile(ctx context.Context, p commands.Principal, r commands.ModifyProfile) (commands.ProfileWritten, error)
+	EraseAccount(ctx context.Context, p commands.Principal, r commands.EraseAccount) (commands.ProfileWritten, error)
 	ModifyPassword(ctx context.Context, p commands.Principal, r commands.ModifyPassword) (commands.ProfileWritten, error)
 	ModifyUsername(ctx context.Context, p commands.Principal, r commands.ModifyUsername) (commands.ProfileWritten, error)
 	ModifyMobile(ctx context.Context, p commands.Principal, r commands.ModifyMobile) (commands.ProfileWritten, error)
@@ -52,6 +53,10 @@ func (a *API) profileRoutes() []route {
 				"A wrong old password answers the attempts left; the 5th in a row locks password changes for 30 minutes (429). "+
 				"Every other session of the member ends (31 Offline, then 401); this one stays.",
 			Commands.ModifyPassword),
+		commandRoute(a, http.MethodPut, "/member/memberInfo/erase",
+			"Delete the member's account for ever, at its own request, confirmed by its password: its name, phone, avatar and messages' bodies are erased everywhere "+
+				"(the others see a placeholder name and \"[message deleted]\"), its phone and account ID are free again, every session ends (31 Disable).",
+			Commands.EraseAccount),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyUsername",
 			"Change the account ID (8-16 letters or digits), once only; the old ID no longer logs in and is free again. 46 follows.",
 			Commands.ModifyUsername),

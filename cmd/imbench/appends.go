@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/eventchat/eventchat/adapters/keystore"
+	"github.com/eventchat/eventchat/adapters/sealing"
+	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/tenant"
@@ -29,6 +33,7 @@ func runAppends(ctx context.Context, args []string) error {
 	dirFlag := fs.String("dir", "", "directory for the store file (default: a temp dir, removed after)")
 	kind := fs.String("store", "pebble", "event-store adapter: "+eventStoreKinds)
 	esdbConn := fs.String("esdb", "", "EventStoreDB connection string for -store esdb")
+	sealed := fs.Bool("sealed", false, "seal each message's content as the server does (adapters/sealing), with a key store in the directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -47,6 +52,17 @@ func runAppends(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	seal := func(_ string, ev []es.EventData) ([]es.EventData, error) { return ev, nil }
+	if *sealed {
+		keys, err := keystore.Open(filepath.Join(dir, keystore.FileName))
+		if err != nil {
+			return err
+		}
+		defer keys.Close()
+		sealer := sealing.New(keys, catalog.Registry())
+		seal = func(stream string, ev []es.EventData) ([]es.EventData, error) { return sealer.Seal(ctx, stream, ev) }
+		suffix += sealedSuffix(true)
+	}
 	var count atomic.Int64
 	var stop atomic.Bool
 	var failed error
@@ -60,8 +76,11 @@ func runAppends(ctx context.Context, args []string) error {
 			md := es.Metadata{Tenant: tenant.Default, Actor: "7000000000000000001"}
 			for !stop.Load() && count.Load() < *maxEvents {
 				md.Time = time.Now().UTC()
-				ev := []es.EventData{{ID: uuid.NewString(), Type: chat.TypeMessageSent, Data: data, Metadata: md}}
-				if _, err := store.Append(ctx, stream, es.Any, ev); err != nil {
+				ev, err := seal(stream, []es.EventData{{ID: uuid.NewString(), Type: chat.TypeMessageSent, Data: data, Metadata: md}})
+				if err == nil {
+					_, err = store.Append(ctx, stream, es.Any, ev)
+				}
+				if err != nil {
 					failOnce.Do(func() { failed = err })
 					stop.Store(true)
 					return
@@ -84,8 +103,8 @@ func runAppends(ctx context.Context, args []string) error {
 	secs := end.Sub(start).Seconds()
 	rate := float64(endN-startN) / secs
 	result("appends_per_s"+suffix, rate, "events/s")
-	detail("%s: %d appenders, one %d-byte event per durable append: %d events in a %.1f s window (%d in all)",
-		*kind, *appenders, len(data), endN-startN, secs, count.Load())
+	detail("%s%s: %d appenders, one %d-byte event per durable append: %d events in a %.1f s window (%d in all)",
+		*kind, sealedSuffix(*sealed), *appenders, len(data), endN-startN, secs, count.Load())
 	return nil
 }
 
@@ -120,4 +139,12 @@ func wait(ctx context.Context, d time.Duration, stop <-chan struct{}) {
 	case <-ctx.Done():
 	case <-stop:
 	}
+}
+
+// sealedSuffix marks the figures measured with sealing.
+func sealedSuffix(sealed bool) string {
+	if sealed {
+		return "_sealed"
+	}
+	return ""
 }

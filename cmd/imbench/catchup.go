@@ -32,7 +32,7 @@ func runCatchup(ctx context.Context, args []string) error {
 		return err
 	}
 	used := cpu.use()
-	result("catchup_per_s", float64(f.head)/elapsed.Seconds(), "events/s")
+	result("catchup_per_s"+sealedSuffix(f.t.sealed), float64(f.head)/elapsed.Seconds(), "events/s")
 	detail("%d events (%d MessageSent, %d ReadAcknowledged, %d pairs) projected in %.2f s%s; filled in %.1f s",
 		f.head, f.mix.sent, f.mix.acks, f.t.pairs, elapsed.Seconds(), used.perEvent(f.head), f.fill.Seconds())
 	return nil

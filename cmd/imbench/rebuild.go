@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sealing"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/projections"
 )
@@ -86,7 +86,7 @@ const liveEvery = 20 * time.Millisecond
 // liveLag sends a message every liveEvery between a pair of its own (after
 // the filled ones) until ctx ends, and returns for each the time from its
 // append to the live engine folding it.
-func liveLag(ctx context.Context, log *sqlitestore.Store, live *projections.Engine, pair int) []time.Duration {
+func liveLag(ctx context.Context, log sealing.Log, live *projections.Engine, pair int) []time.Duration {
 	c := conversation{members: [2]string{memberID(2 * pair), memberID(2*pair + 1)},
 		rng: rand.New(rand.NewPCG(uint64(pair), 7)), nextMessage: new(atomic.Uint64)}
 	c.nextMessage.Store(1 << 40) // ids apart from the filled ones'

@@ -18,7 +18,10 @@ import (
 	"github.com/google/uuid"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/keystore"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sealing"
+	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
@@ -29,7 +32,8 @@ import (
 type traffic struct {
 	events   int
 	pairs    int
-	ackEvery int // one event in ackEvery is a read acknowledgement
+	ackEvery int  // one event in ackEvery is a read acknowledgement
+	sealed   bool // personal fields sealed as the server seals them
 }
 
 // trafficFlags declares on fs the flags of a benchmark over a filled log:
@@ -40,11 +44,12 @@ func trafficFlags(fs *flag.FlagSet, limit time.Duration) func() (traffic, time.D
 	ackEvery := fs.Int("ack-every", 10, "one event in this many is a read acknowledgement")
 	timeout := fs.Duration("timeout", limit, "give up after this long")
 	dir := fs.String("dir", "", "directory for the store files (default: a temp dir, removed after)")
+	sealed := fs.Bool("sealed", false, "seal the personal fields as the server does (adapters/sealing), with a key store in the directory")
 	return func() (traffic, time.Duration, string, error) {
 		if *events <= 0 || *pairs <= 0 || *ackEvery < 2 {
 			return traffic{}, 0, "", errors.New("need -events > 0, -pairs > 0 and -ack-every >= 2")
 		}
-		return traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery}, *timeout, *dir, nil
+		return traffic{events: *events, pairs: *pairs, ackEvery: *ackEvery, sealed: *sealed}, *timeout, *dir, nil
 	}
 }
 
@@ -52,7 +57,7 @@ func trafficFlags(fs *flag.FlagSet, limit time.Duration) func() (traffic, time.D
 // how long filling took, its head and an empty read store beside it.
 type filled struct {
 	t     traffic
-	log   *sqlitestore.Store
+	log   sealing.Log
 	mix   trafficMix
 	fill  time.Duration
 	head  uint64
@@ -129,11 +134,20 @@ func setUp(ctx context.Context, fs *flag.FlagSet, limit time.Duration, args []st
 	return ctx, f, done, nil
 }
 
-// filledLog opens an embedded event store in dir and fills it with t.
-func filledLog(ctx context.Context, dir string, t traffic) (*sqlitestore.Store, trafficMix, error) {
+// filledLog opens an embedded event store in dir, sealed when t says so,
+// and fills it with t.
+func filledLog(ctx context.Context, dir string, t traffic) (sealing.Log, trafficMix, error) {
+	var log sealing.Log
 	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
 	if err != nil {
 		return nil, trafficMix{}, err
+	}
+	if t.sealed {
+		keys, err := keystore.Open(filepath.Join(dir, keystore.FileName))
+		if err != nil {
+			return nil, trafficMix{}, errors.Join(err, log.Close())
+		}
+		log = sealedLog{sealing.NewStore(log, sealing.New(keys, catalog.Registry())), keys}
 	}
 	mix, err := fillTraffic(ctx, log, t)
 	if err != nil {
@@ -141,6 +155,14 @@ func filledLog(ctx context.Context, dir string, t traffic) (*sqlitestore.Store, 
 	}
 	return log, mix, nil
 }
+
+// sealedLog is a sealed log that closes its key store with it.
+type sealedLog struct {
+	*sealing.Store
+	keys *keystore.SQLite
+}
+
+func (l sealedLog) Close() error { return errors.Join(l.Store.Close(), l.keys.Close()) }
 
 // trafficMix counts what was written.
 type trafficMix struct{ sent, acks int64 }
@@ -161,7 +183,7 @@ var texts = []string{
 // fillTraffic appends t.events chat events between t.pairs friend pairs,
 // encoded as the commands encode them: mostly messages, both ways, and now
 // and then the receiver acknowledging the newest message.
-func fillTraffic(ctx context.Context, log *sqlitestore.Store, t traffic) (trafficMix, error) {
+func fillTraffic(ctx context.Context, log sealing.Log, t traffic) (trafficMix, error) {
 	var mix struct{ sent, acks atomic.Int64 }
 	var nextMessage atomic.Uint64
 	errs := make([]error, t.pairs)
@@ -201,7 +223,7 @@ type conversation struct {
 	lastFrom int    // and which member sent it
 }
 
-func (c *conversation) write(ctx context.Context, log *sqlitestore.Store, n, ackEvery int) (sent, acks int64, err error) {
+func (c *conversation) write(ctx context.Context, log sealing.Log, n, ackEvery int) (sent, acks int64, err error) {
 	stream := es.Stream(tenant.Default, es.CategoryChat, friend.PairID(c.members[0], c.members[1]))
 	batch := make([]es.EventData, 0, fillBatch)
 	for i := range n {

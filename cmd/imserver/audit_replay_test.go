@@ -359,7 +359,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		s = startServer(dir)
 
 		// Bad input is refused and writes nothing.
-		tampered := bytes.Replace(export.Bytes(), []byte("before the promotion"), []byte("before the demotion!"), 1)
+		tampered := bytes.Replace(export.Bytes(), []byte(`"role":"Admin"`), []byte(`"role":"Owner"`), 1)
 		Expect(tampered).NotTo(Equal(export.Bytes()))
 		refused("POST", "/replays/import", tampered, http.StatusBadRequest, "export checksum does not match")
 		refused("POST", "/replays/import", "not an export\n", http.StatusBadRequest, "this is not an audit export: one event per line, then a checksum line")

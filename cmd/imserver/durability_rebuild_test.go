@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -13,7 +15,9 @@ import (
 	"github.com/eventchat/eventchat/adapters/bus"
 	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/keystore"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sealing"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/tenant"
@@ -81,9 +85,8 @@ func sendBacklog(ctx context.Context, app *commands.App, from, to member, first,
 func rebuild(eventsPath, readPath string) map[string]string {
 	GinkgoHelper()
 	ctx := context.Background()
-	events, err := pebblestore.Open(eventsPath)
-	Expect(err).NotTo(HaveOccurred())
-	defer func() { Expect(events.Close()).To(Succeed()) }()
+	events, closeEvents := openSealed(eventsPath)
+	defer func() { Expect(closeEvents()).To(Succeed()) }()
 	reads, err := sqliteread.Open(readPath)
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { Expect(reads.Close()).To(Succeed()) }()
@@ -104,6 +107,19 @@ func rebuild(eventsPath, readPath string) map[string]string {
 	Expect(<-done).To(Succeed())
 	Expect(reached).To(BeTrue(), "rebuild did not reach the head %d: %+v", head, engine.Status())
 	return hashOf(reads)
+}
+
+// openSealed opens the event store at path as the server reads it, its
+// personal fields opened with the keys beside it.
+func openSealed(path string) (*sealing.Store, func() error) {
+	GinkgoHelper()
+	stored, err := pebblestore.Open(path)
+	Expect(err).NotTo(HaveOccurred())
+	keys, err := keystore.Open(filepath.Join(filepath.Dir(path), keystore.FileName))
+	Expect(err).NotTo(HaveOccurred())
+	return sealing.NewStore(stored, sealing.New(keys, catalog.Registry())), func() error {
+		return errors.Join(stored.Close(), keys.Close())
+	}
 }
 
 // hashOfFile hashes the read store at path.

@@ -30,11 +30,13 @@ import (
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/keystore"
 	"github.com/eventchat/eventchat/adapters/password"
 	"github.com/eventchat/eventchat/adapters/payments"
 	"github.com/eventchat/eventchat/adapters/presence"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sealing"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/commands"
@@ -84,16 +86,29 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return fmt.Errorf("data dir: %w", err)
 	}
-	events, err := openEventStore(ctx, cfg, log)
+	stored, err := openEventStore(ctx, cfg, log)
 	if err != nil {
 		return fmt.Errorf("IM_EVENTSTORE: %w", err)
 	}
-	defer events.Close()
+	defer stored.Close()
 	reads, closeReads, err := openReadStore(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	defer closeReads()
+	keys, closeKeys, err := openKeys(cfg, reads)
+	if err != nil {
+		return err
+	}
+	defer closeKeys()
+	sealer := sealing.New(keys, catalog.Registry())
+	blind, err := sealer.Blind(ctx)
+	if err != nil {
+		return err
+	}
+	// Commands and projections read the log with personal fields open;
+	// exports carry it as stored.
+	events := sealing.NewStore(stored, sealer)
 	if r, ok := reads.(interface{ Replaced() int64 }); ok && r.Replaced() != 0 {
 		log.Info("read store of an older schema replaced; the projections fold the log from the start",
 			zap.String("path", cfg.ReadStore), zap.Int64("oldSchemaVersion", r.Replaced()))
@@ -155,7 +170,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	app := commands.New(commands.Deps{
-		Store: events, History: events, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
+		Store: events, History: events, Stored: stored, Keys: sealer, Blind: blind, Authz: policy, Hasher: password.Bcrypt{}, Applies: reads, Uploads: blobs,
 		Messages:   &lookups,
 		Personal:   &lookups,
 		Notices:    &lookups,
@@ -201,6 +216,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return fmt.Errorf("audit replays: %w", err)
 	}
+	replays.Opener = sealer
 	defer func() { _ = replays.Close() }()
 
 	gwCfg := ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}
@@ -470,6 +486,19 @@ func openCounters(cfg config, reads projections.ReadStore) (httpapi.Counters, fu
 		return nil, nil, fmt.Errorf("IM_READSTORE: %w", err)
 	}
 	return counters, func() { _ = counters.Close() }, nil
+}
+
+// openKeys opens the members' data keys: kept with the read store when it
+// keeps them (MongoDB), else in their own file in the data directory.
+func openKeys(cfg config, reads projections.ReadStore) (sealing.Keys, func(), error) {
+	if keys, ok := reads.(sealing.Keys); ok {
+		return keys, func() {}, nil
+	}
+	keys, err := keystore.Open(filepath.Join(cfg.DataDir, keystore.FileName))
+	if err != nil {
+		return nil, nil, err
+	}
+	return keys, func() { _ = keys.Close() }, nil
 }
 
 // auditDir, in the data directory, holds the audit replays' read stores.

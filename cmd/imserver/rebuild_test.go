@@ -17,7 +17,6 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	_ "modernc.org/sqlite" // to set the read store's version as an older build left it
 
-	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -114,9 +113,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		appendBacklog(events, [][2]member{{a, b}}, 2500) // more than one batch
 
 		// The server's engine and rebuilder, on the same files.
-		log, err := pebblestore.Open(events)
-		Expect(err).NotTo(HaveOccurred())
-		defer log.Close()
+		log, closeLog := openSealed(events)
 		store, err := sqliteread.Open(reads)
 		Expect(err).NotTo(HaveOccurred())
 		defer store.Close()
@@ -164,7 +161,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(store.ShadowPath()).NotTo(BeAnExistingFile())
 		stopEngine()
 		Expect(<-engineDone).To(Succeed())
-		Expect(log.Close()).To(Succeed()) // one process at a time opens the log
+		Expect(closeLog()).To(Succeed()) // one process at a time opens the log
 		Expect(hashOf(store)).To(Equal(rebuild(events, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 

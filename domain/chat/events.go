@@ -107,6 +107,11 @@ func (*MessagesHidden) EventType() string   { return TypeMessagesHidden }
 func (*ChatCleared) EventType() string      { return TypeChatCleared }
 func (*MentionsAcked) EventType() string    { return TypeMentionsAcked }
 
+// PersonalFields: see es.Personal. A message is its sender's, an edit its
+// editor's.
+func (*MessageSent) PersonalFields() (string, []string)   { return "from", []string{"content"} }
+func (*MessageEdited) PersonalFields() (string, []string) { return "editor", []string{"content"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

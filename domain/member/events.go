@@ -62,9 +62,11 @@ type PhoneReserved struct {
 	MemberID string `json:"memberId"`
 }
 
-// SMSCodeIssued records a one-time code; only its hash is stored.
+// SMSCodeIssued records a one-time code; only its hash is stored. Phone
+// is in the events written before the stream named the phone by its keyed
+// hash; it is empty since.
 type SMSCodeIssued struct {
-	Phone     string `json:"phone"`
+	Phone     string `json:"phone,omitempty"`
 	Purpose   string `json:"purpose"`
 	CodeHash  string `json:"codeHash"`
 	ExpiresAt int64  `json:"expiresAt"`
@@ -131,5 +133,6 @@ func Events() []func() es.Event {
 		func() es.Event { return &DeviceVerificationIssued{} },
 		func() es.Event { return &Referred{} },
 		func() es.Event { return &LoginFailed{} },
+		func() es.Event { return &Erased{} },
 	}
 }

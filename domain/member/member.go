@@ -121,6 +121,7 @@ type Member struct {
 	level        string
 	passwordHash string
 	banned       bool
+	erased       bool
 	sessions     map[string]bool
 	devices      map[string]bool // every device it ever logged in from
 	referrer     string
@@ -205,6 +206,8 @@ func (m *Member) Apply(e es.Event) {
 		m.banned = true
 	case *Unbanned:
 		m.banned = false
+	case *Erased:
+		m.erased = true
 	case *LevelChanged:
 		m.level = e.Level
 	default:
@@ -230,6 +233,9 @@ func (m *Member) Login(sessionID, device string, singleDevice bool, now time.Tim
 	}
 	if m.banned {
 		return nil, fault.New(fault.Forbidden, fault.MsgBanned)
+	}
+	if m.erased {
+		return nil, fault.New(fault.NotFound, fault.MsgMemberNotFound)
 	}
 	var out []es.Event
 	if singleDevice {

@@ -205,12 +205,12 @@ var _ = Describe("SMS codes", func() {
 
 	It("refuses a second code within a minute", func() {
 		var s member.SMSCodes
-		events, err := s.Issue("13800138000", member.PurposeRegister, "h1", now)
+		events, err := s.Issue(member.PurposeRegister, "h1", now)
 		Expect(err).NotTo(HaveOccurred())
 		s.Apply(events[0])
-		_, err = s.Issue("13800138000", member.PurposeRegister, "h2", now.Add(30*time.Second))
+		_, err = s.Issue(member.PurposeRegister, "h2", now.Add(30*time.Second))
 		Expect(fault.Is(err, fault.RateLimited)).To(BeTrue())
-		_, err = s.Issue("13800138000", member.PurposeRegister, "h2", now.Add(61*time.Second))
+		_, err = s.Issue(member.PurposeRegister, "h2", now.Add(61*time.Second))
 		Expect(err).NotTo(HaveOccurred())
 	})
 
@@ -218,17 +218,17 @@ var _ = Describe("SMS codes", func() {
 		var s member.SMSCodes
 		at := now
 		for range member.MaxSMSCodesPerHour {
-			events, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+			events, err := s.Issue(member.PurposeReset, "h", at)
 			Expect(err).NotTo(HaveOccurred())
 			s.Apply(events[0])
 			at = at.Add(2 * time.Minute)
 		}
-		_, err := s.Issue("13800138000", member.PurposeReset, "h", at)
+		_, err := s.Issue(member.PurposeReset, "h", at)
 		f, ok := fault.As(err)
 		Expect(ok).To(BeTrue(), "%v", err)
 		Expect(f.Kind).To(Equal(fault.RateLimited))
 		Expect(f.Key).To(Equal(fault.MsgSMSTooManyToday))
-		_, err = s.Issue("13800138000", member.PurposeReset, "h", now.Add(time.Hour))
+		_, err = s.Issue(member.PurposeReset, "h", now.Add(time.Hour))
 		Expect(err).NotTo(HaveOccurred())
 	})
 

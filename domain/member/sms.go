@@ -70,7 +70,7 @@ func (s *SMSCodes) Apply(e es.Event) {
 
 // Issue decides a new code, refusing one sooner than a minute after the last
 // or beyond MaxSMSCodesPerHour in the last hour.
-func (s *SMSCodes) Issue(phone, purpose, codeHash string, now time.Time) ([]es.Event, error) {
+func (s *SMSCodes) Issue(purpose, codeHash string, now time.Time) ([]es.Event, error) {
 	n := len(s.issued)
 	if n > 0 && now.Sub(time.UnixMilli(s.issued[n-1])) < minResend {
 		return nil, fault.New(fault.RateLimited, fault.MsgSMSTooOften)
@@ -79,7 +79,7 @@ func (s *SMSCodes) Issue(phone, purpose, codeHash string, now time.Time) ([]es.E
 		return nil, fault.New(fault.RateLimited, fault.MsgSMSTooManyToday)
 	}
 	return []es.Event{&SMSCodeIssued{
-		Phone: phone, Purpose: purpose, CodeHash: codeHash,
+		Purpose: purpose, CodeHash: codeHash,
 		ExpiresAt: now.Add(smsCodeValidity).UnixMilli(), At: now.UnixMilli(),
 	}}, nil
 }

@@ -230,8 +230,8 @@ const BlobBucket = "blobs"
 
 // dropOlder drops the databases of the generations older than n: base_g<k>
 // for 1 < k < n, and base's read models, whose database keeps the
-// generation document, the nodes' claims, the rate limits' counters and
-// the uploaded files.
+// generation document, the nodes' claims, the rate limits' counters, the
+// members' data keys and the uploaded files.
 func (s *Store) dropOlder(ctx context.Context, n int64) error {
 	names, err := s.client.ListDatabaseNames(ctx, bson.D{{Key: "name", Value: bson.D{{Key: "$regex", Value: generations(s.base).String()}}}})
 	if err != nil {
@@ -255,7 +255,7 @@ func (s *Store) dropOlder(ctx context.Context, n int64) error {
 		return fmt.Errorf("mongoread: list the collections of %s: %w", s.base, err)
 	}
 	for _, c := range colls {
-		if c == generationColl || c == claimsColl || c == countersColl || strings.HasPrefix(c, BlobBucket+".") {
+		if c == generationColl || c == claimsColl || c == countersColl || c == keysColl || strings.HasPrefix(c, BlobBucket+".") {
 			continue
 		}
 		if err := base.Collection(c).Drop(ctx); err != nil {

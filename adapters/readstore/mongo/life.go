@@ -157,3 +157,25 @@ func (t *tx) MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]pr
 	}
 	return out, nil
 }
+
+// MessagesFrom sees the batch's new and changed messages over the stored.
+func (t *tx) MessagesFrom(ctx context.Context, tenant, member string) ([]projections.Message, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: messages from %s: %w", member, err)
+	}
+	var docs []messageDoc
+	filter := bson.D{{Key: "tenant", Value: tenant}, {Key: "from", Value: member}}
+	if err := t.s.findAll(ctx, messagesColl, filter, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: messages from %s: %w", member, err)
+	}
+	out := make([]projections.Message, 0, len(docs))
+	for _, d := range docs {
+		out = append(out, t.overlay(d).message())
+	}
+	for _, id := range t.newOrder {
+		if d := t.newMessages[id]; d.Tenant == tenant && d.From == member {
+			out = append(out, d.message())
+		}
+	}
+	return out, nil
+}

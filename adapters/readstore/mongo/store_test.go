@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/adapters/httpapi"
+	"github.com/eventchat/eventchat/adapters/keystore/keystoretest"
 	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/readstore/readstoretest"
@@ -77,6 +78,20 @@ var _ = readstoretest.DescribeCounters("FerretDB (embedded)", countersFactory(&f
 
 var _ = readstoretest.DescribeCounters("MongoDB", countersFactory(&mongoURI,
 	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB"), "")
+
+var _ = keystoretest.DescribeKeys("FerretDB (embedded)", keysFactory(&ferretURI, ""))
+
+var _ = keystoretest.DescribeKeys("MongoDB", keysFactory(&mongoURI,
+	"set IM_TEST_MONGO to a MongoDB URI (e.g. mongodb://localhost:27017) to run the contract against MongoDB"))
+
+// keysFactory opens the data keys of a store as factory does.
+func keysFactory(uri *string, skip string) keystoretest.Factory {
+	stores := factory(uri, skip, false)
+	return func(dir string) (keystoretest.Keys, func()) {
+		s, closeStore := stores(dir)
+		return s.(*mongoread.Store), closeStore
+	}
+}
 
 // countersFactory opens the counters of a store as factory does.
 func countersFactory(uri *string, skip string) readstoretest.CountersFactory {

@@ -95,6 +95,27 @@ func describeMessageLife(store func() projections.ReadStore) {
 			})
 		})
 
+		It("finds every message a member of a tenant sent, deleted ones and the transaction's own too", func() {
+			change(3, func(m *projections.Message) { m.Deleted = true })
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.InsertMessages(ctx, messages("c2", 1, 2))).To(Succeed())
+				other := message("c3", 1, "alice", "bob")
+				other.ID, other.Tenant = "c3-other", tenantB
+				Expect(tx.InsertMessages(ctx, []projections.Message{other})).To(Succeed())
+				from, err := tx.MessagesFrom(ctx, tenantA, "alice")
+				Expect(err).NotTo(HaveOccurred())
+				ids := make([]string, len(from))
+				for i, m := range from {
+					ids[i] = m.ID
+				}
+				Expect(ids).To(ConsistOf("c1-m1", "c1-m3", "c1-m5", "c1-m7", "c1-m9", "c2-m1"))
+				none, err := tx.MessagesFrom(ctx, tenantA, "nobody")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(none).To(BeEmpty())
+				return nil
+			})
+		})
+
 		It("sees an update within the same transaction", func() {
 			update(store(), func(tx projections.Tx) error {
 				m := message("c1", 4, "bob", "alice")

@@ -250,3 +250,24 @@ func (t *tx) MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]pr
 	}
 	return out, nil
 }
+
+func (t *tx) MessagesFrom(ctx context.Context, tenant, member string) ([]projections.Message, error) {
+	var out []projections.Message
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.from
+		st.BindText(tenant)
+		st.BindText(member)
+		for err == nil && st.Next() {
+			var m projections.Message
+			if m, err = messageAt(st); err == nil {
+				out = append(out, m)
+			}
+		}
+		err = errors.Join(err, st.Done())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: messages from %s: %w", member, err)
+	}
+	return out, nil
+}

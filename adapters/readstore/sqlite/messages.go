@@ -28,7 +28,9 @@ const (
 		WHERE m.chat_id = ? AND m.seq < ? ORDER BY m.seq DESC`
 	historyAfterSQL = `SELECT ` + messageColumns + ` FROM messages m
 		WHERE m.chat_id = ? AND m.seq > ? ORDER BY m.seq`
-	messageSeqSQL = `SELECT chat_id, seq FROM messages WHERE id = ?`
+	messageSeqSQL   = `SELECT chat_id, seq FROM messages WHERE id = ?`
+	messagesFromSQL = `SELECT ` + messageColumns + ` FROM messages m
+		WHERE json_extract(m.doc, '$.tenant') = ? AND json_extract(m.doc, '$.from') = ?`
 )
 
 // History page sizes.

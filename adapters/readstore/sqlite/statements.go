@@ -8,7 +8,7 @@ type writeStatements struct {
 
 	setCheckpoint, lookupMessage, changes, unreadIDs, markRead, raiseFloor, countUnread, getApply, getMembers *sqlitec.Stmt
 
-	getMessage, updateMessage, setClearFloor, clearFloor, newest, after *sqlitec.Stmt
+	getMessage, updateMessage, setClearFloor, clearFloor, newest, after, from *sqlitec.Stmt
 
 	groupSessions, deleteSession *sqlitec.Stmt
 
@@ -50,6 +50,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.clearFloor:    clearFloorSQL,
 		&w.newest:        historyNewestSQL,
 		&w.after:         historyAfterSQL,
+		&w.from:          messagesFromSQL,
 		&w.groupSessions: groupSessionsSQL,
 		&w.deleteSession: `DELETE FROM sessions WHERE member = ? AND peer = ?`,
 

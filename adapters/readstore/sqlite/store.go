@@ -56,6 +56,9 @@ var writerPragmas = []string{
 	// commit.
 	"wal_autocheckpoint = 0",
 	"journal_size_limit = 67108864",
+	// What an update or a delete frees is overwritten, so that a member's
+	// erasure (projections.ErasedName) leaves none of its data in the file.
+	"secure_delete = ON",
 }
 
 // Open opens the read store in the file at path, creating it when absent.

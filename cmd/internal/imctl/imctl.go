@@ -61,6 +61,9 @@ commands:
   member show <tenant> <account>          a member's level and ban
   member ban|unban <tenant> <account>     ban (every session ends with 31 Disable) or lift it
   member offline <tenant> <account>       end every session with 31 Offline
+  member erase <tenant> <account> [--request <reference>]
+                                          erase the member's personal data for ever (its key is destroyed);
+                                          request: on whose request (the ticket), recorded with the erasure
   projections status                      every projector's checkpoint, the log's head, lag, last error
   projections rebuild <name|all>          rebuild the read models into a shadow and swap it in,
                                           with a progress bar; run again after an interruption to resume
@@ -355,6 +358,17 @@ func parse(args []string) (request, error) {
 			return request{}, err
 		}
 		return request{method: http.MethodPut, path: "/v1/admin/member/" + args[1], body: map[string]string{"tenant": args[2], "account": args[3]}}, nil
+	case "member erase":
+		body := map[string]string{}
+		rest := args[2:]
+		if len(rest) == 4 && rest[2] == "--request" {
+			body["request"], rest = rest[3], rest[:2]
+		}
+		if len(rest) != 2 {
+			return request{}, errors.New("member erase takes <tenant> <account> [--request <reference>]")
+		}
+		body["tenant"], body["account"] = rest[0], rest[1]
+		return request{method: http.MethodPut, path: "/v1/admin/member/erase", body: body}, nil
 	case "member level":
 		if err := need(5); err != nil {
 			return request{}, err

@@ -17,6 +17,7 @@ import { paneAtom } from '../state/ui';
 import {
   BACKGROUNDS,
   buildFeedback,
+  eraseAccount,
   modifyPassword,
   modifyProfile,
   modifyUsername,
@@ -63,7 +64,7 @@ export function SettingsView({ me }: { me: UserInfo }) {
   const system = useSystemInfo();
   const [name, setName] = useState(me.name);
   const [nameError, setNameError] = useState<string>();
-  const [dialog, setDialog] = useState<'password' | 'account' | 'feedback' | null>(null);
+  const [dialog, setDialog] = useState<'password' | 'account' | 'feedback' | 'delete' | null>(null);
   const avatarInput = useRef<HTMLInputElement>(null);
 
   async function saveProfile(change: { name?: string; gender?: string; headUrl?: string }, done: string) {
@@ -303,10 +304,17 @@ export function SettingsView({ me }: { me: UserInfo }) {
         <button type="button" className="button button-danger button-block" onClick={() => logout({ callServer: true })} data-testid="settings-logout">
           {t('common.logout')}
         </button>
+        <div className="settings-row">
+          <span>{t('settings.deleteAccount')}</span>
+          <button type="button" className="button button-secondary" onClick={() => setDialog('delete')} data-testid="delete-account">
+            {t('settings.open')}
+          </button>
+        </div>
       </div>
       {dialog === 'password' ? <PasswordDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'account' ? <AccountDialog onClose={() => setDialog(null)} /> : null}
       {dialog === 'feedback' ? <FeedbackDialog onClose={() => setDialog(null)} /> : null}
+      {dialog === 'delete' ? <DeleteAccountDialog onClose={() => setDialog(null)} /> : null}
     </section>
   );
 }
@@ -435,6 +443,74 @@ function AccountDialog({ onClose }: { onClose: () => void }) {
       {confirming ? <p data-testid="account-prompt">{t('settings.accountConfirm', { account })}</p> : null}
       {error ? (
         <p className="field-error" role="alert" data-testid="account-error">
+          {error}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** "Delete my account": the password, then a second confirmation; the server erases the member. */
+function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
+  const [password, setPassword] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  async function submit() {
+    setBusy(true);
+    try {
+      await eraseAccount(password);
+      showToast(t('settings.accountDeleted'), 'success');
+      logout({ callServer: false }); // the erasure ended every session
+    } catch (e) {
+      setConfirming(false);
+      setBusy(false);
+      setError((e as Error).message);
+    }
+  }
+
+  return (
+    <Dialog
+      title={t('settings.deleteAccount')}
+      onClose={onClose}
+      testId="delete-dialog"
+      role={confirming ? 'alertdialog' : 'dialog'}
+      footer={
+        <>
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            {t('fav.cancel')}
+          </button>
+          {confirming ? (
+            <button type="button" className="button button-danger" disabled={busy} onClick={() => void submit()} data-testid="delete-confirm">
+              {t('settings.deleteAccountConfirmButton')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button-danger"
+              data-testid="delete-submit"
+              onClick={() => {
+                setError(password ? undefined : t('settings.deleteAccountPassword'));
+                if (password) setConfirming(true);
+              }}
+            >
+              {t('settings.deleteAccount')}
+            </button>
+          )}
+        </>
+      }
+    >
+      <p data-testid="delete-warning">{t('settings.deleteAccountWarning')}</p>
+      <Field label={t('settings.deleteAccountPassword')} type="password" value={password} onChange={setPassword} name="password" data-autofocus />
+      {confirming ? (
+        <p role="alert" data-testid="delete-prompt">
+          {t('settings.deleteAccountConfirm')}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="field-error" role="alert" data-testid="delete-error">
           {error}
         </p>
       ) : null}

@@ -55,6 +55,11 @@ export function modifyPassword(oldPassword: string, newPassword: string, confirm
   });
 }
 
+/** Erases the member's own account for ever ("delete my account"); its password confirms it. */
+export function eraseAccount(password: string): Promise<Written> {
+  return request<Written>('PUT', '/v1/member/memberInfo/erase', { body: { password }, quiet: true });
+}
+
 export function modifyUsername(username: string): Promise<Written> {
   return request<Written>('PUT', '/v1/member/memberInfo/modifyUsername', { body: { username }, quiet: true });
 }

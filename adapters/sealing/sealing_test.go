@@ -1,0 +1,213 @@
+package sealing_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/keystore"
+	"github.com/eventchat/eventchat/adapters/sealing"
+	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/chat"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/member"
+)
+
+func TestSealing(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Sealing")
+}
+
+const (
+	tenant = "x0001"
+	chatID = "1001_1002"
+	text   = "meet me at the blue heron"
+)
+
+var ctx = context.Background()
+
+var _ = Describe("the sealed log", func() {
+	var (
+		dir    string
+		raw    *sqlitestore.Store
+		keys   *keystore.SQLite
+		sealer *sealing.Sealer
+		log    *sealing.Store
+		ids    int
+	)
+	openKeys := func() *keystore.SQLite {
+		k, err := keystore.Open(filepath.Join(dir, keystore.FileName))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(k.Close)
+		return k
+	}
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		var err error
+		raw, err = sqlitestore.Open(filepath.Join(dir, "events.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(raw.Close)
+		keys = openKeys()
+		sealer = sealing.New(keys, catalog.Registry())
+		log = sealing.NewStore(raw, sealer)
+	})
+
+	event := func(e es.Event) es.EventData {
+		GinkgoHelper()
+		data, err := json.Marshal(e)
+		Expect(err).NotTo(HaveOccurred())
+		ids++
+		return es.EventData{ID: "00000000-0000-0000-0000-" + strings.Repeat("0", 11) + string(rune('a'+ids)), Type: es.StoredType(e), Data: data,
+			Metadata: es.Metadata{Tenant: tenant, Actor: "1001", Time: time.Now()}}
+	}
+	message := func(from, content string) es.EventData {
+		return event(&chat.MessageSent{MessageID: "m", ChatType: "Friend", From: from, To: "1002", MsgType: "Text", Content: content})
+	}
+	appendTo := func(store interface {
+		Append(context.Context, string, es.ExpectedRevision, []es.EventData) (es.WriteResult, error)
+	}, stream string, events ...es.EventData) {
+		GinkgoHelper()
+		_, err := store.Append(ctx, stream, es.Any, events)
+		Expect(err).NotTo(HaveOccurred())
+	}
+	contents := func(recs []es.RecordedEvent) []string {
+		GinkgoHelper()
+		var out []string
+		for _, r := range recs {
+			e, err := catalog.Registry().Decode(r.Type, r.Data)
+			Expect(err).NotTo(HaveOccurred())
+			out = append(out, e.(*chat.MessageSent).Content)
+		}
+		return out
+	}
+	readAll := func(l interface {
+		ReadAll(context.Context, uint64, int) ([]es.RecordedEvent, error)
+	}) []es.RecordedEvent {
+		GinkgoHelper()
+		recs, err := l.ReadAll(ctx, 0, 100)
+		Expect(err).NotTo(HaveOccurred())
+		return recs
+	}
+	chatStream := es.Stream(tenant, es.CategoryChat, chatID)
+
+	It("stores a message's content sealed and reads it open, on every read", func() {
+		appendTo(log, chatStream, message("1001", text))
+
+		stored := readAll(raw)
+		Expect(string(stored[0].Data)).NotTo(ContainSubstring("blue heron"))
+		Expect(string(stored[0].Data)).To(ContainSubstring(`"from":"1001"`))
+		Expect(contents(readAll(log))).To(Equal([]string{text}))
+		byStream, err := log.ReadStream(ctx, chatStream, es.Forwards, 0, 10)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(contents(byStream)).To(Equal([]string{text}))
+		last, _, err := log.Last(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(contents([]es.RecordedEvent{last})).To(Equal([]string{text}))
+		sub, err := log.SubscribeAll(ctx, 0)
+		Expect(err).NotTo(HaveOccurred())
+		defer sub.Close()
+		live, err := sub.Next(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(contents(live)).To(Equal([]string{text}))
+	})
+
+	It("seals and opens any text exactly, whatever the payload holds around it", func() {
+		texts := []string{`say "hi" \ <b>&amp;</b>`, "line one\nline two\ttab", "日本語 — émoji 🦩", "sealed1:looks sealed", `{"content":"nested"}`}
+		var events []es.EventData
+		for i, t := range texts {
+			e := message("1001", t)
+			if i%2 == 1 { // arrays, objects and numbers before and after the content
+				e = event(&chat.MessageSent{MessageID: "m", ForwardBatch: []string{"a", "b,c", `d"e`}, ForwardBatchID: "a",
+					ChatType: "Friend", From: "1001", To: "1002", MsgType: "Forward", Content: t, At: 17, Parent: "p"})
+			}
+			events = append(events, e)
+		}
+		appendTo(log, chatStream, events...)
+		for _, r := range readAll(raw) {
+			Expect(string(r.Data)).NotTo(Or(ContainSubstring("hi"), ContainSubstring("line"), ContainSubstring("émoji"), ContainSubstring("looks"), ContainSubstring("nested")))
+		}
+		Expect(contents(readAll(log))).To(Equal(texts))
+
+		spaced := message("1001", "spaced out")
+		spaced.Data = []byte(" {\n  \"content\" : \"in the clear\" ,\n  \"from\": \"1001\", \"forwardBatch\": [ \"x\" ] } ")
+		appendTo(raw, chatStream, spaced)
+		Expect(contents(readAll(log))[len(texts)]).To(Equal("in the clear"))
+	})
+
+	It("reads an event written before sealing as it was written", func() {
+		appendTo(raw, chatStream, message("1001", "written in the clear"))
+		Expect(contents(readAll(log))).To(Equal([]string{"written in the clear"}))
+	})
+
+	It("reads the member's fields as erased once its key is destroyed, in another process too, and seals nothing new of it", func() {
+		appendTo(log, chatStream, message("1001", text), message("1002", "a reply"))
+		Expect(sealer.Destroy(ctx, tenant, "1001")).To(Succeed())
+		Expect(contents(readAll(log))).To(Equal([]string{es.Erased, "a reply"}))
+
+		restarted := sealing.NewStore(raw, sealing.New(openKeys(), catalog.Registry()))
+		Expect(contents(readAll(restarted))).To(Equal([]string{es.Erased, "a reply"}))
+
+		appendTo(log, chatStream, message("1001", "after the erasure"))
+		stored := readAll(raw)
+		Expect(string(stored[2].Data)).NotTo(ContainSubstring("after the erasure"))
+		Expect(contents(readAll(log))[2]).To(Equal(es.Erased))
+	})
+
+	It("seals a member's registration and profile under the member's own key", func() {
+		member1 := es.Stream(tenant, es.CategoryMember, "1001")
+		appendTo(log, member1,
+			event(&member.Registered{MemberID: "1001", Phone: "13912345678", Account: "heron001", Name: "Grey Heron"}),
+			event(&member.ProfileModified{Name: "Blue Heron", HeadURL: "/blobs/x0001/heron.png"}))
+		stored := string(readAll(raw)[0].Data) + string(readAll(raw)[1].Data)
+		for _, personal := range []string{"13912345678", "heron001", "Heron", "heron.png"} {
+			Expect(stored).NotTo(ContainSubstring(personal))
+		}
+		Expect(sealer.Destroy(ctx, tenant, "1001")).To(Succeed())
+		recs := readAll(log)
+		reg, err := catalog.Registry().Decode(recs[0].Type, recs[0].Data)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reg).To(Equal(&member.Registered{MemberID: "1001", Phone: es.Erased, Account: es.Erased, Name: es.Erased}))
+	})
+
+	It("does not open a sealed field moved into another event", func() {
+		appendTo(log, chatStream, message("1001", text))
+		stored := readAll(raw)[0]
+		moved := event(&chat.MessageSent{})
+		moved.Data = stored.Data
+		appendTo(raw, chatStream, moved)
+		got := contents(readAll(log))
+		Expect(got[0]).To(Equal(text))
+		Expect(got[1]).To(HavePrefix("sealed1:"))
+	})
+
+	It("reads a member as erased from its erasure in the log on, before its key is destroyed", func() {
+		appendTo(log, chatStream, message("1001", text))
+		other := sealing.NewStore(raw, sealing.New(openKeys(), catalog.Registry()))
+		Expect(contents(readAll(other))).To(Equal([]string{text}))
+
+		appendTo(log, es.Stream(tenant, es.CategoryMember, "1001"), event(&member.Erased{By: "operator:ops", Request: "ticket 7"}))
+		Expect(readAll(other)).To(HaveLen(2), "the node reads the erasure")
+		Expect(contents(readAll(other)[:1])).To(Equal([]string{es.Erased}))
+		Expect(contents(readAll(log)[:1])).To(Equal([]string{es.Erased}), "the erasing node too")
+	})
+
+	It("names a claim by a keyed hash of its value, the same after a restart", func() {
+		blind, err := sealer.Blind(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		name := blind("13912345678")
+		Expect(name).NotTo(ContainSubstring("13912345678"))
+		Expect(blind("13912345678")).To(Equal(name))
+		Expect(blind("13912345679")).NotTo(Equal(name))
+		again, err := sealing.New(openKeys(), catalog.Registry()).Blind(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again("13912345678")).To(Equal(name))
+		Expect(es.ParseStream(es.Stream(tenant, es.CategoryPhone, name))).To(HaveField("ID", name))
+	})
+})

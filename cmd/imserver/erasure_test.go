@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.uber.org/zap"
+
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
+	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
+	"github.com/eventchat/eventchat/adapters/keystore"
+	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
+	"github.com/eventchat/eventchat/adapters/smsoutbox"
+	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/projections"
+)
+
+// filesHolding lists the files under dir that hold any of secrets, but the
+// SMS provider's outbox (the stand-in of the SMS gateway, not a store).
+func filesHolding(dir string, secrets ...string) []string {
+	GinkgoHelper()
+	var hits []string
+	Expect(filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == smsoutbox.FileName {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, secret := range secrets {
+			if bytes.Contains(b, []byte(secret)) {
+				hits = append(hits, fmt.Sprintf("%s holds %q", path, secret))
+			}
+		}
+		return nil
+	})).To(Succeed())
+	return hits
+}
+
+var _ = Describe("Erasing a member by crypto-shredding", func() {
+	const (
+		name = "Zebulon Quartzfeather"
+		text = "the heron flies at midnight, bring the 7Q ledger"
+	)
+	var (
+		dir        string
+		s          *testServer
+		zeb, bob   member
+		phone      string
+		sent       sendResult
+		exportedAt []byte // an export made before the erasure
+	)
+
+	sessionWith := func(viewer member, peer string, after uint64) session {
+		GinkgoHelper()
+		var ss []session
+		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), viewer.Token, nil, &ss)
+		for _, x := range ss {
+			if x.FriendMemberID == peer {
+				return x
+			}
+		}
+		Fail("no session with " + peer)
+		return session{}
+	}
+	history := func(viewer member, peer string) []message {
+		GinkgoHelper()
+		var h []message
+		s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+peer, viewer.Token, nil, &h)
+		return h
+	}
+	// shows checks what bob sees of zeb: its name and the body of its
+	// message, the shape of the chat unchanged.
+	shows := func(sess session, h []message, wantName, wantBody string) {
+		GinkgoHelper()
+		Expect(sess.Name).To(Equal(wantName))
+		Expect(sess.LastMessageContent).To(Equal(wantBody))
+		Expect(h).To(HaveLen(2))
+		Expect(h[0].From).To(Equal(bob.ID))
+		Expect(h[0].Content).To(Equal("see you there"))
+		Expect(h[1].ID).To(Equal(sent.ID))
+		Expect(h[1].From).To(Equal(zeb.ID))
+		Expect(h[1].Content).To(Equal(wantBody))
+	}
+	replayOf := func(op member, path string, body any) projections.Replay {
+		GinkgoHelper()
+		var r projections.Replay
+		s.ok("POST", "/v1/admin/audit/replays"+path, op.Token, body, &r)
+		Eventually(func() string {
+			s.ok("GET", "/v1/admin/audit/replays/"+r.ID, op.Token, nil, &r)
+			return r.State
+		}, 20*time.Second).Should(Equal(projections.ReplayDone), "replay %s: %s", r.ID, r.Error)
+		return r
+	}
+	replayShows := func(op member, r projections.Replay, wantName, wantBody string) {
+		GinkgoHelper()
+		var ss []session
+		s.ok("GET", "/v1/admin/audit/replays/"+r.ID+"/sessions?memberId="+bob.ID, op.Token, nil, &ss)
+		Expect(ss).To(HaveLen(1))
+		var h []message
+		s.ok("GET", "/v1/admin/audit/replays/"+r.ID+"/history?memberId="+bob.ID+"&friendId="+zeb.ID, op.Token, nil, &h)
+		shows(ss[0], h, wantName, wantBody)
+	}
+
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		createTenant(dir, "x0002")
+		s = startServer(dir)
+		zeb, phone = s.registerPhoneIn("x0001", "zebq0001")
+		bob = s.register("bobq0001")
+		s.befriend(zeb, bob)
+		s.written("PUT", "/v1/member/memberInfo/modify", zeb, map[string]string{"name": name})
+		s.send(bob, zeb, "e-1", "see you there")
+		sent = s.send(zeb, bob, "e-2", text)
+		shows(sessionWith(bob, zeb.ID, sent.Position), history(bob, zeb.ID), name, text)
+		_, _, exportedAt = s.exportOf(s.operator(), url.Values{"tenant": {"x0001"}})
+	})
+
+	It("leaves no byte of the member's phone, name or message in the data directory or an export, and shows placeholders live, after a rebuild and in replays", func() {
+		By("the log and its exports hold them sealed, never in the clear")
+		Expect(exportedAt).To(ContainSubstring(sent.ID))
+		for _, secret := range []string{phone, name, text} {
+			Expect(string(exportedAt)).NotTo(ContainSubstring(secret))
+		}
+
+		By("erased by an operator through imctl, on a request it names")
+		code, out, errOut := s.imctl("--json", "member", "erase", "x0001", "zebq0001", "--request", "ticket 4711")
+		Expect(code).To(Equal(0), errOut)
+		var erased commands.MemberState
+		Expect(json.Unmarshal([]byte(out), &erased)).To(Succeed())
+		Expect(erased.MemberID).To(Equal(zeb.ID))
+		Expect(erased.Erased).To(BeTrue())
+		Expect(erased.Position).NotTo(BeZero())
+
+		By("recorded for auditors: who, when, on whose request")
+		events := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)
+		Expect(events).To(HaveLen(1))
+		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"operator:imctl"`), ContainSubstring(`"request":"ticket 4711"`)))
+
+		By("live: bob sees a placeholder name and a deleted body, the chat's shape unchanged")
+		shows(sessionWith(bob, zeb.ID, erased.Position), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		code, _ = s.call("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "zebq0001", "password": "pass1234"})
+		Expect(code).NotTo(Equal(http.StatusOK), "an erased member cannot log in")
+		var registered bool
+		s.ok("GET", "/v1/member/memberInfo/isMobileRegister?tenantCode=x0001&phone="+phone, "", nil, &registered)
+		Expect(registered).To(BeFalse(), "the phone is free again")
+
+		By("an export made now holds none of it")
+		_, _, exportedAfter := s.exportOf(s.operator(), url.Values{"tenant": {"x0001"}})
+		for _, secret := range []string{phone, name, text} {
+			Expect(string(exportedAfter)).NotTo(ContainSubstring(secret))
+		}
+
+		By("a replay of the log, and the import of the export made before the erasure, show the placeholders: the key is gone")
+		op := s.operator()
+		replayShows(op, replayOf(op, "", map[string]any{"tenant": "x0001"}), projections.ErasedName, projections.ErasedContent)
+		replayShows(op, replayOf(op, "/import", exportedAt), projections.ErasedName, projections.ErasedContent)
+
+		By("a rebuild folds the same placeholders")
+		code, _, errOut = s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+
+		By("no file of the data directory holds any of it")
+		Expect(s.stop()).To(Succeed())
+		Expect(filesHolding(dir, "ticket 4711")).NotTo(BeEmpty(), "the log keeps payloads readable to the search: it finds the erasure's own request")
+		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+		Expect(filepath.Join(dir, smsoutbox.FileName)).To(BeAnExistingFile(), "the SMS codes went to the stand-in gateway's outbox")
+
+		By("after a restart too")
+		s = startServer(dir)
+		bob = s.login("bobq0001")
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+	})
+
+	It("keeps the read store's files free of the erased data without a rebuild", func() {
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
+		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(s.stop()).To(Succeed())
+		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+	})
+
+	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {
+		head := s.head()
+		body := map[string]string{"tenant": "x0001", "account": "zebq0001"}
+		code, _ := s.call("PUT", "/v1/admin/member/erase", bob.Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "a member's token is no operator's")
+		code, _ = s.call("PUT", "/v1/admin/member/erase", zeb.Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "not even the member's own")
+		code, _ = s.call("PUT", "/v1/admin/member/erase", s.auditor("x0001", "ada").Token, body)
+		Expect(code).To(Equal(http.StatusUnauthorized), "an auditor reads, it does not erase")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0002", "account": "zebq0001"},
+			http.StatusNotFound, "member not found")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0002", "account": zeb.ID},
+			http.StatusNotFound, "member not found")
+		Expect(s.head()).To(Equal(head), "a refused erasure appended an event")
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), name, text)
+
+		var first, second commands.MemberState
+		s.ok("PUT", "/v1/admin/member/erase", s.operator().Token, body, &first)
+		Expect(first.Position).NotTo(BeZero())
+		s.ok("PUT", "/v1/admin/member/erase", s.operator().Token, map[string]string{"tenant": "x0001", "account": zeb.ID}, &second)
+		Expect(second.MemberID).To(Equal(zeb.ID))
+		Expect(second.Erased).To(BeTrue())
+		Expect(second.Position).To(BeZero(), "nothing changed")
+		s.refused("PUT", "/v1/admin/member/erase", s.operator(), body, http.StatusNotFound, "member not found")
+	})
+
+	It("lets a member delete its own account, confirmed by its password", func() {
+		head := s.head()
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
+			http.StatusBadRequest, "wrong password, please enter the correct password")
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{},
+			http.StatusBadRequest, "password cannot be empty")
+		Expect(s.head()).To(Equal(head), "a refused deletion appended an event")
+
+		erased := s.written("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "pass1234"})
+		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		events := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)
+		Expect(events).To(HaveLen(1))
+		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"`+zeb.ID+`"`), ContainSubstring(`"request":"member"`)))
+		code, _ := s.call("GET", "/v1/message/sessionInfo/list", zeb.Token, nil)
+		Expect(code).To(Equal(http.StatusUnauthorized), "its sessions ended")
+	})
+})
+
+var _ = Describe("Erasing a member on the production adapters (the EventStoreDB double, FerretDB)", func() {
+	It("keeps the keys in MongoDB through a rebuild, shows the placeholders live and after it, and leaves only ciphertext in the log", func() {
+		const name, text = "Quillon Barrowmere", "the ferry leaves at dawn from pier 9Z"
+		dir := GinkgoT().TempDir()
+		double, err := esdbtest.Start(filepath.Join(dir, "double.db"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(double.Close)
+		ferret, err := ferrettest.Start(GinkgoT().TempDir(), io.Discard)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(ferret.Stop)
+		data := filepath.Join(dir, "data")
+		s := startWith(data, zap.NewNop(), map[string]string{"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI})
+
+		quill, phone := s.registerPhoneIn("x0001", "quill001")
+		bob := s.register("bobp0001")
+		s.befriend(quill, bob)
+		s.written("PUT", "/v1/member/memberInfo/modify", quill, map[string]string{"name": name})
+		kept := s.send(bob, quill, "p-0", "bob's own words stay")
+		sent := s.send(quill, bob, "p-1", text)
+		Expect(filepath.Join(data, keystore.FileName)).NotTo(BeAnExistingFile(), "the keys are in MongoDB, shared by the nodes")
+
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "quill001", "request": "ticket 12"})
+		check := func(after uint64) {
+			GinkgoHelper()
+			var ss []session
+			s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), bob.Token, nil, &ss)
+			Expect(ss).To(HaveLen(1))
+			Expect(ss[0].Name).To(Equal(projections.ErasedName))
+			Expect(ss[0].LastMessageContent).To(Equal(projections.ErasedContent))
+			var h []message
+			s.ok("GET", "/v1/message/messagePush/history/list/page?friendMemberId="+quill.ID, bob.Token, nil, &h)
+			Expect(h).To(HaveLen(2))
+			Expect(h[0].ID).To(Equal(kept.ID))
+			Expect(h[0].Content).To(Equal("bob's own words stay"), "the others' keys survive")
+			Expect(h[1].ID).To(Equal(sent.ID))
+			Expect(h[1].Content).To(Equal(projections.ErasedContent))
+		}
+		check(erased)
+		code, _, errOut := s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		check(0)
+		By("once the old generation's read models are dropped, after a restart, the keys read again from MongoDB")
+		client, err := mongo.Connect(options.Client().ApplyURI(ferret.URI))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(client.Disconnect, context.Background())
+		Eventually(func() ([]string, error) {
+			return client.Database(readDatabase).ListCollectionNames(context.Background(), bson.D{})
+		}, 20*time.Second, 200*time.Millisecond).ShouldNot(ContainElement("messages"))
+		Expect(s.stop()).To(Succeed())
+		s = startWith(data, zap.NewNop(), map[string]string{"IM_EVENTSTORE": double.ConnectionString(), "IM_READSTORE": ferret.URI})
+		bob = s.login("bobp0001")
+		check(0)
+		code, _, errOut = s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		check(0)
+
+		By("the log, read as stored through the adapter, holds none of it")
+		Expect(s.stop()).To(Succeed())
+		log, err := esdb.Open(context.Background(), double.ConnectionString())
+		Expect(err).NotTo(HaveOccurred())
+		defer log.Close()
+		recs, err := log.ReadAll(context.Background(), 0, 100000)
+		Expect(err).NotTo(HaveOccurred())
+		var all strings.Builder
+		for _, r := range recs {
+			all.Write(r.Data)
+			if r.Type == "MessageSent" {
+				Expect(string(r.Data)).To(ContainSubstring(`"content":"sealed1:`))
+			}
+		}
+		Expect(all.String()).To(ContainSubstring("ticket 12"), "the payloads are read as stored")
+		for _, secret := range []string{phone, name, text} {
+			Expect(all.String()).NotTo(ContainSubstring(secret))
+		}
+	})
+})
