@@ -251,7 +251,7 @@ var _ = Describe("Top-up", func() {
 		s.refused("GET", "/v1/admin/audit/events?tenant=x0001", auditor, nil, 403, "you are not allowed to do this")
 
 		var one topUpOrder
-		s.ok("GET", "/v1/member/topup/order?id="+o.ID, alice.Token, nil, &one)
+		s.ok("GET", fmt.Sprintf("/v1/member/topup/order?id=%s&after=%d", o.ID, o.Position), alice.Token, nil, &one)
 		Expect(one.Status).To(Equal("Pending"))
 		Expect(s.topUpInfo(alice).Balance).To(BeZero())
 	})
@@ -362,7 +362,7 @@ var _ = Describe("Top-up orders nobody confirms", func() {
 		Expect(o.ExpireTime - o.CreateTime).To(BeEquivalentTo(1_000))
 		Eventually(func() string {
 			var one topUpOrder
-			s.ok("GET", "/v1/member/topup/order?id="+o.ID, alice.Token, nil, &one)
+			s.ok("GET", fmt.Sprintf("/v1/member/topup/order?id=%s&after=%d", o.ID, o.Position), alice.Token, nil, &one)
 			return one.Status
 		}, 10*time.Second, 100*time.Millisecond).Should(Equal("Expired"))
 		s.refused("PUT", "/v1/admin/topup/confirm", s.operator(), map[string]string{"tenant": "x0001", "id": o.ID}, 409, "The top-up order has expired")
