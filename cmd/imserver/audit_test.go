@@ -423,9 +423,11 @@ var _ = Describe("imctl audit", func() {
 		code, checked, errOut := s.imctl("audit", "check", file)
 		Expect(code).To(Equal(0), errOut)
 		Expect(checked).To(MatchRegexp(`^ok: \d+ events of tenant x0001, log head \d+, sha256:[0-9a-f]{64}\n$`))
-		Expect(out).To(ContainSubstring("hello from A"))
+		Expect(out).To(ContainSubstring(`"type":"MessageSent"`))
+		Expect(out).NotTo(ContainSubstring("hello from A"), "an export carries message text sealed")
 
-		Expect(os.WriteFile(file, []byte(strings.Replace(out, "hello from A", "hello from Z", 1)), 0o600)).To(Succeed())
+		Expect(out).To(ContainSubstring(`"name":"Default"`))
+		Expect(os.WriteFile(file, []byte(strings.Replace(out, `"name":"Default"`, `"name":"Defaulz"`, 1)), 0o600)).To(Succeed())
 		code, _, errOut = s.imctl("audit", "check", file)
 		Expect(code).To(Equal(1))
 		Expect(errOut).To(ContainSubstring("export checksum does not match"))
