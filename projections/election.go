@@ -95,18 +95,25 @@ func (e *Engine) elect(ctx context.Context) error {
 }
 
 // lead projects while the lease, held until the time until, is renewed.
+// A stop (ctx ending) lets the batch in hand commit and publish while the
+// lease is still held: a commit cut short may still reach the store, and
+// then the next holder carries on after events whose deltas nobody sent.
+// Only the lease's loss cuts a batch short.
 func (e *Engine) lead(ctx context.Context, until time.Time) error {
-	ctx, lost := context.WithCancelCause(ctx)
+	held, lost := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer lost(nil)
+	loop, stop := context.WithCancel(ctx)
+	defer stop()
+	defer context.AfterFunc(held, stop)()
 	kept := make(chan struct{})
 	go func() {
 		defer close(kept)
-		e.keepLease(ctx, until, lost)
+		e.keepLease(held, until, lost)
 	}()
-	err := e.project(ctx)
+	err := e.project(loop, held)
 	lost(nil)
 	<-kept
-	if errors.Is(context.Cause(ctx), ErrLeaseLost) {
+	if errors.Is(context.Cause(held), ErrLeaseLost) {
 		return ErrLeaseLost
 	}
 	return err

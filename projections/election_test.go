@@ -35,6 +35,22 @@ func (u *unrenewable) TakeLease(ctx context.Context, owner string, now, until ti
 	return u.ReadStore.TakeLease(ctx, owner, now, until)
 }
 
+// gated is a read store whose next update waits, once armed, until
+// released, as a commit under way when its node is told to stop.
+type gated struct {
+	projections.ReadStore
+	armed            atomic.Bool
+	entered, release chan struct{}
+}
+
+func (g *gated) Update(ctx context.Context, fn func(tx projections.Tx) error) error {
+	if g.armed.CompareAndSwap(true, false) {
+		close(g.entered)
+		<-g.release
+	}
+	return g.ReadStore.Update(ctx, fn)
+}
+
 var _ = Describe("Engines of several nodes on one read store", func() {
 	const ttl = 600 * time.Millisecond
 	var (
@@ -100,6 +116,26 @@ var _ = Describe("Engines of several nodes on one read store", func() {
 		Expect(pubA.count()).To(Equal(20))
 		Expect(pubA.published()).NotTo(ContainElement(HaveField("Cmd", projections.CmdResync)), "the first holder took the lease from no one")
 		Expect(unread(storeB, "2")).To(Equal(30))
+	})
+
+	It("let a leader told to stop in the middle of a batch commit and publish it before it frees the lease", func() {
+		storeA := &gated{ReadStore: handle(), entered: make(chan struct{}), release: make(chan struct{})}
+		pubA := &recorder{}
+		a := node("node-a", storeA, pubA)
+		runA, stopA := context.WithCancel(ctx)
+		defer stopA()
+		ranA := make(chan error, 1)
+		go func() { ranA <- a.Run(runA) }()
+		Eventually(func() string { return a.Status().Leader }).Should(Equal("node-a"))
+
+		storeA.armed.Store(true)
+		send(0, 5)
+		Eventually(storeA.entered).Should(BeClosed())
+		stopA()
+		close(storeA.release)
+		Eventually(ranA).Should(Receive(BeNil()))
+		Expect(pubA.count()).To(BeNumerically(">=", 1), "the batch in hand was committed and its deltas went out")
+		Expect(unread(storeA, "2")).To(Equal(pubA.count()), "every message folded was published")
 	})
 
 	It("stop a leader that cannot renew its lease before it ends, and let another take over", func() {

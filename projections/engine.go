@@ -110,7 +110,7 @@ func (e *Engine) Run(ctx context.Context) error {
 		e.started, e.hasStarted = head, true
 	}
 	if e.election == nil {
-		return e.project(ctx)
+		return e.project(ctx, context.WithoutCancel(ctx))
 	}
 	return e.elect(ctx)
 }
@@ -196,8 +196,9 @@ func (e *Engine) heldNow() map[string]bool {
 
 // project folds the log from the checkpoints until ctx ends or the log or
 // store fails. Reading and decoding the log runs ahead of folding, on its
-// own goroutine.
-func (e *Engine) project(ctx context.Context) error {
+// own goroutine. A batch taken before ctx ends is folded under work, which
+// only the lease's loss ends.
+func (e *Engine) project(ctx, work context.Context) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
@@ -242,14 +243,14 @@ func (e *Engine) project(ctx context.Context) error {
 		if e.reload.Swap(false) {
 			// A rebuilt store was swapped in at this engine's position:
 			// its checkpoints hold every projector's.
-			if checkpoints, err = e.store.Checkpoints(ctx); err != nil {
+			if checkpoints, err = e.store.Checkpoints(work); err != nil {
 				e.setErr(err)
 				return fmt.Errorf("projections: checkpoints: %w", err)
 			}
 			e.hold(checkpoints)
 		}
 		if batch.last > 0 {
-			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
+			if err := e.fold(work, batch.envs, batch.last, checkpoints); err != nil {
 				e.setErr(err)
 				return err
 			}
