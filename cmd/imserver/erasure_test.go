@@ -222,6 +222,24 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		s.refused("PUT", "/v1/admin/member/erase", s.operator(), body, http.StatusNotFound, "member not found")
 	})
 
+	It("erases a member once when operators and the member itself ask at once, without a 5xx", func() {
+		operator := s.operator().Token
+		answers := atOnce(8, func(i int) answer {
+			if i%2 == 0 {
+				return s.rawCall("PUT", "/v1/admin/member/erase", operator, `{"tenant":"x0001","account":"`+zeb.ID+`"}`)
+			}
+			return s.rawCall("PUT", "/v1/member/memberInfo/erase", zeb.Token, `{"password":"pass1234"}`)
+		})
+		for _, a := range answers {
+			Expect(a.err).NotTo(HaveOccurred())
+			Expect(a.status).To(BeNumerically("<", 500), a.body)
+		}
+		Expect(statuses(answers)).To(HaveKey(http.StatusOK))
+		erasures := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)
+		Expect(erasures).To(HaveLen(1))
+		shows(sessionWith(bob, zeb.ID, erasures[0].Position), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+	})
+
 	It("lets a member delete its own account, confirmed by its password", func() {
 		head := s.head()
 		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
