@@ -41,7 +41,6 @@ import (
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/catalog"
-	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/tenant"
 	"github.com/eventchat/eventchat/nodes"
 	"github.com/eventchat/eventchat/projections"
@@ -385,16 +384,9 @@ func restarting(ctx context.Context, name string, run func(context.Context) erro
 	}
 }
 
-// eventStore is what the server needs of an event store adapter.
-type eventStore interface {
-	Append(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (es.WriteResult, error)
-	ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error)
-	ReadAll(ctx context.Context, after uint64, max int) ([]es.RecordedEvent, error)
-	SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error)
-	Head(ctx context.Context) (uint64, error)
-	Last(ctx context.Context) (es.RecordedEvent, bool, error)
-	Close() error
-}
+// eventStore is what the server needs of an event store adapter: every
+// adapter is seen through the sealing decorator, which needs the same.
+type eventStore = sealing.Log
 
 // openReadStore opens the read models and returns how to close them.
 func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func(), error) {
