@@ -388,29 +388,59 @@ function PasswordDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-function AccountDialog({ onClose }: { onClose: () => void }) {
+/**
+ * A dialog whose action takes two steps: the first checks what was typed (check names what is
+ * wrong) and asks to confirm; the confirmation runs it. A failure goes back to the first step.
+ */
+function TwoStepDialog({
+  id,
+  title,
+  danger,
+  action,
+  confirmAction,
+  prompt,
+  check,
+  run,
+  onClose,
+  children,
+}: {
+  id: string;
+  title: string;
+  danger?: boolean;
+  action: string;
+  confirmAction: string;
+  prompt: React.ReactNode;
+  check: () => string | undefined;
+  run: () => Promise<void>;
+  onClose: () => void;
+  children: React.ReactNode;
+}) {
   const t = useT();
-  const [account, setAccount] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string>();
+  // A second click while the first runs is ignored; the button stays enabled so that it keeps
+  // the focus, and Escape still closes the dialog after a failure.
+  const running = useRef(false);
+  const kind = danger ? 'button button-danger' : 'button button-primary';
 
   async function submit() {
+    if (running.current) return;
+    running.current = true;
     try {
-      const written = await modifyUsername(account);
-      await refreshMe(written.position);
-      showToast(t('settings.accountChanged'), 'success');
-      onClose();
+      await run();
     } catch (e) {
       setConfirming(false);
       setError((e as Error).message);
+    } finally {
+      running.current = false;
     }
   }
 
   return (
     <Dialog
-      title={t('settings.accountId')}
+      title={title}
       onClose={onClose}
-      testId="account-dialog"
+      testId={`${id}-dialog`}
       role={confirming ? 'alertdialog' : 'dialog'}
       footer={
         <>
@@ -418,31 +448,30 @@ function AccountDialog({ onClose }: { onClose: () => void }) {
             {t('fav.cancel')}
           </button>
           {confirming ? (
-            <button type="button" className="button button-primary" onClick={() => void submit()} data-testid="account-confirm">
-              {t('settings.confirm')}
+            <button type="button" className={kind} onClick={() => void submit()} data-testid={`${id}-confirm`}>
+              {confirmAction}
             </button>
           ) : (
             <button
               type="button"
-              className="button button-primary"
-              data-testid="account-submit"
+              className={kind}
+              data-testid={`${id}-submit`}
               onClick={() => {
-                const problem = checkAccountId(account);
-                setError(problem ? t(problem) : undefined);
+                const problem = check();
+                setError(problem);
                 if (!problem) setConfirming(true);
               }}
             >
-              {t('settings.save')}
+              {action}
             </button>
           )}
         </>
       }
     >
-      <p className="muted">{t('settings.accountOnce')}</p>
-      <Field label={t('settings.newAccountId')} value={account} onChange={setAccount} name="username" data-autofocus />
-      {confirming ? <p data-testid="account-prompt">{t('settings.accountConfirm', { account })}</p> : null}
+      {children}
+      {confirming ? prompt : null}
       {error ? (
-        <p className="field-error" role="alert" data-testid="account-error">
+        <p className="field-error" role="alert" data-testid={`${id}-error`}>
           {error}
         </p>
       ) : null}
@@ -450,71 +479,61 @@ function AccountDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+function AccountDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
+  const [account, setAccount] = useState('');
+  return (
+    <TwoStepDialog
+      id="account"
+      title={t('settings.accountId')}
+      action={t('settings.save')}
+      confirmAction={t('settings.confirm')}
+      prompt={<p data-testid="account-prompt">{t('settings.accountConfirm', { account })}</p>}
+      check={() => {
+        const problem = checkAccountId(account);
+        return problem ? t(problem) : undefined;
+      }}
+      run={async () => {
+        const written = await modifyUsername(account);
+        await refreshMe(written.position);
+        showToast(t('settings.accountChanged'), 'success');
+        onClose();
+      }}
+      onClose={onClose}
+    >
+      <p className="muted">{t('settings.accountOnce')}</p>
+      <Field label={t('settings.newAccountId')} value={account} onChange={setAccount} name="username" data-autofocus />
+    </TwoStepDialog>
+  );
+}
+
 /** "Delete my account": the password, then a second confirmation; the server erases the member. */
 function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
   const t = useT();
   const [password, setPassword] = useState('');
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-
-  async function submit() {
-    setBusy(true);
-    try {
-      await eraseAccount(password);
-      showToast(t('settings.accountDeleted'), 'success');
-      logout({ callServer: false }); // the erasure ended every session
-    } catch (e) {
-      setConfirming(false);
-      setBusy(false);
-      setError((e as Error).message);
-    }
-  }
-
   return (
-    <Dialog
+    <TwoStepDialog
+      id="delete"
       title={t('settings.deleteAccount')}
-      onClose={onClose}
-      testId="delete-dialog"
-      role={confirming ? 'alertdialog' : 'dialog'}
-      footer={
-        <>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            {t('fav.cancel')}
-          </button>
-          {confirming ? (
-            <button type="button" className="button button-danger" disabled={busy} onClick={() => void submit()} data-testid="delete-confirm">
-              {t('settings.deleteAccountConfirmButton')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button-danger"
-              data-testid="delete-submit"
-              onClick={() => {
-                setError(password ? undefined : t('settings.deleteAccountPassword'));
-                if (password) setConfirming(true);
-              }}
-            >
-              {t('settings.deleteAccount')}
-            </button>
-          )}
-        </>
-      }
-    >
-      <p data-testid="delete-warning">{t('settings.deleteAccountWarning')}</p>
-      <Field label={t('settings.deleteAccountPassword')} type="password" value={password} onChange={setPassword} name="password" data-autofocus />
-      {confirming ? (
+      danger
+      action={t('settings.deleteAccount')}
+      confirmAction={t('settings.deleteAccountConfirmButton')}
+      prompt={
         <p role="alert" data-testid="delete-prompt">
           {t('settings.deleteAccountConfirm')}
         </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" role="alert" data-testid="delete-error">
-          {error}
-        </p>
-      ) : null}
-    </Dialog>
+      }
+      check={() => (password ? undefined : t('settings.deleteAccountPassword'))}
+      run={async () => {
+        await eraseAccount(password);
+        showToast(t('settings.accountDeleted'), 'success');
+        logout({ callServer: false }); // the erasure ended every session
+      }}
+      onClose={onClose}
+    >
+      <p data-testid="delete-warning">{t('settings.deleteAccountWarning')}</p>
+      <Field label={t('settings.deleteAccountPassword')} type="password" value={password} onChange={setPassword} name="password" data-autofocus />
+    </TwoStepDialog>
   );
 }
 
