@@ -55,7 +55,9 @@ var writerPragmas = []string{
 	// The checkpointer copies the WAL back beside the writer, never in a
 	// commit.
 	"wal_autocheckpoint = 0",
-	"journal_size_limit = 67108864",
+	// The first commit after the WAL starts over cuts it back to that
+	// commit's frames: the pages it held leave the page cache unwritten.
+	"journal_size_limit = 0",
 	// What an update or a delete frees is overwritten, so that a member's
 	// erasure (projections.ErasedName) leaves none of its data in the file.
 	"secure_delete = ON",
@@ -121,8 +123,7 @@ func (s *Store) Discarded() bool { return s.discarded }
 // openWriter opens the writer connection. Its commits write their pages
 // 64 KiB at a time and are not synced: a power loss may lose the last
 // batches, never corrupt the store (each batch commits with its
-// checkpoints, so they replay). The checkpointer syncs the WAL before it
-// copies it.
+// checkpoints, so they replay).
 func openWriter(path string) (*sqlitec.Conn, error) {
 	return sqlitec.OpenWAL(path, sqlitec.DeferredSyncWAL)
 }

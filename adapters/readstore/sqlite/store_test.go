@@ -71,6 +71,36 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(found).To(BeTrue())
 	})
 
+	It("starts its WAL over, cut back, while commits keep coming, readers reading the last of them", func() {
+		s := open()
+		defer s.Close()
+		put := func(i int) {
+			GinkgoHelper()
+			Expect(s.Update(ctx, func(tx projections.Tx) error {
+				return tx.PutMembers(ctx, []projections.Member{{ID: fmt.Sprintf("m%d", i), Tenant: "x0001", Account: fmt.Sprintf("member%05d", i), Name: string(make([]byte, 2000))}})
+			})).To(Succeed())
+		}
+		walSize := func() int64 {
+			info, err := os.Stat(path + "-wal")
+			Expect(err).NotTo(HaveOccurred())
+			return info.Size()
+		}
+		for i := range 2000 { // about 8 MB of frames at one commit each
+			put(i)
+		}
+		grown := walSize()
+		Expect(grown).To(BeNumerically(">", 1<<20))
+		i := 2000
+		Eventually(func() int64 {
+			i++
+			put(i)
+			return walSize()
+		}).WithTimeout(10 * time.Second).WithPolling(20 * time.Millisecond).Should(BeNumerically("<", 64<<10))
+		_, found, err := s.FindMember(ctx, "x0001", fmt.Sprintf("member%05d", i))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(BeTrue())
+	})
+
 	It("opens a path holding URI characters", func() {
 		path = filepath.Join(GinkgoT().TempDir(), "read store?#%20&x=1.db")
 		s := open()
