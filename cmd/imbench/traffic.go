@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	"github.com/eventchat/eventchat/adapters/keystore"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/sealing"
@@ -134,11 +134,11 @@ func setUp(ctx context.Context, fs *flag.FlagSet, limit time.Duration, args []st
 	return ctx, f, done, nil
 }
 
-// filledLog opens an embedded event store in dir, sealed when t says so,
-// and fills it with t.
+// filledLog opens the server's default event store (Pebble) in dir,
+// sealed when t says so, and fills it with t.
 func filledLog(ctx context.Context, dir string, t traffic) (sealing.Log, trafficMix, error) {
 	var log sealing.Log
-	log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+	log, err := pebblestore.Open(filepath.Join(dir, "events"))
 	if err != nil {
 		return nil, trafficMix{}, err
 	}

@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	pebblestore "github.com/eventchat/eventchat/adapters/eventstore/pebble"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 )
 
@@ -15,7 +15,7 @@ var _ = Describe("Synthetic chat traffic", func() {
 	It("fills the log with messages and acknowledgements the projections fold into conversations", func() {
 		ctx := context.Background()
 		dir := GinkgoT().TempDir()
-		log, err := sqlitestore.Open(filepath.Join(dir, "events.db"))
+		log, err := pebblestore.Open(filepath.Join(dir, "events"))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(log.Close)
 
