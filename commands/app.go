@@ -23,7 +23,7 @@ type Deps struct {
 	Personal   Personal
 	Notices    Notices
 	Deliveries Deliveries
-	Uploads    Uploads // nil: media messages are checked by their content alone
+	Uploads    Uploads // nil: media messages are checked by their content alone, and no upload is deleted
 	History    History // the log as auditors read it
 	// Stored is the log as it is stored, personal fields sealed: what
 	// exports carry, so that an import never brings back erased data;
@@ -64,6 +64,7 @@ type App struct {
 	calls         callRegistry
 	topUps        pendingTopUps
 	answers       answerRuns
+	erasedUploads erasedUploads
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
@@ -74,5 +75,6 @@ func New(d Deps) *App {
 		a.Stored = a.History
 	}
 	a.friendships.max = maxFriendships
+	a.erasedUploads.init()
 	return a
 }

@@ -20,8 +20,9 @@ const MsgErasureRequestTooLong = "the request reference is longer than %d charac
 // EraseMember erases a member (by account, phone or id) for an operator, on
 // request (the reference of the request it acts on; the operator's own
 // when empty): MemberErased ends its sessions and is recorded, its phone
-// and account claims are released, and its data key is destroyed, so that
-// every personal field sealed under it reads as erased from then on.
+// and account claims are released, its data key is destroyed, so that
+// every personal field sealed under it reads as erased from then on, and
+// the files it uploaded are deleted.
 // Erasing an erased member changes nothing and answers the same.
 func (a *App) EraseMember(ctx context.Context, op Operator, tenantCode, who, request string) (MemberState, error) {
 	if err := a.operatorMay(op, "member", "erase"); err != nil {
@@ -54,25 +55,37 @@ type EraseAccount struct {
 }
 
 // EraseAccount erases p's own member at its request ("delete my account"),
-// as EraseMember does; its password confirms it.
+// as EraseMember does; its password confirms it. A wrong password counts
+// as one at login (MemberLoginFailed), and while logins are locked out the
+// erasure is refused as they are, the right password included.
 func (a *App) EraseAccount(ctx context.Context, p Principal, r EraseAccount) (ProfileWritten, error) {
 	if r.Password == "" {
 		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgPasswordEmpty)
 	}
+	stream := es.Stream(p.Tenant, es.CategoryMember, p.MemberID)
 	var m member.Member
-	if _, err := a.loadAll(ctx, es.Stream(p.Tenant, es.CategoryMember, p.MemberID), m.Apply); err != nil {
+	if _, err := a.loadAll(ctx, stream, m.Apply); err != nil {
 		return ProfileWritten{}, err
 	}
-	if len(r.Password) > 128 || !a.Hasher.Matches(m.PasswordHash(), r.Password) {
-		return ProfileWritten{}, fault.New(fault.Invalid, fault.MsgWrongPassword)
+	failed, err := m.CheckPassword(func(hash string) bool {
+		return len(r.Password) <= 128 && a.Hasher.Matches(hash, r.Password)
+	}, a.Now())
+	if err != nil {
+		if len(failed) > 0 {
+			if _, aerr := a.appendEvents(ctx, p, stream, es.Any, failed); aerr != nil {
+				return ProfileWritten{}, aerr
+			}
+		}
+		return ProfileWritten{}, err
 	}
 	st, err := a.erase(ctx, p, p.MemberID, member.RequestedByMember)
 	return ProfileWritten{Position: st.Position}, err
 }
 
-// erase records p's erasure of member id, then releases its claims and
-// destroys its key. A retry after a failure in between finds the member
-// erased and completes the rest, which is idempotent.
+// erase records p's erasure of member id, then releases its claims,
+// destroys its key and deletes every file it uploaded. A retry after a
+// failure in between finds the member erased and completes the rest, which
+// is idempotent; so does SweepErasedUploads at the next start for the files.
 func (a *App) erase(ctx context.Context, p Principal, id, request string) (MemberState, error) {
 	stream := es.Stream(p.Tenant, es.CategoryMember, id)
 	var m member.Member
@@ -112,6 +125,11 @@ func (a *App) erase(ctx context.Context, p Principal, id, request string) (Membe
 	}
 	if err := a.Keys.Destroy(ctx, p.Tenant, id); err != nil {
 		return MemberState{}, err
+	}
+	if a.Uploads != nil {
+		if _, err := a.Uploads.DeleteUploads(ctx, p.Tenant, []string{id}); err != nil {
+			return MemberState{}, err
+		}
 	}
 	return MemberState{Tenant: p.Tenant, MemberID: id, Level: m.Level(), Banned: m.Banned(), Erased: true, Position: pos}, nil
 }

@@ -3,13 +3,16 @@ package commands_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/eventchat/eventchat/adapters/blobstore"
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/fault"
 	"github.com/eventchat/eventchat/domain/member"
@@ -92,5 +95,108 @@ var _ = Describe("Claims named by a keyed hash, and erasure", func() {
 
 		_, err = w.app.EraseMember(ctx, op, "x0001", "erased02", strings.Repeat("x", commands.MaxErasureRequestLen+1))
 		expectFault(err, fault.Invalid, commands.MsgErasureRequestTooLong)
+	})
+
+	registerID := func(phone, account string) string {
+		GinkgoHelper()
+		Expect(w.app.SendSMSCode(ctx, "x0001", phone, "register")).To(Succeed())
+		r, err := w.app.RegisterMember(ctx, commands.Register{
+			Phone: phone, SMSCode: w.lastCode(phone), Account: account, Password: "pass1234", TenantCode: "x0001"})
+		Expect(err).NotTo(HaveOccurred())
+		return r.MemberID
+	}
+
+	Describe("the member's uploads", func() {
+		var store *blobstore.Store
+		var zeb, bob string
+		var zebs, bobs []string
+		save := func(uploader string) string {
+			GinkgoHelper()
+			name, _, err := store.Save(ctx, "x0001", uploader, "txt", strings.NewReader("upload of "+uploader))
+			Expect(err).NotTo(HaveOccurred())
+			return name
+		}
+		stored := func(names []string) int {
+			GinkgoHelper()
+			n := 0
+			for _, name := range names {
+				_, found, err := store.Size(ctx, "x0001", name)
+				Expect(err).NotTo(HaveOccurred())
+				if found {
+					n++
+				}
+			}
+			return n
+		}
+		BeforeEach(func() {
+			var err error
+			store, err = blobstore.New(filepath.Join(GinkgoT().TempDir(), blobstore.Dir))
+			Expect(err).NotTo(HaveOccurred())
+			zeb, bob = registerID("13955500011", "zebblob1"), registerID("13955500012", "bobblob1")
+			zebs, bobs = []string{save(zeb), save(zeb), save(zeb)}, []string{save(bob)}
+		})
+
+		It("are deleted by the erasure, again without harm, and the others' stay", func() {
+			app := w.newApp(2)
+			app.Uploads = store
+			op := commands.Operator{Name: "ops"}
+			_, err := app.EraseMember(ctx, op, "x0001", "zebblob1", "")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(stored(zebs)).To(BeZero())
+			Expect(stored(bobs)).To(Equal(1))
+			_, err = app.EraseMember(ctx, op, "x0001", zeb, "")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(stored(bobs)).To(Equal(1))
+		})
+
+		It("are deleted at a node's next start when the erasure stopped before deleting them", func() {
+			_, err := w.app.EraseMember(ctx, commands.Operator{Name: "ops"}, "x0001", "zebblob1", "")
+			Expect(err).NotTo(HaveOccurred(), "an application without the blob store deletes nothing, as one cut short")
+			late := save(zeb) // an upload in flight during the erasure
+			Expect(stored(append(zebs, late))).To(Equal(4))
+
+			app := w.newApp(3)
+			app.Uploads = store
+			sweep, stop := context.WithCancel(ctx)
+			done := make(chan struct{}, 2)
+			go func() { defer func() { done <- struct{}{} }(); _ = app.Follow(sweep, w.events) }()
+			go func() { defer func() { done <- struct{}{} }(); _ = app.SweepErasedUploads(sweep) }()
+			DeferCleanup(func() { stop(); <-done; <-done })
+			Eventually(func() int { return stored(append(zebs, late)) }, 10*time.Second, 20*time.Millisecond).Should(BeZero())
+			Expect(stored(bobs)).To(Equal(1))
+		})
+	})
+
+	It("counts a wrong password of the member's own deletion as a login's, and refuses it while logins are locked out", func() {
+		id := registerID("13955500021", "lockera1")
+		in, err := w.app.LoginMember(ctx, commands.Login{Account: "lockera1", Password: "pass1234", TenantCode: "x0001"})
+		Expect(err).NotTo(HaveOccurred())
+		p := in.Principal
+		for i := 0; i < member.MaxLoginFailures/2; i++ {
+			_, err := w.app.LoginMember(ctx, commands.Login{Account: "lockera1", Password: "wrong999", TenantCode: "x0001"})
+			expectFault(err, fault.Invalid, fault.MsgWrongPassword)
+		}
+		for i := member.MaxLoginFailures / 2; i < member.MaxLoginFailures; i++ {
+			_, err := w.app.EraseAccount(ctx, p, commands.EraseAccount{Password: "wrong999"})
+			expectFault(err, fault.Invalid, fault.MsgWrongPassword)
+		}
+		_, err = w.app.EraseAccount(ctx, p, commands.EraseAccount{Password: "pass1234"})
+		expectFault(err, fault.RateLimited, fault.MsgTooManyAttempts)
+		_, err = w.app.LoginMember(ctx, commands.Login{Account: "lockera1", Password: "pass1234", TenantCode: "x0001"})
+		expectFault(err, fault.RateLimited, fault.MsgTooManyAttempts)
+		var m member.Member
+		recs, err := w.events.ReadStream(ctx, es.Stream("x0001", es.CategoryMember, id), es.Forwards, 0, 1000)
+		Expect(err).NotTo(HaveOccurred())
+		for _, r := range recs {
+			e, err := catalog.Registry().Decode(r.Type, r.Data)
+			Expect(err).NotTo(HaveOccurred())
+			m.Apply(e)
+		}
+		Expect(m.IsErased()).To(BeFalse(), "nothing was erased")
+
+		w.advance(member.LoginLockWindow)
+		written, err := w.app.EraseAccount(ctx, p, commands.EraseAccount{Password: "pass1234"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(written.Position).NotTo(BeZero())
 	})
 })

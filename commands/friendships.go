@@ -48,7 +48,8 @@ func (a *App) appendFriendship(ctx context.Context, p Principal, pairID string, 
 // Follow keeps the caches of the commands current from the live log until
 // ctx ends; without it the commands read their state from the store each
 // time. The calls are read from the start of the log: call signals wait
-// until that read has reached the head.
+// until that read has reached the head. The erasures read up to there are
+// handed to SweepErasedUploads.
 func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	head, err := log.Head(ctx)
 	if err != nil {
@@ -69,6 +70,7 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	a.topUps.reset()
 	defer a.calls.markReady(false)
 	a.calls.markReady(head == 0)
+	catchingUp := head > 0
 	for {
 		recs, err := sub.Next(ctx)
 		if err != nil {
@@ -81,9 +83,16 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 			if err := a.followed(r); err != nil {
 				return fmt.Errorf("commands: follow: %w", err)
 			}
+			if catchingUp {
+				a.noteErasure(r)
+			}
 		}
 		if n := len(recs); n > 0 && recs[n-1].Position >= head {
 			a.calls.markReady(true)
+			if catchingUp {
+				catchingUp = false
+				a.erasedUploads.read()
+			}
 		}
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"github.com/eventchat/eventchat/domain/fault"
 )
 
-// Uploads tells the size of a file uploaded to this server; found is false
-// when tenant has no file of that name.
+// Uploads keeps the files uploaded to this server. Size tells a file's
+// size; found is false when tenant has no file of that name. DeleteUploads
+// deletes every file of tenant one of members uploaded (chat.UploadedBy);
+// deleting them again deletes nothing more.
 type Uploads interface {
 	Size(ctx context.Context, tenant, name string) (size int64, found bool, err error)
+	DeleteUploads(ctx context.Context, tenant string, members []string) (deleted int, err error)
 }
 
 // checkMedia checks the content of a new media message of p: its form

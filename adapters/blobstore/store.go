@@ -57,6 +57,9 @@ var (
 	extPattern    = regexp.MustCompile(`^[a-z0-9]{1,5}$`)
 )
 
+// ValidTenant reports whether tenant has the form of a tenant code.
+func ValidTenant(tenant string) bool { return tenantPattern.MatchString(tenant) }
+
 // ErrInvalid reports a tenant or extension not of the stored forms.
 var ErrInvalid = errors.New("blob store: invalid tenant or extension")
 
@@ -153,6 +156,53 @@ func (s *Store) Size(_ context.Context, tenant, name string) (int64, bool, error
 		return 0, false, err
 	}
 	return info.Size(), info.Mode().IsRegular(), nil
+}
+
+// DeleteUploads deletes every file of tenant uploaded by one of members
+// (chat.UploadedBy) and returns how many it deleted. It reads every name of
+// the tenant once; a file already gone is skipped, so rounds running at
+// once, or a round repeated, delete each file once.
+func (s *Store) DeleteUploads(_ context.Context, tenant string, members []string) (int, error) {
+	if !tenantPattern.MatchString(tenant) {
+		return 0, ErrInvalid
+	}
+	if len(members) == 0 {
+		return 0, nil
+	}
+	deleted := 0
+	touched := map[string]bool{}
+	err := filepath.WalkDir(filepath.Join(s.root, tenant), func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil || !d.Type().IsRegular() || !UploadedByAny(d.Name(), members) {
+			return err
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		deleted++
+		touched[filepath.Dir(p)] = true
+		return nil
+	})
+	for dir := range touched {
+		err = errors.Join(err, syncDir(dir))
+	}
+	if err != nil {
+		return deleted, fmt.Errorf("blob store: delete uploads: %w", err)
+	}
+	return deleted, nil
+}
+
+// UploadedByAny reports whether name is the stored name of a file one of
+// members uploaded.
+func UploadedByAny(name string, members []string) bool {
+	for _, m := range members {
+		if chat.UploadedBy(name, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Store) path(tenant, name string) (string, bool) {

@@ -130,7 +130,7 @@ func (a *API) adminRoutes() []route {
 			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
 				return c.SetMemberLevel(ctx, op, m.Tenant, m.Account, m.Level)
 			}),
-		member("/admin/member/erase", "Erase a member's personal data for ever (operators): MemberErased records who erased, when and on whose request (request, at most 200 characters), every session ends, the phone and account are released and the member's data key is destroyed, so that its name, phone, avatar and message bodies read as erased everywhere. Erasing again changes nothing.",
+		member("/admin/member/erase", "Erase a member's personal data for ever (operators): MemberErased records who erased, when and on whose request (request, at most 200 characters), every session ends, the phone and account are released and the member's data key is destroyed, so that its name, phone, avatar and message bodies read as erased everywhere; every file it uploaded is deleted. Erasing again changes nothing.",
 			func(c Commands, ctx context.Context, op commands.Operator, m AdminMember) (commands.MemberState, error) {
 				return c.EraseMember(ctx, op, m.Tenant, m.Account, m.Request)
 			}),

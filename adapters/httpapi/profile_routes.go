@@ -55,7 +55,8 @@ func (a *API) profileRoutes() []route {
 			Commands.ModifyPassword),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/erase",
 			"Delete the member's account for ever, at its own request, confirmed by its password: its name, phone, avatar and messages' bodies are erased everywhere "+
-				"(the others see a placeholder name and \"[message deleted]\"), its phone and account ID are free again, every session ends (31 Disable).",
+				"(the others see a placeholder name and \"[message deleted]\"), every file it uploaded is deleted, its phone and account ID are free again, every session ends (31 Disable). "+
+				"A wrong password counts as a wrong one at login: while logins are locked out (10 in 15 minutes) it answers the same 429, the right password included.",
 			Commands.EraseAccount),
 		commandRoute(a, http.MethodPut, "/member/memberInfo/modifyUsername",
 			"Change the account ID (8-16 letters or digits), once only; the old ID no longer logs in and is free again. 46 follows.",

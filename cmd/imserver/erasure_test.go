@@ -21,12 +21,16 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.uber.org/zap"
 
+	"github.com/eventchat/eventchat/adapters/blobstore"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 	"github.com/eventchat/eventchat/adapters/keystore"
+	mongoread "github.com/eventchat/eventchat/adapters/readstore/mongo"
 	"github.com/eventchat/eventchat/adapters/readstore/mongo/ferrettest"
 	"github.com/eventchat/eventchat/adapters/smsoutbox"
 	"github.com/eventchat/eventchat/commands"
+	"github.com/eventchat/eventchat/domain/fault"
+	domainmember "github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -242,11 +246,14 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 
 	It("lets a member delete its own account, confirmed by its password", func() {
 		head := s.head()
-		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
-			http.StatusBadRequest, "wrong password, please enter the correct password")
 		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{},
 			http.StatusBadRequest, "password cannot be empty")
 		Expect(s.head()).To(Equal(head), "a refused deletion appended an event")
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
+			http.StatusBadRequest, "wrong password, please enter the correct password")
+		failed := s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberLoginFailed"}}, 10)
+		Expect(failed).To(HaveLen(1), "a wrong password is counted as a login's")
+		Expect(s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)).To(BeEmpty())
 
 		erased := s.written("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "pass1234"})
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
@@ -255,6 +262,95 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(string(events[0].Data)).To(And(ContainSubstring(`"by":"`+zeb.ID+`"`), ContainSubstring(`"request":"member"`)))
 		code, _ := s.call("GET", "/v1/message/sessionInfo/list", zeb.Token, nil)
 		Expect(code).To(Equal(http.StatusUnauthorized), "its sessions ended")
+	})
+
+	It("locks the member's own deletion out after as many wrong passwords as a login, the right one included, and erases nothing", func() {
+		for range domainmember.MaxLoginFailures {
+			s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "wrong123"},
+				http.StatusBadRequest, "wrong password, please enter the correct password")
+		}
+		s.refused("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "pass1234"},
+			http.StatusTooManyRequests, fault.MsgTooManyAttempts)
+		code, env := s.call("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "zebq0001", "password": "pass1234", "tenantCode": "x0001"})
+		Expect(code).To(Equal(http.StatusTooManyRequests), "logins are locked out by the same count")
+		Expect(env.Info).To(Equal(fault.MsgTooManyAttempts))
+		Expect(s.auditAll(s.operator(), url.Values{"tenant": {"x0001"}, "type": {"MemberErased"}}, 10)).To(BeEmpty())
+		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), name, text)
+	})
+
+	Describe("its uploads", func() {
+		const (
+			zebText = "zeb's cipher wheel notes: 48 11 93 kestrel"
+			bobText = "bob's packing list: lantern, rope, 12 figs"
+		)
+		var avatar, picture []byte
+		var zebPaths []string // the avatar, a picture and a text file zeb sent
+		var bobPath string
+		upload := func(m member, query, fileName string, content []byte) string {
+			GinkgoHelper()
+			status, up := s.upload(m.Token, query, "file", fileName, content)
+			Expect(status).To(Equal(http.StatusOK), up.Info)
+			return up.Data.FilePath
+		}
+		status := func(path string) int {
+			GinkgoHelper()
+			resp, _ := s.fetch(path, bob.Token)
+			return resp.StatusCode
+		}
+		BeforeEach(func() {
+			avatar, picture = pngOf(7, 5), pngOf(9, 2)
+			zebPaths = []string{upload(zeb, "?type=avatar", "me.png", avatar), upload(zeb, "", "view.png", picture),
+				upload(zeb, "?type=chat", "notes.txt", []byte(zebText))}
+			s.written("PUT", "/v1/member/memberInfo/modify", zeb, map[string]string{"headUrl": zebPaths[0]})
+			content, err := json.Marshal(map[string]any{"filePath": zebPaths[2], "fileName": "notes.txt",
+				"size": len(zebText), "contentType": "text/plain; charset=utf-8"})
+			Expect(err).NotTo(HaveOccurred())
+			s.written("POST", "/v1/message/send", zeb, map[string]string{"uuid": "e-3", "chatType": "Friend", "to": bob.ID, "msgType": "File", "content": string(content)})
+			bobPath = upload(bob, "?type=chat", "list.txt", []byte(bobText))
+			for _, p := range append(zebPaths, bobPath) {
+				Expect(status(p)).To(Equal(http.StatusOK), p)
+			}
+		})
+		secrets := func() []string { return []string{zebText, string(avatar), string(picture)} }
+
+		It("deletes the avatar and every file the member uploaded, and keeps the others'", func() {
+			s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
+			for _, p := range zebPaths {
+				Expect(status(p)).To(Equal(http.StatusNotFound), p)
+			}
+			Expect(status(bobPath)).To(Equal(http.StatusOK))
+			s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": zeb.ID})
+
+			Expect(s.stop()).To(Succeed())
+			Expect(filesHolding(dir, secrets()...)).To(BeEmpty())
+			Expect(filesHolding(dir, bobText)).To(HaveLen(1), "bob's upload stays")
+		})
+
+		It("deletes them at the next start when the erasure stopped before deleting them", func() {
+			kept := map[string][]byte{}
+			for _, hit := range filesHolding(filepath.Join(dir, blobstore.Dir), secrets()...) {
+				path := strings.SplitN(hit, " holds ", 2)[0]
+				b, err := os.ReadFile(path)
+				Expect(err).NotTo(HaveOccurred())
+				kept[path] = b
+			}
+			Expect(kept).To(HaveLen(3))
+			s.written("PUT", "/v1/member/memberInfo/erase", zeb, map[string]string{"password": "pass1234"})
+			Expect(s.stop()).To(Succeed())
+			By("the files back as a crash between MemberErased and their deletion leaves them")
+			for path, b := range kept {
+				Expect(os.WriteFile(path, b, 0o600)).To(Succeed())
+			}
+			Expect(filesHolding(dir, secrets()...)).To(HaveLen(3))
+
+			s = startServer(dir)
+			bob = s.login("bobq0001")
+			Eventually(func() []string { return filesHolding(dir, secrets()...) }, 10*time.Second, 50*time.Millisecond).Should(BeEmpty())
+			for _, p := range zebPaths {
+				Expect(status(p)).To(Equal(http.StatusNotFound), p)
+			}
+			Expect(status(bobPath)).To(Equal(http.StatusOK))
+		})
 	})
 })
 
@@ -278,8 +374,44 @@ var _ = Describe("Erasing a member on the production adapters (the EventStoreDB 
 		kept := s.send(bob, quill, "p-0", "bob's own words stay")
 		sent := s.send(quill, bob, "p-1", text)
 		Expect(filepath.Join(data, keystore.FileName)).NotTo(BeAnExistingFile(), "the keys are in MongoDB, shared by the nodes")
+		const quillFile, bobFile = "quill's map of the weirs at low tide", "bob's note stays in GridFS"
+		uploadText := func(m member, content string) string {
+			GinkgoHelper()
+			status, up := s.upload(m.Token, "?type=chat", "file", "a.txt", []byte(content))
+			Expect(status).To(Equal(http.StatusOK), up.Info)
+			return up.Data.FilePath
+		}
+		quillPath, bobPath := uploadText(quill, quillFile), uploadText(bob, bobFile)
 
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "quill001", "request": "ticket 12"})
+		By("its uploads are gone from GridFS, the others' stay")
+		resp, _ := s.fetch(quillPath, bob.Token)
+		Expect(resp.StatusCode).To(Equal(http.StatusNotFound))
+		resp, body := s.fetch(bobPath, bob.Token)
+		Expect(resp.StatusCode).To(Equal(http.StatusOK))
+		Expect(string(body)).To(Equal(bobFile))
+		chunksHolding := func(text string) int {
+			GinkgoHelper()
+			client, err := mongo.Connect(options.Client().ApplyURI(ferret.URI))
+			Expect(err).NotTo(HaveOccurred())
+			defer func() { _ = client.Disconnect(context.Background()) }()
+			cur, err := client.Database(readDatabase).Collection(mongoread.BlobBucket+".chunks").Find(context.Background(), bson.D{})
+			Expect(err).NotTo(HaveOccurred())
+			var chunks []struct {
+				Data []byte `bson:"data"`
+			}
+			Expect(cur.All(context.Background(), &chunks)).To(Succeed())
+			n := 0
+			for _, c := range chunks {
+				if bytes.Contains(c.Data, []byte(text)) {
+					n++
+				}
+			}
+			return n
+		}
+		Expect(chunksHolding(quillFile)).To(BeZero())
+		Expect(chunksHolding(bobFile)).To(Equal(1))
+
 		check := func(after uint64) {
 			GinkgoHelper()
 			var ss []session

@@ -24,6 +24,7 @@ type Store interface {
 	Save(ctx context.Context, tenant, uploader, ext string, src io.Reader) (string, int64, error)
 	Open(ctx context.Context, tenant, name string) (io.ReadSeekCloser, time.Time, error)
 	Size(ctx context.Context, tenant, name string) (int64, bool, error)
+	DeleteUploads(ctx context.Context, tenant string, members []string) (int, error)
 }
 
 // Specs declares the contract's specs. store returns the store under
@@ -120,6 +121,40 @@ func Specs(store func() Store, kept func() int) {
 		_, _, err = store().Save(cancelled, "x0001", "m1", "bin", bytes.NewReader(make([]byte, 1<<20)))
 		Expect(err).To(MatchError(context.Canceled))
 		Expect(kept()).To(BeZero())
+	})
+
+	It("deletes every file of a tenant the members named uploaded, whole, and keeps the others'", func() {
+		save := func(tenant, uploader string, size int) string {
+			GinkgoHelper()
+			name, _, err := store().Save(ctx, tenant, uploader, "bin", bytes.NewReader(make([]byte, size)))
+			Expect(err).NotTo(HaveOccurred())
+			return name
+		}
+		stay := [][2]string{{"x0001", save("x0001", "m2", 10)}, {"x0002", save("x0002", "m1", 10)}}
+		before := kept()
+		gone := []string{save("x0001", "m1", 10), save("x0001", "m1", 600*1024), save("x0001", "m3", 1)}
+
+		n, err := store().DeleteUploads(ctx, "x0001", []string{"m1", "m3"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(Equal(3))
+		for _, name := range gone {
+			_, _, err := store().Open(ctx, "x0001", name)
+			Expect(errors.Is(err, fs.ErrNotExist)).To(BeTrue(), name)
+		}
+		for _, k := range stay {
+			b, _ := read(k[0], k[1], 0)
+			Expect(b).To(HaveLen(10))
+		}
+		Expect(kept()).To(Equal(before), "no part of a deleted file is left")
+
+		n, err = store().DeleteUploads(ctx, "x0001", []string{"m1", "m3"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(BeZero(), "a second round finds nothing more")
+		n, err = store().DeleteUploads(ctx, "x0009", []string{"m1"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(n).To(BeZero(), "a tenant without files")
+		_, err = store().DeleteUploads(ctx, "../x0001", []string{"m1"})
+		Expect(err).To(MatchError(blobstore.ErrInvalid))
 	})
 
 	It("refuses tenants and extensions not of the stored forms", func() {

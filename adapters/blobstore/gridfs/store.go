@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -284,4 +285,67 @@ func (r *reader) Close() error {
 		return fmt.Errorf("gridfs: %w", err)
 	}
 	return nil
+}
+
+// deleteBatch bounds the files one round of DeleteUploads deletes at once.
+const deleteBatch = 500
+
+// DeleteUploads deletes every file of tenant uploaded by one of members
+// (chat.UploadedBy) and returns how many it deleted. It reads every name of
+// the tenant once. A file's chunks go first and its files document last,
+// so that a round cut short leaves the document, which the next round finds
+// again, never chunks that nothing names.
+func (s *Store) DeleteUploads(ctx context.Context, tenant string, members []string) (int, error) {
+	if !blobstore.ValidTenant(tenant) {
+		return 0, blobstore.ErrInvalid
+	}
+	if len(members) == 0 {
+		return 0, nil
+	}
+	cur, err := s.files.Find(ctx, bson.D{{Key: "filename", Value: bson.D{{Key: "$regex", Value: "^" + tenant + "/"}}}},
+		options.Find().SetProjection(bson.D{{Key: "filename", Value: int32(1)}}))
+	if err != nil {
+		return 0, fmt.Errorf("gridfs: list the files of %s: %w", tenant, err)
+	}
+	defer func() { _ = cur.Close(context.WithoutCancel(ctx)) }()
+	deleted := 0
+	var ids []bson.ObjectID
+	flush := func() error {
+		if len(ids) == 0 {
+			return nil
+		}
+		in := bson.D{{Key: "$in", Value: ids}}
+		if _, err := s.chunks.DeleteMany(ctx, bson.D{{Key: "files_id", Value: in}}); err != nil {
+			return fmt.Errorf("gridfs: delete uploads: %w", err)
+		}
+		r, err := s.files.DeleteMany(ctx, bson.D{{Key: "_id", Value: in}})
+		if err != nil {
+			return fmt.Errorf("gridfs: delete uploads: %w", err)
+		}
+		deleted += int(r.DeletedCount)
+		ids = ids[:0]
+		return nil
+	}
+	for cur.Next(ctx) {
+		var f struct {
+			ID       bson.ObjectID `bson:"_id"`
+			Filename string        `bson:"filename"`
+		}
+		if err := cur.Decode(&f); err != nil {
+			return deleted, fmt.Errorf("gridfs: %w", err)
+		}
+		if !blobstore.UploadedByAny(strings.TrimPrefix(f.Filename, tenant+"/"), members) {
+			continue
+		}
+		ids = append(ids, f.ID)
+		if len(ids) == deleteBatch {
+			if err := flush(); err != nil {
+				return deleted, err
+			}
+		}
+	}
+	if err := cur.Err(); err != nil {
+		return deleted, fmt.Errorf("gridfs: list the files of %s: %w", tenant, err)
+	}
+	return deleted, flush()
 }

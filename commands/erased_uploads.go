@@ -1,0 +1,99 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/member"
+)
+
+// erasedUploads gathers the members whose erasure the log holds, as Follow
+// reads it from the start, for SweepErasedUploads: an erasure cut short
+// between MemberErased and the deletion of the member's uploads (a crash, a
+// blob store out of reach) is completed at the next start of any node.
+type erasedUploads struct {
+	mu      sync.Mutex
+	pending map[string]map[string]bool // tenant -> member ids
+	due     chan struct{}              // signalled when the log is read
+}
+
+func (e *erasedUploads) init() { e.due = make(chan struct{}, 1) }
+
+func (e *erasedUploads) note(tenant, member string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.pending == nil {
+		e.pending = map[string]map[string]bool{}
+	}
+	if e.pending[tenant] == nil {
+		e.pending[tenant] = map[string]bool{}
+	}
+	e.pending[tenant][member] = true
+}
+
+// noteErasure notes the member erased by r, when r is a MemberErased.
+func (a *App) noteErasure(r es.RecordedEvent) {
+	name, _, err := es.ParseType(r.Type)
+	if err != nil || name != member.TypeErased {
+		return
+	}
+	if sn, err := es.ParseStream(r.Stream); err == nil && sn.Category == es.CategoryMember {
+		a.erasedUploads.note(sn.Tenant, sn.ID)
+	}
+}
+
+// read tells the sweep that the log up to its head at start is read.
+func (e *erasedUploads) read() {
+	select {
+	case e.due <- struct{}{}:
+	default:
+	}
+}
+
+func (e *erasedUploads) take() map[string]map[string]bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := e.pending
+	e.pending = nil
+	return p
+}
+
+// SweepErasedUploads deletes the uploads of every erased member Follow
+// found in the log up to its head at start, once Follow has read that far,
+// until ctx ends: one pass over each tenant's files that has erased
+// members. EraseMember deletes a member's uploads itself; this finds what
+// an erasure cut short left, and what an upload still in flight stored
+// after it. A failed round keeps what it did not delete for the next.
+func (a *App) SweepErasedUploads(ctx context.Context) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-a.erasedUploads.due:
+		}
+		if a.Uploads == nil {
+			a.erasedUploads.take()
+			continue
+		}
+		var failed error
+		for tenant, members := range a.erasedUploads.take() {
+			ids := make([]string, 0, len(members))
+			for id := range members {
+				ids = append(ids, id)
+			}
+			if _, err := a.Uploads.DeleteUploads(ctx, tenant, ids); err != nil {
+				for _, id := range ids {
+					a.erasedUploads.note(tenant, id)
+				}
+				failed = errors.Join(failed, fmt.Errorf("commands: delete the uploads of erased members of %s: %w", tenant, err))
+			}
+		}
+		if failed != nil {
+			a.erasedUploads.read()
+			return failed
+		}
+	}
+}
