@@ -3,6 +3,7 @@ package keystore_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,13 +32,18 @@ var _ = Describe("the SQLite key store", func() {
 		dir := GinkgoT().TempDir()
 		k, err := keystore.Open(filepath.Join(dir, keystore.FileName))
 		Expect(err).NotTo(HaveOccurred())
+		random := func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := rand.Read(b)
+			return b, err
+		}
 		var destroyed [][]byte
 		for _, m := range []string{"m1", "m2", "m3"} {
-			key, _, err := k.Key(ctx, "x0001", m, true)
+			key, _, err := k.Key(ctx, "x0001", m, random)
 			Expect(err).NotTo(HaveOccurred())
 			destroyed = append(destroyed, key)
 		}
-		kept, _, err := k.Key(ctx, "x0001", "m4", true)
+		kept, _, err := k.Key(ctx, "x0001", "m4", random)
 		Expect(err).NotTo(HaveOccurred())
 		for _, m := range []string{"m1", "m2", "m3"} {
 			Expect(k.Destroy(ctx, "x0001", m)).To(Succeed())

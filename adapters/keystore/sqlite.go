@@ -4,7 +4,6 @@ package keystore
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"sync"
@@ -14,9 +13,6 @@ import (
 
 // FileName is the key store's file in the data directory.
 const FileName = "keys.db"
-
-// KeySize is the size of a data key: AES-256.
-const KeySize = 32
 
 // schema: a destroyed key stays as a row without a key, so that it is
 // never made again. secure_delete overwrites what a delete or an update
@@ -61,10 +57,10 @@ func Open(path string) (*SQLite, error) {
 	return s, nil
 }
 
-// Key returns member's data key; with create, a member that never had one
-// gets a new one. ok is false when the key was destroyed, or when there is
-// none and create is false.
-func (s *SQLite) Key(ctx context.Context, tenant, member string, create bool) ([]byte, bool, error) {
+// Key returns what is kept for member. When there is nothing and mk is not
+// nil, it keeps what mk returns. ok is false when the key was destroyed, or
+// when there is none and mk is nil.
+func (s *SQLite) Key(ctx context.Context, tenant, member string, mk func() ([]byte, error)) ([]byte, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn == nil {
@@ -74,11 +70,13 @@ func (s *SQLite) Key(ctx context.Context, tenant, member string, create bool) ([
 		return nil, false, err
 	}
 	key, found, err := s.lookup(tenant, member)
-	if err != nil || found || !create {
+	if err != nil || found || mk == nil {
 		return key, key != nil, err
 	}
-	fresh := make([]byte, KeySize)
-	_, _ = rand.Read(fresh)
+	fresh, err := mk()
+	if err != nil {
+		return nil, false, err
+	}
 	s.add.BindText(tenant)
 	s.add.BindText(member)
 	s.add.BindBlob(fresh)

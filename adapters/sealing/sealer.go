@@ -7,6 +7,7 @@
 package sealing
 
 import (
+	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -16,6 +17,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -23,15 +25,42 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 )
 
-// Keys keeps one data key per member, apart from the log.
+// Keys keeps one data key per member, apart from the log. What it keeps is
+// opaque to it: a key, or a key wrapped by a KEK.
 type Keys interface {
-	// Key returns member's data key; with create, a member that never had
-	// one gets a new one. ok is false when the key was destroyed, or when
-	// there is none and create is false.
-	Key(ctx context.Context, tenant, member string, create bool) (key []byte, ok bool, err error)
-	// Destroy destroys member's key for ever: Key never makes another.
+	// Key returns what is kept for member. When there is nothing and mk is
+	// not nil, it keeps what mk returns, unless another handle kept
+	// something first, which it then returns. ok is false when the key was
+	// destroyed, or when there is none and mk is nil.
+	Key(ctx context.Context, tenant, member string, mk func() ([]byte, error)) (kept []byte, ok bool, err error)
+	// Destroy destroys member's key for ever: Key never keeps another.
 	Destroy(ctx context.Context, tenant, member string) error
 }
+
+// KEK is a key-encryption key held by a key management service: the data
+// keys are kept wrapped by it, so that the key store, or a copy of it, is
+// of no use without the service.
+type KEK interface {
+	Wrap(ctx context.Context, key []byte) ([]byte, error)
+	Unwrap(ctx context.Context, wrapped []byte) ([]byte, error)
+}
+
+// keySize is the size of a data key: AES-256.
+const keySize = 32
+
+// wrappedPrefix marks a kept key wrapped by the KEK; a kept key of
+// keySize bytes without it was made while none was set, and is used as it
+// is.
+const wrappedPrefix = "kek1:"
+
+// kekCheck is the member of indexTenant whose key is made, wrapped, on the
+// first start with a KEK: unwrapping it at each start proves the KEK is
+// the one the keys were wrapped by.
+const kekCheck = "kek-check"
+
+// ErrKEKNeeded tells that the key store keeps keys wrapped by a KEK and
+// none is set.
+var ErrKEKNeeded = errors.New("the key store keeps data keys wrapped by a key-encryption key, and none is set (IM_KEK)")
 
 // prefix marks a sealed field: "sealed1:" and the base64 of the nonce and
 // the AES-256-GCM ciphertext. A field without it was written before
@@ -54,6 +83,7 @@ type personal struct {
 // Sealer seals and opens the personal fields of events.
 type Sealer struct {
 	keys     Keys
+	kek      KEK                 // nil: keys are kept as they are
 	personal map[string]personal // by type name
 	erasures map[string]bool     // the es.Erasure types, by name
 	mu       sync.RWMutex
@@ -81,9 +111,19 @@ func newDataKey(raw []byte) *dataKey {
 	return &dataKey{raw: raw, aead: a}
 }
 
+// Option configures a Sealer.
+type Option func(*Sealer)
+
+// WrappedBy keeps the keys the sealer makes wrapped by kek. Keys made
+// before, unwrapped, stay readable.
+func WrappedBy(kek KEK) Option { return func(s *Sealer) { s.kek = kek } }
+
 // New returns a sealer of the events of registry that are es.Personal.
-func New(keys Keys, registry es.Registry) *Sealer {
+func New(keys Keys, registry es.Registry, opts ...Option) *Sealer {
 	s := &Sealer{keys: keys, personal: map[string]personal{}, erasures: map[string]bool{}, cache: map[keyRef]*dataKey{}}
+	for _, o := range opts {
+		o(s)
+	}
 	for name, mk := range registry {
 		e := mk()
 		if p, ok := e.(es.Personal); ok {
@@ -107,12 +147,20 @@ func (s *Sealer) key(ctx context.Context, tenant, member string, create bool) (*
 	if cached { // nil: destroyed, or erased by an erasure read in the log
 		return k, nil
 	}
-	raw, ok, err := s.keys.Key(ctx, tenant, member, create)
+	var mk func() ([]byte, error)
+	if create {
+		mk = func() ([]byte, error) { return s.makeKey(ctx) }
+	}
+	kept, ok, err := s.keys.Key(ctx, tenant, member, mk)
 	if err != nil {
 		return nil, err
 	}
 	k = nil
 	if ok {
+		raw, err := s.unwrap(ctx, kept)
+		if err != nil {
+			return nil, fmt.Errorf("sealing: the key of %s/%s: %w", tenant, member, err)
+		}
 		k = newDataKey(raw)
 	}
 	// An absent key is not cached: another node may make it.
@@ -122,6 +170,57 @@ func (s *Sealer) key(ctx context.Context, tenant, member string, create bool) (*
 		s.mu.Unlock()
 	}
 	return k, nil
+}
+
+// makeKey makes a data key, wrapped when the sealer has a KEK.
+func (s *Sealer) makeKey(ctx context.Context) ([]byte, error) {
+	raw := make([]byte, keySize)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	if s.kek == nil {
+		return raw, nil
+	}
+	wrapped, err := s.kek.Wrap(ctx, raw)
+	if err != nil {
+		return nil, fmt.Errorf("sealing: wrap a data key: %w", err)
+	}
+	return append([]byte(wrappedPrefix), wrapped...), nil
+}
+
+// unwrap returns the data key kept as kept.
+func (s *Sealer) unwrap(ctx context.Context, kept []byte) ([]byte, error) {
+	wrapped, isWrapped := bytes.CutPrefix(kept, []byte(wrappedPrefix))
+	switch {
+	case !isWrapped && len(kept) == keySize:
+		return kept, nil
+	case !isWrapped:
+		return nil, fmt.Errorf("a kept key of %d bytes is no data key", len(kept))
+	case s.kek == nil:
+		return nil, ErrKEKNeeded
+	}
+	raw, err := s.kek.Unwrap(ctx, wrapped)
+	if err != nil {
+		return nil, fmt.Errorf("unwrap: %w", err)
+	}
+	if len(raw) != keySize {
+		return nil, fmt.Errorf("unwrapped a key of %d bytes, want %d", len(raw), keySize)
+	}
+	return raw, nil
+}
+
+// CheckKEK tells whether the key store and the sealer's KEK go together: a
+// store whose keys a KEK wraps needs that KEK. The first check with a KEK
+// makes the key it unwraps from then on.
+func (s *Sealer) CheckKEK(ctx context.Context) error {
+	_, err := s.key(ctx, indexTenant, kekCheck, s.kek != nil)
+	switch {
+	case errors.Is(err, ErrKEKNeeded):
+		return ErrKEKNeeded
+	case err != nil && s.kek != nil:
+		return fmt.Errorf("%w: is IM_KEK the key-encryption key the data keys were wrapped by?", err)
+	}
+	return err
 }
 
 // Destroy destroys member's key: everything sealed under it reads as

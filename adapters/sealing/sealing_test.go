@@ -1,8 +1,10 @@
 package sealing_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/kek"
 	"github.com/eventchat/eventchat/adapters/keystore"
 	"github.com/eventchat/eventchat/adapters/sealing"
 	"github.com/eventchat/eventchat/domain/catalog"
@@ -140,6 +143,59 @@ var _ = Describe("the sealed log", func() {
 		spaced.Data = []byte(" {\n  \"content\" : \"in the clear\" ,\n  \"from\": \"1001\", \"forwardBatch\": [ \"x\" ] } ")
 		appendTo(raw, chatStream, spaced)
 		Expect(contents(readAll(log))[len(texts)]).To(Equal("in the clear"))
+	})
+
+	Describe("with a key-encryption key", func() {
+		kekFile := func(fill byte) *kek.File {
+			GinkgoHelper()
+			path := filepath.Join(GinkgoT().TempDir(), "kek")
+			Expect(os.WriteFile(path, bytes.Repeat([]byte{fill}, 32), 0o600)).To(Succeed())
+			k, err := kek.OpenFile(path)
+			Expect(err).NotTo(HaveOccurred())
+			return k
+		}
+		kept := func(member string) []byte {
+			GinkgoHelper()
+			k, ok, err := keys.Key(ctx, tenant, member, nil)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(ok).To(BeTrue())
+			return k
+		}
+
+		It("keeps the keys it makes wrapped, opens what it sealed, and still reads the keys made before it", func() {
+			appendTo(log, chatStream, message("1001", "sealed before the KEK"))
+			Expect(kept("1001")).To(HaveLen(32), "a key made without a KEK is kept as it is")
+
+			wrapping := sealing.New(keys, catalog.Registry(), sealing.WrappedBy(kekFile(0xa1)))
+			Expect(wrapping.CheckKEK(ctx)).To(Succeed())
+			wrapped := sealing.NewStore(raw, wrapping)
+			appendTo(wrapped, chatStream, message("1002", text))
+			Expect(string(kept("1002"))).To(HavePrefix("kek1:"))
+			Expect(string(readAll(raw)[1].Data)).NotTo(ContainSubstring("blue heron"))
+			Expect(contents(readAll(wrapped))).To(Equal([]string{"sealed before the KEK", text}))
+
+			By("the same KEK read again, in another process")
+			again := sealing.NewStore(raw, sealing.New(openKeys(), catalog.Registry(), sealing.WrappedBy(kekFile(0xa1))))
+			Expect(contents(readAll(again))).To(Equal([]string{"sealed before the KEK", text}))
+
+			By("erasing destroys the wrapped key as any other")
+			Expect(wrapping.Destroy(ctx, tenant, "1002")).To(Succeed())
+			Expect(contents(readAll(wrapped))).To(Equal([]string{"sealed before the KEK", es.Erased}))
+		})
+
+		It("refuses to start without the KEK the keys were wrapped by, or with another", func() {
+			Expect(sealing.New(keys, catalog.Registry()).CheckKEK(ctx)).To(Succeed(), "no KEK ever: nothing to check")
+			first := sealing.New(keys, catalog.Registry(), sealing.WrappedBy(kekFile(0xa1)))
+			Expect(first.CheckKEK(ctx)).To(Succeed())
+			appendTo(sealing.NewStore(raw, first), chatStream, message("1001", text))
+
+			Expect(sealing.New(openKeys(), catalog.Registry()).CheckKEK(ctx)).To(MatchError(sealing.ErrKEKNeeded))
+			other := sealing.New(openKeys(), catalog.Registry(), sealing.WrappedBy(kekFile(0xb2)))
+			Expect(other.CheckKEK(ctx)).To(MatchError(ContainSubstring("is IM_KEK the key-encryption key the data keys were wrapped by?")))
+			_, err := sealing.NewStore(raw, sealing.New(openKeys(), catalog.Registry())).ReadAll(ctx, 0, 10)
+			Expect(err).To(MatchError(sealing.ErrKEKNeeded), "a read never passes wrapped keys off as data keys")
+			Expect(sealing.New(openKeys(), catalog.Registry(), sealing.WrappedBy(kekFile(0xa1))).CheckKEK(ctx)).To(Succeed())
+		})
 	})
 
 	It("reads an event written before sealing as it was written", func() {

@@ -54,6 +54,11 @@ type config struct {
 	CallRingTimeout time.Duration
 	// TopUpTimeout expires top-up orders nobody paid (IM_TOPUP_TIMEOUT).
 	TopUpTimeout time.Duration
+	// KEK is the key-encryption key that wraps the members' data keys
+	// (IM_KEK): "" for none, file:<path> or vault:<transit key address>,
+	// reached with VaultToken (VAULT_TOKEN).
+	KEK        string
+	VaultToken string
 }
 
 func loadConfig(args []string, getenv func(string) string) (config, error) {
@@ -78,11 +83,12 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	claimTTL := fs.String("node-claim-ttl", env("IM_NODE_CLAIM_TTL", defaultNodeClaimTTL.String()), "how long the claims of this node's name and worker id last unless renewed; a node restarted after a crash waits up to this long for its name (IM_NODE_CLAIM_TTL)")
 	presenceTTL := fs.String("presence-ttl", env("IM_PRESENCE_TTL", defaultPresenceTTL.String()), "how long a node's members stay online to the other nodes after its last announcement; it announces them every third of this (IM_PRESENCE_TTL)")
 	ring := fs.String("call-ring-timeout", env("IM_CALL_RING_TIMEOUT", call.RingTimeout.String()), "how long a call rings before it ends as NoAnswer (IM_CALL_RING_TIMEOUT)")
+	kekSetting := fs.String("kek", env("IM_KEK", ""), "key-encryption key wrapping the members' data keys: file:<path> (32 bytes or 64 hex digits, mode 600) or vault:https://<host>:8200/<transit mount>/<key> with VAULT_TOKEN (IM_KEK; none when empty)")
 	topUp := fs.String("topup-timeout", env("IM_TOPUP_TIMEOUT", wallet.OrderTimeout.String()), "how long a top-up order waits for its payment before it expires (IM_TOPUP_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr, NodeName: *node}
+	c := config{HTTPAddr: *addr, DataDir: *dataDir, Bus: *bus, PprofAddr: *pprofAddr, NodeName: *node, KEK: *kekSetting, VaultToken: getenv("VAULT_TOKEN")}
 	if c.NodeName == "" {
 		c.NodeName = defaultNodeName(c.HTTPAddr, c.DataDir)
 	}
@@ -125,6 +131,9 @@ func loadConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	if c.CallRingTimeout, err = time.ParseDuration(*ring); err != nil || c.CallRingTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_CALL_RING_TIMEOUT=%q: want a positive duration such as 60s", *ring))
+	}
+	if c.KEK != "" && !strings.HasPrefix(c.KEK, "file:") && !strings.HasPrefix(c.KEK, "vault:") {
+		errs = append(errs, fmt.Errorf("IM_KEK=%q: want file:<path> or vault:https://<host>:8200/<mount>/<key>", c.KEK))
 	}
 	if c.TopUpTimeout, err = time.ParseDuration(*topUp); err != nil || c.TopUpTimeout <= 0 {
 		errs = append(errs, fmt.Errorf("IM_TOPUP_TIMEOUT=%q: want a positive duration such as 15m", *topUp))

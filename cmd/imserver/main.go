@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -30,6 +31,7 @@ import (
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/adapters/idgen"
+	"github.com/eventchat/eventchat/adapters/kek"
 	"github.com/eventchat/eventchat/adapters/keystore"
 	"github.com/eventchat/eventchat/adapters/password"
 	"github.com/eventchat/eventchat/adapters/payments"
@@ -100,7 +102,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		return err
 	}
 	defer closeKeys()
-	sealer := sealing.New(keys, catalog.Registry())
+	sealer, err := newSealer(ctx, cfg, keys)
+	if err != nil {
+		return err
+	}
 	blind, err := sealer.Blind(ctx)
 	if err != nil {
 		return err
@@ -492,6 +497,31 @@ func openKeys(cfg config, reads projections.ReadStore) (sealing.Keys, func(), er
 		return nil, nil, err
 	}
 	return keys, func() { _ = keys.Close() }, nil
+}
+
+// newSealer returns the sealer of the events, its keys wrapped by the KEK
+// IM_KEK names, once it has checked the key store goes with that KEK.
+func newSealer(ctx context.Context, cfg config, keys sealing.Keys) (*sealing.Sealer, error) {
+	var opts []sealing.Option
+	switch kind, where, _ := strings.Cut(cfg.KEK, ":"); kind {
+	case "file":
+		k, err := kek.OpenFile(where)
+		if err != nil {
+			return nil, fmt.Errorf("IM_KEK: %w", err)
+		}
+		opts = append(opts, sealing.WrappedBy(k))
+	case "vault":
+		k, err := kek.NewVault(where, cfg.VaultToken)
+		if err != nil {
+			return nil, fmt.Errorf("IM_KEK: %w", err)
+		}
+		opts = append(opts, sealing.WrappedBy(k))
+	}
+	sealer := sealing.New(keys, catalog.Registry(), opts...)
+	if err := sealer.CheckKEK(ctx); err != nil {
+		return nil, fmt.Errorf("IM_KEK: %w", err)
+	}
+	return sealer, nil
 }
 
 // auditDir, in the data directory, holds the audit replays' read stores.

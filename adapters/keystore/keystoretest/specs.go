@@ -3,6 +3,8 @@ package keystoretest
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -10,7 +12,7 @@ import (
 
 // Keys is a key store as the sealing of events uses it.
 type Keys interface {
-	Key(ctx context.Context, tenant, member string, create bool) ([]byte, bool, error)
+	Key(ctx context.Context, tenant, member string, mk func() ([]byte, error)) ([]byte, bool, error)
 	Destroy(ctx context.Context, tenant, member string) error
 }
 
@@ -32,21 +34,31 @@ func DescribeKeys(name string, factory Factory) bool {
 			return k
 		}
 		BeforeEach(func() { dir = GinkgoT().TempDir() })
+		// fresh makes what the store keeps for a member: opaque to it.
+		fresh := func() ([]byte, error) {
+			b := make([]byte, 45)
+			_, err := rand.Read(b)
+			return b, err
+		}
 		key := func(k Keys, tenant, member string, create bool) ([]byte, bool) {
 			GinkgoHelper()
-			key, ok, err := k.Key(ctx, tenant, member, create)
+			var mk func() ([]byte, error)
+			if create {
+				mk = fresh
+			}
+			key, ok, err := k.Key(ctx, tenant, member, mk)
 			Expect(err).NotTo(HaveOccurred())
 			return key, ok
 		}
 
-		It("makes a member's AES-256 key once, when asked to, and gives every handle the same", func() {
+		It("keeps what it is given for a member once, when asked to, and gives every handle the same", func() {
 			a, b := open(), open()
 			_, ok := key(a, "x0001", "m1", false)
 			Expect(ok).To(BeFalse())
 
 			made, ok := key(a, "x0001", "m1", true)
 			Expect(ok).To(BeTrue())
-			Expect(made).To(HaveLen(32))
+			Expect(made).To(HaveLen(45))
 			again, _ := key(a, "x0001", "m1", true)
 			Expect(again).To(Equal(made))
 			other, ok := key(b, "x0001", "m1", false)
@@ -74,6 +86,17 @@ func DescribeKeys(name string, factory Factory) bool {
 			still, ok := key(b, "x0001", "m2", false)
 			Expect(ok).To(BeTrue())
 			Expect(still).To(Equal(kept))
+		})
+
+		It("keeps nothing when what it is given fails", func() {
+			k := open()
+			_, _, err := k.Key(ctx, "x0001", "m1", func() ([]byte, error) { return nil, errors.New("the KMS is down") })
+			Expect(err).To(MatchError("the KMS is down"))
+			_, ok := key(k, "x0001", "m1", false)
+			Expect(ok).To(BeFalse())
+			made, ok := key(k, "x0001", "m1", true)
+			Expect(ok).To(BeTrue())
+			Expect(made).NotTo(BeEmpty())
 		})
 
 		It("destroys the key of a member that never had one, so that none is made later", func() {

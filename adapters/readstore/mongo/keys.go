@@ -2,7 +2,6 @@ package mongoread
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 
@@ -16,9 +15,6 @@ import (
 // so that it is never made again.
 const keysColl = "data_keys"
 
-// dataKeySize is the size of a data key: AES-256.
-const dataKeySize = 32
-
 type keyDoc struct {
 	ID  string `bson:"_id"`
 	Key []byte `bson:"key"`
@@ -26,10 +22,11 @@ type keyDoc struct {
 
 func keyID(tenant, member string) string { return tenant + "/" + member }
 
-// Key returns member's data key; with create, a member that never had one
-// gets a new one, the same on every node. ok is false when the key was
-// destroyed, or when there is none and create is false.
-func (s *Store) Key(ctx context.Context, tenant, member string, create bool) ([]byte, bool, error) {
+// Key returns what is kept for member. When there is nothing and mk is not
+// nil, it keeps what mk returns, unless another node kept something first,
+// which it then returns. ok is false when the key was destroyed, or when
+// there is none and mk is nil.
+func (s *Store) Key(ctx context.Context, tenant, member string, mk func() ([]byte, error)) ([]byte, bool, error) {
 	if s.closed.Load() {
 		return nil, false, errClosed
 	}
@@ -42,15 +39,17 @@ func (s *Store) Key(ctx context.Context, tenant, member string, create bool) ([]
 		return d.Key, d.Key != nil, nil
 	case !errors.Is(err, mongo.ErrNoDocuments):
 		return nil, false, fmt.Errorf("mongoread: read a data key: %w", err)
-	case !create:
+	case mk == nil:
 		return nil, false, nil
 	}
-	fresh := make([]byte, dataKeySize)
-	_, _ = rand.Read(fresh)
+	fresh, err := mk()
+	if err != nil {
+		return nil, false, err
+	}
 	_, err = keys.InsertOne(ctx, keyDoc{ID: id, Key: fresh})
 	if mongo.IsDuplicateKeyError(err) {
 		// Another node made it, or destroyed it, first.
-		return s.Key(ctx, tenant, member, false)
+		return s.Key(ctx, tenant, member, nil)
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("mongoread: add a data key: %w", err)
