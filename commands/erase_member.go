@@ -82,10 +82,12 @@ func (a *App) EraseAccount(ctx context.Context, p Principal, r EraseAccount) (Pr
 	return ProfileWritten{Position: st.Position}, err
 }
 
-// erase records p's erasure of member id, then releases its claims,
-// destroys its key and deletes every file it uploaded. A retry after a
-// failure in between finds the member erased and completes the rest, which
-// is idempotent; so does SweepErasedUploads at the next start for the files.
+// erase releases the claims of member id, records p's erasure of it,
+// destroys its key and deletes every file it uploaded. The claims are
+// found by the member's phone and account, which read as erased once the
+// erasure is in the log: they go first. A retry after a failure in between
+// completes the rest, which is idempotent; so does SweepErasures at the
+// next start of any node, for the key and the files.
 func (a *App) erase(ctx context.Context, p Principal, id, request string) (MemberState, error) {
 	stream := es.Stream(p.Tenant, es.CategoryMember, id)
 	var m member.Member
@@ -100,6 +102,9 @@ func (a *App) erase(ctx context.Context, p Principal, id, request string) (Membe
 		if err != nil || len(events) == 0 {
 			return struct{}{}, err
 		}
+		if err := a.releaseClaims(ctx, p, id, &m); err != nil {
+			return struct{}{}, err
+		}
 		res, err := a.appendEvents(ctx, p, stream, st.expected(), events)
 		if err != nil {
 			return struct{}{}, err
@@ -111,18 +116,6 @@ func (a *App) erase(ctx context.Context, p Principal, id, request string) (Membe
 		return MemberState{}, err
 	}
 	a.levels.evict(stream)
-	// The claims are found by the member's phone and account, which read
-	// as erased once the key is gone: they are released first.
-	if m.Account() != es.Erased {
-		if err := a.releaseHeld(ctx, p, accountClaim(p.Tenant, m.Account()), id, &member.AccountReleased{MemberID: id}); err != nil {
-			return MemberState{}, err
-		}
-	}
-	if m.Phone() != es.Erased {
-		if err := a.releaseHeld(ctx, p, phoneClaim(p.Tenant, m.Phone()), id, &member.PhoneReleased{MemberID: id}); err != nil {
-			return MemberState{}, err
-		}
-	}
 	if err := a.Keys.Destroy(ctx, p.Tenant, id); err != nil {
 		return MemberState{}, err
 	}
@@ -132,6 +125,20 @@ func (a *App) erase(ctx context.Context, p Principal, id, request string) (Membe
 		}
 	}
 	return MemberState{Tenant: p.Tenant, MemberID: id, Level: m.Level(), Banned: m.Banned(), Erased: true, Position: pos}, nil
+}
+
+// releaseClaims releases the claims member m (id) holds on its account and
+// phone, acting as p.
+func (a *App) releaseClaims(ctx context.Context, p Principal, id string, m *member.Member) error {
+	if m.Account() != es.Erased {
+		if err := a.releaseHeld(ctx, p, accountClaim(p.Tenant, m.Account()), id, &member.AccountReleased{MemberID: id}); err != nil {
+			return err
+		}
+	}
+	if m.Phone() != es.Erased {
+		return a.releaseHeld(ctx, p, phoneClaim(p.Tenant, m.Phone()), id, &member.PhoneReleased{MemberID: id})
+	}
+	return nil
 }
 
 // releaseHeld releases k when member id holds it.

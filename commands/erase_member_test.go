@@ -97,6 +97,45 @@ var _ = Describe("Claims named by a keyed hash, and erasure", func() {
 		expectFault(err, fault.Invalid, commands.MsgErasureRequestTooLong)
 	})
 
+	It("releases the claims before it records the erasure, and destroys at a node's next start the key of an erasure that stopped right after it", func() {
+		Expect(register("13955500031", "cutshort")).To(Succeed())
+		in, err := w.app.LoginMember(ctx, commands.Login{Account: "cutshort", Password: "pass1234", TenantCode: "x0001"})
+		Expect(err).NotTo(HaveOccurred())
+		id := in.Principal.MemberID
+		_, err = w.app.EraseMember(ctx, commands.Operator{Name: "ops"}, "x0001", "cutshort", "")
+		Expect(err).NotTo(HaveOccurred())
+		recs, err := w.events.ReadAll(ctx, 0, 10000)
+		Expect(err).NotTo(HaveOccurred())
+		var order []string
+		for _, r := range recs {
+			if name, _, _ := es.ParseType(r.Type); name == member.TypeErased || strings.HasSuffix(name, "Released") {
+				order = append(order, name)
+			}
+		}
+		Expect(order).To(Equal([]string{"AccountReleased", "PhoneReleased", member.TypeErased}))
+
+		By("an erasure cut short after MemberErased: the key lives")
+		Expect(register("13955500032", "cutshrt2")).To(Succeed())
+		in, err = w.app.LoginMember(ctx, commands.Login{Account: "cutshrt2", Password: "pass1234", TenantCode: "x0001"})
+		Expect(err).NotTo(HaveOccurred())
+		id = in.Principal.MemberID
+		e := &member.Erased{By: "operator:ops", Request: "ticket 31", At: time.Now().UnixMilli()}
+		data, err := json.Marshal(e)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = w.events.Append(ctx, es.Stream("x0001", es.CategoryMember, id), es.Any, []es.EventData{{ID: w.app.NewUUID(), Type: es.StoredType(e), Data: data,
+			Metadata: es.Metadata{Tenant: "x0001", Actor: "operator:ops", Time: time.Now()}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(w.sealer.KeyLives(ctx, "x0001", id)).To(BeTrue())
+
+		app := w.newApp(4)
+		sweep, stop := context.WithCancel(ctx)
+		done := make(chan struct{}, 2)
+		go func() { defer func() { done <- struct{}{} }(); _ = app.Follow(sweep, w.events) }()
+		go func() { defer func() { done <- struct{}{} }(); _ = app.SweepErasures(sweep) }()
+		DeferCleanup(func() { stop(); <-done; <-done })
+		Eventually(func() (bool, error) { return w.sealer.KeyLives(ctx, "x0001", id) }, 10*time.Second, 20*time.Millisecond).Should(BeFalse())
+	})
+
 	registerID := func(phone, account string) string {
 		GinkgoHelper()
 		Expect(w.app.SendSMSCode(ctx, "x0001", phone, "register")).To(Succeed())
@@ -160,7 +199,7 @@ var _ = Describe("Claims named by a keyed hash, and erasure", func() {
 			sweep, stop := context.WithCancel(ctx)
 			done := make(chan struct{}, 2)
 			go func() { defer func() { done <- struct{}{} }(); _ = app.Follow(sweep, w.events) }()
-			go func() { defer func() { done <- struct{}{} }(); _ = app.SweepErasedUploads(sweep) }()
+			go func() { defer func() { done <- struct{}{} }(); _ = app.SweepErasures(sweep) }()
 			DeferCleanup(func() { stop(); <-done; <-done })
 			Eventually(func() int { return stored(append(zebs, late)) }, 10*time.Second, 20*time.Millisecond).Should(BeZero())
 			Expect(stored(bobs)).To(Equal(1))

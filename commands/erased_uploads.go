@@ -11,7 +11,7 @@ import (
 )
 
 // erasedUploads gathers the members whose erasure the log holds, as Follow
-// reads it from the start, for SweepErasedUploads: an erasure cut short
+// reads it from the start, for SweepErasures: an erasure cut short
 // between MemberErased and the deletion of the member's uploads (a crash, a
 // blob store out of reach) is completed at the next start of any node.
 type erasedUploads struct {
@@ -61,28 +61,33 @@ func (e *erasedUploads) take() map[string]map[string]bool {
 	return p
 }
 
-// SweepErasedUploads deletes the uploads of every erased member Follow
-// found in the log up to its head at start, once Follow has read that far,
-// until ctx ends: one pass over each tenant's files that has erased
-// members. EraseMember deletes a member's uploads itself; this finds what
-// an erasure cut short left, and what an upload still in flight stored
-// after it. A failed round keeps what it did not delete for the next.
-func (a *App) SweepErasedUploads(ctx context.Context) error {
+// SweepErasures completes the erasure of every erased member Follow found
+// in the log up to its head at start, once Follow has read that far, until
+// ctx ends: the key of a member whose erasure stopped after MemberErased is
+// destroyed, and the uploads of the erased members deleted, in one pass
+// over each tenant's files that has some. EraseMember does all of it
+// itself; this finds what an erasure cut short left, and what an upload
+// still in flight stored after it. A failed round keeps what it did not
+// complete for the next.
+func (a *App) SweepErasures(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-a.erasedUploads.due:
 		}
-		if a.Uploads == nil {
-			a.erasedUploads.take()
-			continue
-		}
 		var failed error
 		for tenant, members := range a.erasedUploads.take() {
 			ids := make([]string, 0, len(members))
 			for id := range members {
 				ids = append(ids, id)
+				if err := a.destroyCutShort(ctx, tenant, id); err != nil {
+					a.erasedUploads.note(tenant, id)
+					failed = errors.Join(failed, err)
+				}
+			}
+			if a.Uploads == nil {
+				continue
 			}
 			if _, err := a.Uploads.DeleteUploads(ctx, tenant, ids); err != nil {
 				for _, id := range ids {
@@ -96,4 +101,17 @@ func (a *App) SweepErasedUploads(ctx context.Context) error {
 			return failed
 		}
 	}
+}
+
+// destroyCutShort destroys the key of erased member id of tenant when its
+// erasure stopped before it did.
+func (a *App) destroyCutShort(ctx context.Context, tenant, id string) error {
+	lives, err := a.Keys.KeyLives(ctx, tenant, id)
+	if err == nil && lives {
+		err = a.Keys.Destroy(ctx, tenant, id)
+	}
+	if err != nil {
+		return fmt.Errorf("commands: destroy the key of erased member %s/%s: %w", tenant, id, err)
+	}
+	return nil
 }

@@ -49,7 +49,7 @@ func (a *App) appendFriendship(ctx context.Context, p Principal, pairID string, 
 // ctx ends; without it the commands read their state from the store each
 // time. The calls are read from the start of the log: call signals wait
 // until that read has reached the head. The erasures read up to there are
-// handed to SweepErasedUploads.
+// handed to SweepErasures.
 func (a *App) Follow(ctx context.Context, log LiveLog) error {
 	head, err := log.Head(ctx)
 	if err != nil {

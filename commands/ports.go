@@ -30,9 +30,11 @@ type LiveLog interface {
 }
 
 // Shredder destroys a member's data key: whatever the log holds sealed
-// under it reads as es.Erased from then on.
+// under it reads as es.Erased from then on. KeyLives tells whether the
+// key store still keeps member's key.
 type Shredder interface {
 	Destroy(ctx context.Context, tenant, member string) error
+	KeyLives(ctx context.Context, tenant, member string) (bool, error)
 }
 
 // Authorizer answers whether a subject holding role in scope may act on an

@@ -233,6 +233,13 @@ func (s *Sealer) Destroy(ctx context.Context, tenant, member string) error {
 	return nil
 }
 
+// KeyLives tells whether the key store keeps member's key, whatever this
+// sealer read of its erasure.
+func (s *Sealer) KeyLives(ctx context.Context, tenant, member string) (bool, error) {
+	_, ok, err := s.keys.Key(ctx, tenant, member, nil)
+	return ok, err
+}
+
 // forget makes member's key read as destroyed from now on.
 func (s *Sealer) forget(tenant, member string) {
 	s.mu.Lock()

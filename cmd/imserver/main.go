@@ -275,7 +275,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 		restarting(workers, "command caches", follow, log.Named("commands"))
 	})
 	work(func() { restarting(workers, "call timeouts", app.EndUnansweredCalls, log.Named("calls")) })
-	work(func() { restarting(workers, "erased members' uploads", app.SweepErasedUploads, log.Named("erasure")) })
+	work(func() { restarting(workers, "erasures cut short", app.SweepErasures, log.Named("erasure")) })
 	work(func() { restarting(workers, "top-up expiry", app.ExpireTopUpsEvery(time.Second), log.Named("topup")) })
 	work(func() { app.RunAssistant(workers) })
 	if cluster != nil {
