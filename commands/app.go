@@ -31,6 +31,8 @@ type Deps struct {
 	Stored History
 	// Keys destroys an erased member's data key.
 	Keys Shredder
+	// Replays, when set, are retired by each erasure Follow reads.
+	Replays ReplayRetirer
 	// Blind names the claim on a phone number or an account name in place
 	// of the value (a keyed hash), so that stream names hold neither.
 	Blind func(value string) string

@@ -34,15 +34,25 @@ func (e *erasedUploads) note(tenant, member string) {
 	e.pending[tenant][member] = true
 }
 
-// noteErasure notes the member erased by r, when r is a MemberErased.
-func (a *App) noteErasure(r es.RecordedEvent) {
+// noteErasure notes the member erased by r, when r is a MemberErased read
+// while catching up, for SweepErasures; and, caught up or not, retires the
+// tenant's replays made before it.
+func (a *App) noteErasure(r es.RecordedEvent, catchingUp bool) error {
 	name, _, err := es.ParseType(r.Type)
 	if err != nil || name != member.TypeErased {
-		return
+		return nil
 	}
-	if sn, err := es.ParseStream(r.Stream); err == nil && sn.Category == es.CategoryMember {
+	sn, err := es.ParseStream(r.Stream)
+	if err != nil || sn.Category != es.CategoryMember {
+		return nil
+	}
+	if catchingUp {
 		a.erasedUploads.note(sn.Tenant, sn.ID)
 	}
+	if a.Replays == nil {
+		return nil
+	}
+	return a.Replays.Retire(sn.Tenant, r.Metadata.Time)
 }
 
 // read tells the sweep that the log up to its head at start is read.

@@ -83,8 +83,8 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 			if err := a.followed(r); err != nil {
 				return fmt.Errorf("commands: follow: %w", err)
 			}
-			if catchingUp {
-				a.noteErasure(r)
+			if err := a.noteErasure(r, catchingUp); err != nil {
+				return fmt.Errorf("commands: follow: retire replays: %w", err)
 			}
 		}
 		if n := len(recs); n > 0 && recs[n-1].Position >= head {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"time"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -35,6 +36,13 @@ type LiveLog interface {
 type Shredder interface {
 	Destroy(ctx context.Context, tenant, member string) error
 	KeyLives(ctx context.Context, tenant, member string) (bool, error)
+}
+
+// ReplayRetirer deletes the read models of a tenant's audit replays made
+// before at, once a member of the tenant is erased: they were folded while
+// its key lived.
+type ReplayRetirer interface {
+	Retire(tenant string, at time.Time) error
 }
 
 // Authorizer answers whether a subject holding role in scope may act on an

@@ -479,6 +479,42 @@ func (r *Replays) Delete(id string) error {
 	return errors.Join(err, r.shelf.Remove(id))
 }
 
+// MsgReplayErased is the error of a replay retired by an erasure.
+const MsgReplayErased = "a member of the tenant was erased after this replay was made: its read models are deleted; start it again"
+
+// Retire deletes the read models of tenant's replays started before at,
+// when a member of the tenant was erased: they may hold what the erasure
+// took away. Each stays listed, failed with MsgReplayErased; one running
+// is stopped first.
+func (r *Replays) Retire(tenant string, at time.Time) error {
+	r.mu.Lock()
+	var runs []*replayRun
+	for _, run := range r.all {
+		if run.cur.Tenant == tenant && run.cur.StartedAt.Before(at) && run.cur.Error != MsgReplayErased {
+			runs = append(runs, run)
+		}
+	}
+	r.mu.Unlock()
+	var errs []error
+	for _, run := range runs {
+		if run.cancel != nil {
+			run.cancel()
+		}
+		<-run.done
+		run.use.Lock()
+		r.mu.Lock()
+		if run.store != nil {
+			errs = append(errs, r.shelf.Close(run.store))
+			run.store = nil
+		}
+		run.cur.State, run.cur.Error = ReplayFailed, MsgReplayErased
+		errs = append(errs, r.shelf.Remove(run.cur.ID), r.shelf.Save(run.cur))
+		r.mu.Unlock()
+		run.use.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
 // Browse gives use the read models of replay id, once it is done. The
 // store stays open while use runs; one closed for being idle is opened
 // again.

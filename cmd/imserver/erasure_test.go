@@ -193,6 +193,39 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
 	})
 
+	It("retires the replays made before the erasure: their read models go, they stay listed as failed, and no file keeps the data", func() {
+		op := s.operator()
+		before := replayOf(op, "", map[string]any{"tenant": "x0001"})
+		replayShows(op, before, name, text)
+		imported := replayOf(op, "/import", exportedAt)
+		replayShows(op, imported, name, text)
+
+		erased := s.written("PUT", "/v1/admin/member/erase", op, map[string]string{"tenant": "x0001", "account": "zebq0001"})
+		Expect(erased).NotTo(BeZero())
+		for _, id := range []string{before.ID, imported.ID} {
+			Eventually(func() string {
+				var r projections.Replay
+				s.ok("GET", "/v1/admin/audit/replays/"+id, op.Token, nil, &r)
+				return r.State + ": " + r.Error
+			}, 10*time.Second, 50*time.Millisecond).Should(Equal(projections.ReplayFailed + ": " + projections.MsgReplayErased))
+			code, _ := s.call("GET", "/v1/admin/audit/replays/"+id+"/sessions?memberId="+bob.ID, op.Token, nil)
+			Expect(code).To(Equal(http.StatusConflict))
+		}
+		after := replayOf(op, "", map[string]any{"tenant": "x0001"})
+		replayShows(op, after, projections.ErasedName, projections.ErasedContent)
+
+		Expect(s.stop()).To(Succeed())
+		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+		s = startServer(dir)
+		var listed []projections.Replay
+		s.ok("GET", "/v1/admin/audit/replays", op.Token, nil, &listed)
+		states := map[string]string{}
+		for _, r := range listed {
+			states[r.ID] = r.State
+		}
+		Expect(states).To(Equal(map[string]string{before.ID: projections.ReplayFailed, imported.ID: projections.ReplayFailed, after.ID: projections.ReplayDone}))
+	})
+
 	It("keeps the read store's files free of the erased data without a rebuild", func() {
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)

@@ -222,6 +222,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	replays.Opener = sealer
 	defer func() { _ = replays.Close() }()
+	app.Replays = replays
 
 	gwCfg := ws.Config{AllowedOrigins: cfg.AllowedOrigins, Friends: reads}
 	var cluster *presence.Cluster
