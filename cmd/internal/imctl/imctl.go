@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -437,7 +438,29 @@ func (c client) do(ctx context.Context, r request) (json.RawMessage, error) {
 	}
 	defer resp.Body.Close()
 	data, err := c.envelope(resp)
+	// An audit call's position is a replay's, not a write's.
+	if err == nil && r.method != http.MethodGet && !strings.Contains(r.path, "/audit/") {
+		c.awaitFolded(ctx, data)
+	}
 	return data, cut(ctx, limit, err)
+}
+
+// awaitFolded waits, as a read with ?after= does, until the read models
+// have folded the log position a write answered, so that the next command
+// (a list after a reply, say) sees what this one wrote. A write is done
+// whether or not the wait is: its errors are not the command's.
+func (c client) awaitFolded(ctx context.Context, data json.RawMessage) {
+	var written struct {
+		Position uint64 `json:"position"`
+	}
+	if json.Unmarshal(data, &written) != nil || written.Position == 0 {
+		return
+	}
+	resp, err := c.send(ctx, request{method: http.MethodGet, path: "/v1/admin/projections/status",
+		query: url.Values{"after": {strconv.FormatUint(written.Position, 10)}}})
+	if err == nil {
+		_ = resp.Body.Close()
+	}
 }
 
 // send makes the call; the caller closes the answer's body.
