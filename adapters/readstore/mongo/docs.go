@@ -135,6 +135,9 @@ type sessionDoc struct {
 	DoNotDisturb       bool   `bson:"dnd"`
 	MarkedUnread       bool   `bson:"markedUnread"`
 	Hidden             bool   `bson:"hidden"`
+	FileName           string `bson:"lastMessageFileName,omitempty"`
+	ForwardFrom        string `bson:"lastMessageForwardFrom,omitempty"`
+	ForwardType        string `bson:"lastMessageForwardType,omitempty"`
 }
 
 func sessionDocID(k projections.SessionKey) string { return pairID(k.Member, k.Peer) }
@@ -146,6 +149,7 @@ func toSessionDoc(s projections.Session) sessionDoc {
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
 		UnreadCount: int64(s.UnreadCount), Top: s.Top, TopTime: s.TopTime,
 		DoNotDisturb: s.DoNotDisturb, MarkedUnread: s.MarkedUnread, Hidden: s.Hidden,
+		FileName: s.LastMessageFileName, ForwardFrom: s.LastMessageForwardFrom, ForwardType: s.LastMessageForwardType,
 	}
 }
 
@@ -156,6 +160,7 @@ func (d sessionDoc) session() projections.Session {
 		LastMessageContent: d.LastMessageContent, LastMessageTime: d.LastMessageTime,
 		UnreadCount: int(d.UnreadCount), Top: d.Top, TopTime: d.TopTime,
 		DoNotDisturb: d.DoNotDisturb, MarkedUnread: d.MarkedUnread, Hidden: d.Hidden,
+		LastMessageFileName: d.FileName, LastMessageForwardFrom: d.ForwardFrom, LastMessageForwardType: d.ForwardType,
 	}
 }
 

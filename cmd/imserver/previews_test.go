@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// previewItem is a conversation-list item with what its preview needs.
+type previewItem struct {
+	ID                         string `json:"id"`
+	Name                       string `json:"name"`
+	LastMessageID              string `json:"lastMessageId"`
+	LastMessageType            string `json:"lastMessageType"`
+	LastMessageContent         string `json:"lastMessageContent"`
+	LastMessageFileName        string `json:"lastMessageFileName"`
+	LastMessageForwardFrom     string `json:"lastMessageForwardFrom"`
+	LastMessageForwardType     string `json:"lastMessageForwardType"`
+	LastMessageForwardFromName string `json:"lastMessageForwardFromName"`
+}
+
+var _ = Describe("The conversation list's previews", func() {
+	var (
+		dir               string
+		s                 *testServer
+		alice, bob, carol member
+	)
+	BeforeEach(func() {
+		dir = GinkgoT().TempDir()
+		s = startServer(dir)
+		alice, bob, carol = s.register("alicep01"), s.register("bobpv001"), s.register("carolp01")
+		s.befriend(alice, bob)
+		s.befriend(alice, carol)
+	})
+
+	itemWith := func(viewer member, peer string, after uint64) previewItem {
+		GinkgoHelper()
+		var items []previewItem
+		s.ok("GET", fmt.Sprintf("/v1/message/sessionInfo/list?after=%d", after), viewer.Token, nil, &items)
+		for _, it := range items {
+			if it.ID == peer {
+				return it
+			}
+		}
+		Fail("no conversation with " + peer)
+		return previewItem{}
+	}
+	forward := func(from member, uuid, messageID string, to member) uint64 {
+		GinkgoHelper()
+		var fw struct{ Messages []struct{ Position uint64 } }
+		s.ok("POST", "/v1/message/forward", from.Token, map[string]any{"uuid": uuid, "messageIds": []string{messageID},
+			"targets": []map[string]string{{"chatType": "Friend", "to": to.ID}}}, &fw)
+		Expect(fw.Messages).To(HaveLen(1))
+		return fw.Messages[0].Position
+	}
+
+	It("names a file, and of a forward its original sender and what it forwarded, after a restart too; an erased sender by the placeholder", func() {
+		status, up := s.upload(alice.Token, "", "file", "report.pdf", []byte("%PDF-1.7\n1 0 obj\n"))
+		Expect(status).To(Equal(http.StatusOK))
+		content, err := json.Marshal(map[string]any{"filePath": up.Data.FilePath, "fileName": "report.pdf",
+			"size": up.Data.Size, "contentType": up.Data.ContentType})
+		Expect(err).NotTo(HaveOccurred())
+		var file sendResult
+		s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pv-file", "chatType": "Friend", "to": bob.ID,
+			"msgType": "File", "content": string(content)}, &file)
+		Expect(itemWith(bob, alice.ID, file.Position)).To(Equal(previewItem{
+			ID: alice.ID, Name: itemWith(bob, alice.ID, 0).Name, LastMessageID: file.ID, LastMessageType: "File",
+			LastMessageContent: "[file]", LastMessageFileName: "report.pdf",
+		}))
+
+		By("a forwarded file: its name, its sender and its type")
+		pos := forward(bob, "pv-fw-file", file.ID, alice)
+		got := itemWith(alice, bob.ID, pos)
+		aliceName := itemWith(bob, alice.ID, 0).Name
+		Expect(aliceName).NotTo(BeEmpty())
+		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName, got.LastMessageForwardFrom,
+			got.LastMessageForwardType, got.LastMessageForwardFromName}).To(Equal([]string{
+			"Forward", "[file]", "report.pdf", alice.ID, "File", aliceName}))
+
+		By("a forwarded text: the text, and no file name left from the message before")
+		look := s.send(bob, alice, "pv-look", "look at this")
+		pos = forward(alice, "pv-fw-text", look.ID, carol)
+		got = itemWith(carol, alice.ID, pos)
+		bobName := itemWith(alice, bob.ID, 0).Name
+		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName, got.LastMessageForwardFrom,
+			got.LastMessageForwardType, got.LastMessageForwardFromName}).To(Equal([]string{
+			"Forward", "look at this", "", bob.ID, "Text", bobName}))
+		again := s.send(alice, bob, "pv-plain", "plain")
+		got = itemWith(bob, alice.ID, again.Position)
+		Expect([]string{got.LastMessageType, got.LastMessageFileName, got.LastMessageForwardFrom, got.LastMessageForwardType}).To(
+			Equal([]string{"Text", "", "", ""}))
+
+		By("a recalled file: the recall's placeholder and no file name")
+		s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pv-file-2", "chatType": "Friend", "to": bob.ID,
+			"msgType": "File", "content": string(content)}, &file)
+		pos = s.written("PUT", "/v1/message/recall", alice, map[string]string{"id": file.ID})
+		got = itemWith(bob, alice.ID, pos)
+		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName}).To(Equal([]string{"File", "[recalled]", ""}))
+
+		By("after a restart")
+		Expect(s.stop()).To(Succeed())
+		s = startServer(dir)
+		carol = s.login("carolp01")
+		got = itemWith(carol, alice.ID, 0)
+		Expect([]string{got.LastMessageContent, got.LastMessageForwardFrom, got.LastMessageForwardType, got.LastMessageForwardFromName}).To(
+			Equal([]string{"look at this", bob.ID, "Text", bobName}))
+
+		By("the erased original sender shows as the placeholder")
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "bobpv001"})
+		got = itemWith(carol, alice.ID, erased)
+		Expect(got.LastMessageForwardFrom).To(Equal(bob.ID))
+		Expect(got.LastMessageForwardFromName).To(Equal(projections.ErasedName))
+	})
+})
