@@ -1,3 +1,4 @@
+import type { Session } from '../api/types';
 import type { MessageKey, Params } from '../i18n';
 import { parseMediaContent } from './upload';
 
@@ -46,4 +47,35 @@ export function previewText(msgType: string, content: string, translate: Transla
   if (msgType === 'File') return mediaPreview(msgType, content, translate) ?? translate('preview.File');
   const key = placeholders[msgType];
   return translate(key ?? 'preview.unsupported');
+}
+
+type SessionPreviewFields = Pick<Session, 'lastMessageType' | 'lastMessageContent'> &
+  Partial<Pick<Session, 'lastMessageFileName' | 'lastMessageForwardType' | 'lastMessageForwardFromName'>>;
+
+/**
+ * A conversation's preview as the list shows it, live and after a reload alike: the server keeps a
+ * media message's placeholder as its content and names a file, and a forward's sender and type, in
+ * fields of their own; a live message carries its whole content instead.
+ */
+export function sessionPreview(session: SessionPreviewFields, translate: Translate): string {
+  const { lastMessageType: msgType, lastMessageContent: content } = session;
+  if (!msgType) return '';
+  if (content === RECALLED_PREVIEW && msgType !== 'Event') return translate('preview.recalled');
+  if (msgType === 'File' && session.lastMessageFileName) {
+    return translate('preview.FileNamed', { name: session.lastMessageFileName });
+  }
+  if (msgType !== 'Forward') return previewText(msgType, content, translate);
+  const text = forwardedText(session, translate);
+  const name = session.lastMessageForwardFromName?.trim();
+  return name ? translate('preview.ForwardFrom', { name, text }) : translate('preview.Forward', { text });
+}
+
+/** What a forward carries: a live one its whole content, a stored one the placeholder of its type. */
+function forwardedText(session: SessionPreviewFields, translate: Translate): string {
+  const { lastMessageForwardType: kind, lastMessageFileName: fileName, lastMessageContent: content } = session;
+  const media = mediaPreview('', content, translate);
+  if (media) return media;
+  if (kind === 'File' && fileName) return translate('preview.FileNamed', { name: fileName });
+  if (kind && kind in placeholders && kind !== 'Forward') return previewText(kind, content, translate);
+  return content;
 }

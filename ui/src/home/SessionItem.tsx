@@ -4,7 +4,7 @@ import { Avatar } from '../components/Avatar';
 import { BellOffIcon, MoreIcon, PinIcon } from '../components/icons';
 import { badgeOf, isMuted, isPinned, sessionActions, type SessionAction } from '../chat/conversations';
 import { listTime } from '../chat/format';
-import { previewText } from '../chat/preview';
+import { sessionPreview } from '../chat/preview';
 import { useFriendGroups } from '../api/hooks';
 import { useT } from '../i18n';
 import { CountBadge } from './CountBadge';
@@ -31,7 +31,7 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
   const friends = useFriendGroups();
   const level = session.chatType === 'Friend' ? levelOf(friends.data, session.id) : '';
   const name = shownName({ ...session, memberLevelCode: level }, t);
-  const preview = session.lastMessageType ? previewText(session.lastMessageType, session.lastMessageContent, t) : '';
+  const preview = sessionPreview(session, t);
   const pinned = isPinned(session);
   const muted = isMuted(session);
   const badge = badgeOf(session);
