@@ -17,8 +17,8 @@ import (
 type Chats struct{}
 
 // Name is the persisted checkpoint key.
-// Version 2 keeps, in the sessions, the last message's file name and the
-// origin of a forward.
+// Version 2 keeps, in the sessions, the last message's sender, its file
+// name and the origin of a forward.
 func (Chats) Name() string { return "chats.v2" }
 
 // Project folds messages and read acknowledgements. The batch's messages are

@@ -377,7 +377,7 @@ func (b *chatBatch) resetLast(ctx context.Context, s *Session) error {
 
 // showLast makes m the last message s shows.
 func (s *Session) showLast(m Message) {
-	s.LastMessageID, s.LastMessageType, s.LastMessageTime = m.ID, m.MsgType, m.ServerReceiveTime
+	s.LastMessageID, s.LastMessageType, s.LastMessageTime, s.LastMessageFrom = m.ID, m.MsgType, m.ServerReceiveTime, m.From
 	s.LastMessageForwardFrom, s.LastMessageForwardType = m.ForwardFrom, m.ForwardType
 	s.showContent(m)
 }

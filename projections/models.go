@@ -125,8 +125,10 @@ type Session struct {
 	LastMessageType    string `json:"lastMessageType"`
 	LastMessageContent string `json:"lastMessageContent"`
 	LastMessageTime    int64  `json:"lastMessageTime"`
-	// What a preview names besides the content: a file's name, and of a
-	// forward the original sender and the type of the message forwarded.
+	// What a preview names besides the content: who sent it (who recalled
+	// it), a file's name, and of a forward the original sender and the
+	// type of the message forwarded.
+	LastMessageFrom        string `json:"-"`
 	LastMessageFileName    string `json:"-"`
 	LastMessageForwardFrom string `json:"-"`
 	LastMessageForwardType string `json:"-"`

@@ -53,6 +53,13 @@ var _ = Describe("The conversation list's previews", func() {
 		Entry("a forward of an older client, with no type", forwarded("m", "7", "", "look"), preview{"Forward", "[forward]", "", "7", ""}),
 	)
 
+	It("names the last message's sender, for both members", func() {
+		store := openStore()
+		fold(store, projections.Chats{}, newLog().add(chatStream, sent("m", "2", "1", "hi")).envs, 0)
+		Expect(sessionOf(store, "1", "2").LastMessageFrom).To(Equal("2"))
+		Expect(sessionOf(store, "2", "1").LastMessageFrom).To(Equal("2"))
+	})
+
 	It("leaves nothing of the message before, and falls back whole when the last message goes", func() {
 		store := openStore()
 		l := newLog().

@@ -12,6 +12,8 @@ type SessionView struct {
 	LastMessageType    string `json:"lastMessageType"`
 	LastMessageContent string `json:"lastMessageContent"`
 	LastMessageTime    int64  `json:"lastMessageTime"`
+	// LastMessageFrom is the last message's sender (an Event line has none).
+	LastMessageFrom string `json:"lastMessageFrom,omitempty"`
 	// LastMessageFileName is the name of the file the last message carries
 	// (a File, or a forwarded File); LastMessageForwardFrom and
 	// LastMessageForwardType say, of a Forward, whose message it was and
@@ -35,7 +37,7 @@ func (s Session) View() SessionView {
 		ID: s.Peer, Type: s.ChatType, ChatType: s.ChatType,
 		LastMessageID: s.LastMessageID, LastMessageType: s.LastMessageType,
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
-		LastMessageFileName: s.LastMessageFileName, LastMessageForwardFrom: s.LastMessageForwardFrom,
+		LastMessageFrom: s.LastMessageFrom, LastMessageFileName: s.LastMessageFileName, LastMessageForwardFrom: s.LastMessageForwardFrom,
 		LastMessageForwardType: s.LastMessageForwardType,
 		UnreadCount:            s.UnreadCount, TopMessage: yesNo(s.Top), TopTime: s.TopTime,
 		DoNotDisturb: yesNo(s.DoNotDisturb), MarkedUnread: yesNo(s.MarkedUnread), Hide: yesNo(s.Hidden),

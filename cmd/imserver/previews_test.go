@@ -18,6 +18,8 @@ type previewItem struct {
 	LastMessageID              string `json:"lastMessageId"`
 	LastMessageType            string `json:"lastMessageType"`
 	LastMessageContent         string `json:"lastMessageContent"`
+	LastMessageFrom            string `json:"lastMessageFrom"`
+	LastMessageFromName        string `json:"lastMessageFromName"`
 	LastMessageFileName        string `json:"lastMessageFileName"`
 	LastMessageForwardFrom     string `json:"lastMessageForwardFrom"`
 	LastMessageForwardType     string `json:"lastMessageForwardType"`
@@ -68,16 +70,16 @@ var _ = Describe("The conversation list's previews", func() {
 		var file sendResult
 		s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pv-file", "chatType": "Friend", "to": bob.ID,
 			"msgType": "File", "content": string(content)}, &file)
+		aliceName := itemWith(bob, alice.ID, file.Position).Name
+		Expect(aliceName).NotTo(BeEmpty())
 		Expect(itemWith(bob, alice.ID, file.Position)).To(Equal(previewItem{
-			ID: alice.ID, Name: itemWith(bob, alice.ID, 0).Name, LastMessageID: file.ID, LastMessageType: "File",
-			LastMessageContent: "[file]", LastMessageFileName: "report.pdf",
+			ID: alice.ID, Name: aliceName, LastMessageID: file.ID, LastMessageType: "File",
+			LastMessageContent: "[file]", LastMessageFrom: alice.ID, LastMessageFromName: aliceName, LastMessageFileName: "report.pdf",
 		}))
 
 		By("a forwarded file: its name, its sender and its type")
 		pos := forward(bob, "pv-fw-file", file.ID, alice)
 		got := itemWith(alice, bob.ID, pos)
-		aliceName := itemWith(bob, alice.ID, 0).Name
-		Expect(aliceName).NotTo(BeEmpty())
 		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName, got.LastMessageForwardFrom,
 			got.LastMessageForwardType, got.LastMessageForwardFromName}).To(Equal([]string{
 			"Forward", "[file]", "report.pdf", alice.ID, "File", aliceName}))
@@ -100,7 +102,8 @@ var _ = Describe("The conversation list's previews", func() {
 			"msgType": "File", "content": string(content)}, &file)
 		pos = s.written("PUT", "/v1/message/recall", alice, map[string]string{"id": file.ID})
 		got = itemWith(bob, alice.ID, pos)
-		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName}).To(Equal([]string{"File", "[recalled]", ""}))
+		Expect([]string{got.LastMessageType, got.LastMessageContent, got.LastMessageFileName, got.LastMessageFrom, got.LastMessageFromName}).To(
+			Equal([]string{"File", "[recalled]", "", alice.ID, aliceName}), "who recalled it: its sender")
 
 		By("after a restart")
 		Expect(s.stop()).To(Succeed())

@@ -62,7 +62,7 @@ describe('the conversation list reads previews as people read them, after a relo
     await browser?.close();
   });
 
-  it('shows a photo, a file by its name and a forward by its original sender live', async () => {
+  it('shows a photo, a file by its name, a forward by its original sender and who recalled a message live', async () => {
     const page = a.page;
     await openChat(page, erin.id!);
     await page.getByTestId('attach-media-input').setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer: png() });
@@ -87,6 +87,9 @@ describe('the conversation list reads previews as people read them, after a relo
       targets: [{ chatType: 'Friend', to: dave.id }],
     });
     await previewReads(page, dave.id!, `Forwarded from ${bobName}: look at this`);
+
+    await call('PUT', '/v1/message/recall', bob.token, { id: look.id });
+    await previewReads(page, bob.id!, `${bobName} recalled a message`);
   });
 
   it('reads them the same after a reload, in English and in Vietnamese', async () => {
@@ -95,6 +98,7 @@ describe('the conversation list reads previews as people read them, after a relo
     await previewReads(page, erin.id!, 'Photo');
     await previewReads(page, carol.id!, 'File: report.pdf');
     await previewReads(page, dave.id!, `Forwarded from ${bobName}: look at this`);
+    await previewReads(page, bob.id!, `${bobName} recalled a message`);
     await shot(page, 'previews-en');
 
     await page.evaluate(() => localStorage.setItem('eventchat.language', JSON.stringify('vi_VN')));
@@ -102,6 +106,7 @@ describe('the conversation list reads previews as people read them, after a relo
     await previewReads(page, erin.id!, 'Ảnh');
     await previewReads(page, carol.id!, 'Tệp: report.pdf');
     await previewReads(page, dave.id!, `Chuyển tiếp từ ${bobName}: look at this`);
+    await previewReads(page, bob.id!, `${bobName} đã thu hồi một tin nhắn`);
     await shot(page, 'previews-vi');
     assert.deepEqual(a.errors, []);
   });

@@ -46,7 +46,7 @@ const stale = [
 
 function shownLive(message: Message, lang: Language): string {
   const [item] = applyMessage(stale, message, { me: ME, openPeerId: null });
-  return sessionPreview(item, in_(lang));
+  return sessionPreview(item, in_(lang), ME);
 }
 
 describe('the conversation list preview after a reload', () => {
@@ -61,15 +61,20 @@ describe('the conversation list preview after a reload', () => {
       en: 'File: report.pdf',
     },
     { name: 'a video call', live: live('VideoCall', '{"duration":3}'), stored: { lastMessageType: 'VideoCall', lastMessageContent: '[video call]' }, en: 'Video call' },
-    { name: 'a recalled file', live: { ...live('File', '[recalled]') }, stored: { lastMessageType: 'File', lastMessageContent: '[recalled]' }, en: 'Message recalled' },
+    {
+      name: 'a message the friend recalled',
+      live: live('File', '[recalled]'),
+      stored: { lastMessageType: 'File', lastMessageContent: '[recalled]', lastMessageFrom: BOB },
+      en: `name-${BOB} recalled a message`,
+    },
     { name: 'a text', live: live('Text', 'see you at 8'), stored: { lastMessageType: 'Text', lastMessageContent: 'see you at 8' }, en: 'see you at 8' },
   ];
   for (const c of cases) {
     it(`reads ${c.name} as it did live, in the three languages`, () => {
       const reloaded = session(BOB, c.stored);
-      assert.equal(sessionPreview(reloaded, en), c.en);
+      assert.equal(sessionPreview(reloaded, en, ME), c.en);
       for (const lang of ['en', 'zh_CN', 'vi_VN'] as Language[]) {
-        assert.equal(sessionPreview(reloaded, in_(lang)), shownLive(c.live, lang), `${c.name} in ${lang}`);
+        assert.equal(sessionPreview(reloaded, in_(lang), ME), shownLive(c.live, lang), `${c.name} in ${lang}`);
       }
     });
   }
@@ -92,6 +97,17 @@ describe('the conversation list preview after a reload', () => {
     assert.equal(sessionPreview(forward('File', '[file]', 'report.pdf'), in_('zh_CN')), '转发自 bob：文件：report.pdf');
     assert.equal(sessionPreview(forward('Picture', '[picture]'), in_('vi_VN')), 'Chuyển tiếp từ bob: Ảnh');
     assert.equal(sessionPreview(forward('Text', '[recalled]'), en), 'Message recalled');
+  });
+
+  it('says who recalled the last message: you, the friend, a group member, or nobody it knows', () => {
+    const recalled = (patch: Partial<Session>) => session(BOB, { lastMessageType: 'Text', lastMessageContent: '[recalled]', ...patch });
+    assert.equal(sessionPreview(recalled({ lastMessageFrom: ME }), en, ME), 'You recalled a message');
+    assert.equal(sessionPreview(recalled({ lastMessageFrom: ME }), in_('zh_CN'), ME), '你撤回了一条消息');
+    assert.equal(sessionPreview(recalled({ lastMessageFrom: BOB, remark: 'Bobby' }), en, ME), 'Bobby recalled a message');
+    const group = { chatType: 'Group' as const, id: 'g1', name: 'Hikers' };
+    assert.equal(sessionPreview(recalled({ ...group, lastMessageFrom: '9', lastMessageFromName: 'dave' }), in_('vi_VN'), ME), 'dave đã thu hồi một tin nhắn');
+    assert.equal(sessionPreview(recalled({ ...group, lastMessageFrom: '9' }), en, ME), 'Message recalled');
+    assert.equal(sessionPreview(recalled({}), en, ME), 'Message recalled');
   });
 
   it('reads a forward whose sender it cannot name, or an older server\'s, as before', () => {

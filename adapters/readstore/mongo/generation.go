@@ -278,8 +278,8 @@ const (
 	infoShadow  = "shadow"
 	infoScratch = "scratch"
 	// schemaVersion is the shape of the documents: a shadow of another
-	// version is started afresh. Version 2: the sessions' file name and
-	// forward origin (projector chats.v2).
+	// version is started afresh. Version 2: the sessions' last sender,
+	// file name and forward origin (projector chats.v2).
 	schemaVersion = 2
 )
 

@@ -70,8 +70,9 @@ func describeSessions(store func() projections.ReadStore) {
 			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{changed}))
 		})
 
-		It("keeps what a preview names: the file's name, a forward's original sender and type", func() {
+		It("keeps what a preview names: the sender, the file's name, a forward's original sender and type", func() {
 			s := session("alice", "bob", 10)
+			s.LastMessageFrom = "bob"
 			s.LastMessageType, s.LastMessageContent = "Forward", "[file]"
 			s.LastMessageFileName, s.LastMessageForwardFrom, s.LastMessageForwardType = "report 2026 (final).pdf", "carol", "File"
 			putSessions(s)

@@ -49,18 +49,17 @@ export function previewText(msgType: string, content: string, translate: Transla
   return translate(key ?? 'preview.unsupported');
 }
 
-type SessionPreviewFields = Pick<Session, 'lastMessageType' | 'lastMessageContent'> &
-  Partial<Pick<Session, 'lastMessageFileName' | 'lastMessageForwardType' | 'lastMessageForwardFromName'>>;
+type SessionPreviewFields = Pick<Session, 'lastMessageType' | 'lastMessageContent'> & Partial<Session>;
 
 /**
  * A conversation's preview as the list shows it, live and after a reload alike: the server keeps a
  * media message's placeholder as its content and names a file, and a forward's sender and type, in
  * fields of their own; a live message carries its whole content instead.
  */
-export function sessionPreview(session: SessionPreviewFields, translate: Translate): string {
+export function sessionPreview(session: SessionPreviewFields, translate: Translate, me = ''): string {
   const { lastMessageType: msgType, lastMessageContent: content } = session;
   if (!msgType) return '';
-  if (content === RECALLED_PREVIEW && msgType !== 'Event') return translate('preview.recalled');
+  if (content === RECALLED_PREVIEW && msgType !== 'Event') return recalledPreview(session, translate, me);
   if (msgType === 'File' && session.lastMessageFileName) {
     return translate('preview.FileNamed', { name: session.lastMessageFileName });
   }
@@ -68,6 +67,16 @@ export function sessionPreview(session: SessionPreviewFields, translate: Transla
   const text = forwardedText(session, translate);
   const name = session.lastMessageForwardFromName?.trim();
   return name ? translate('preview.ForwardFrom', { name, text }) : translate('preview.Forward', { text });
+}
+
+/** A recall as the chat says it, "You recalled a message" or "bob recalled a message", when the sender is known. */
+function recalledPreview(session: SessionPreviewFields, translate: Translate, me: string): string {
+  const from = session.lastMessageFrom;
+  if (!from) return translate('preview.recalled');
+  if (from === me) return translate('message.recalledByMe');
+  const peer = session.chatType === 'Friend' && from === session.id ? session.remark?.trim() || session.name?.trim() : '';
+  const name = session.lastMessageFromName?.trim() || peer;
+  return name ? translate('message.recalledBy', { name }) : translate('preview.recalled');
 }
 
 /** What a forward carries: a live one its whole content, a stored one the placeholder of its type. */

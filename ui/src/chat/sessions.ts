@@ -42,10 +42,12 @@ function emptySession(peerId: string): Session {
 
 /**
  * The preview fields besides the content, of a message the client holds whole: its content names
- * the file, and no name of a forward's sender is at hand (the list is read again for it).
+ * the file, and no name of its sender or a forward's is at hand (the list is read again for it).
  */
-function lastMessageDetails(message: Pick<Message, 'forwardFrom' | 'forwardType'> | null): Partial<Session> {
+function lastMessageDetails(message: Pick<Message, 'from' | 'forwardFrom' | 'forwardType'> | null): Partial<Session> {
   return {
+    lastMessageFrom: message?.from,
+    lastMessageFromName: undefined,
     lastMessageFileName: undefined,
     lastMessageForwardFrom: message?.forwardFrom,
     lastMessageForwardType: message?.forwardType,
@@ -97,7 +99,11 @@ export function upsertSession(list: Session[], session: Session): Session[] {
         name: session.name || known.name,
         remark: session.remark || known.remark,
         headUrl: session.headUrl || known.headUrl,
-        // A push names no forward's sender: the one the list knew, while the same.
+        // A push names no sender: the names the list knew, while the same.
+        lastMessageFrom: session.lastMessageFrom,
+        lastMessageFromName:
+          session.lastMessageFromName ??
+          (session.lastMessageFrom && session.lastMessageFrom === known.lastMessageFrom ? known.lastMessageFromName : undefined),
         lastMessageFileName: session.lastMessageFileName,
         lastMessageForwardFrom: session.lastMessageForwardFrom,
         lastMessageForwardType: session.lastMessageForwardType,
