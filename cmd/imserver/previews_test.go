@@ -1,9 +1,11 @@
 package main
 
 import (
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -118,5 +120,38 @@ var _ = Describe("The conversation list's previews", func() {
 		got = itemWith(carol, alice.ID, erased)
 		Expect(got.LastMessageForwardFrom).To(Equal(bob.ID))
 		Expect(got.LastMessageForwardFromName).To(Equal(projections.ErasedName))
+	})
+
+	It("folds the log again at start over the read store of an older build, which kept no preview fields", func() {
+		status, up := s.upload(alice.Token, "", "file", "report.pdf", []byte("%PDF-1.7\n1 0 obj\n"))
+		Expect(status).To(Equal(http.StatusOK))
+		content, err := json.Marshal(map[string]any{"filePath": up.Data.FilePath, "fileName": "report.pdf",
+			"size": up.Data.Size, "contentType": up.Data.ContentType})
+		Expect(err).NotTo(HaveOccurred())
+		var file sendResult
+		s.ok("POST", "/v1/message/send", alice.Token, map[string]string{"uuid": "pv-old", "chatType": "Friend", "to": bob.ID,
+			"msgType": "File", "content": string(content)}, &file)
+		Expect(itemWith(bob, alice.ID, file.Position).LastMessageFileName).To(Equal("report.pdf"))
+		Expect(s.stop()).To(Succeed())
+
+		// The sessions table as schema 6 had it.
+		db, err := sql.Open("sqlite", filepath.Join(dir, "read.db"))
+		Expect(err).NotTo(HaveOccurred())
+		for _, stmt := range []string{
+			`ALTER TABLE sessions DROP COLUMN last_message_from`,
+			`ALTER TABLE sessions DROP COLUMN last_message_file_name`,
+			`ALTER TABLE sessions DROP COLUMN last_message_forward_from`,
+			`ALTER TABLE sessions DROP COLUMN last_message_forward_type`,
+			`PRAGMA user_version = 6`,
+		} {
+			_, err = db.Exec(stmt)
+			Expect(err).NotTo(HaveOccurred(), stmt)
+		}
+		Expect(db.Close()).To(Succeed())
+
+		s = startServer(dir)
+		bob = s.login("bobpv001")
+		got := itemWith(bob, alice.ID, file.Position)
+		Expect([]string{got.LastMessageType, got.LastMessageFileName, got.LastMessageFrom}).To(Equal([]string{"File", "report.pdf", alice.ID}))
 	})
 })
