@@ -122,6 +122,24 @@ var _ = Describe("The conversation list's previews", func() {
 		Expect(got.LastMessageForwardFromName).To(Equal(projections.ErasedName))
 	})
 
+	It("names a group message's sender, and a recalled one's without prefixing the recall", func() {
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID, carol.ID}}, &created)
+		var hi sendResult
+		s.ok("POST", "/v1/message/send", bob.Token, map[string]string{"uuid": "pv-g1", "chatType": "Group", "groupId": created.GroupID,
+			"msgType": "Text", "content": "hello team"}, &hi)
+		var me struct{ Name string }
+		s.ok("GET", "/v1/member/memberInfo/getMemberByToken", bob.Token, nil, &me)
+		bobName := me.Name
+		Expect(bobName).NotTo(BeEmpty())
+		got := itemWith(carol, created.GroupID, hi.Position)
+		Expect([]string{got.LastMessageContent, got.LastMessageFrom, got.LastMessageFromName}).To(Equal([]string{bobName + ": hello team", bob.ID, bobName}))
+
+		pos := s.written("PUT", "/v1/message/recall", bob, map[string]string{"id": hi.ID})
+		got = itemWith(carol, created.GroupID, pos)
+		Expect([]string{got.LastMessageContent, got.LastMessageFrom, got.LastMessageFromName}).To(Equal([]string{"[recalled]", bob.ID, bobName}))
+	})
+
 	It("folds the log again at start over the read store of an older build, which kept no preview fields", func() {
 		status, up := s.upload(alice.Token, "", "file", "report.pdf", []byte("%PDF-1.7\n1 0 obj\n"))
 		Expect(status).To(Equal(http.StatusOK))

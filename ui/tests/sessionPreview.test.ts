@@ -110,6 +110,25 @@ describe('the conversation list preview after a reload', () => {
     assert.equal(sessionPreview(recalled({}), en, ME), 'Message recalled');
   });
 
+  it('names a group message\'s sender before what it says, once', () => {
+    const group = (patch: Partial<Session>) =>
+      session('g1', { chatType: 'Group', type: 'Group', name: 'Hikers', lastMessageFrom: '9', lastMessageFromName: 'dave', ...patch });
+    assert.equal(sessionPreview(group({ lastMessageType: 'Text', lastMessageContent: 'dave: hello team' }), en), 'dave: hello team');
+    assert.equal(sessionPreview(group({ lastMessageType: 'Picture', lastMessageContent: 'dave: [picture]' }), en), 'dave: Photo');
+    assert.equal(
+      sessionPreview(group({ lastMessageType: 'File', lastMessageContent: 'dave: [file]', lastMessageFileName: 'map.gpx' }), in_('vi_VN')),
+      'dave: Tệp: map.gpx',
+    );
+    assert.equal(
+      sessionPreview(
+        group({ lastMessageType: 'Forward', lastMessageContent: 'dave: look', lastMessageForwardType: 'Text', lastMessageForwardFromName: 'bob' }),
+        en,
+      ),
+      'dave: Forwarded from bob: look',
+    );
+    assert.equal(sessionPreview(group({ lastMessageType: 'Event', lastMessageContent: 'carol joined', lastMessageFrom: undefined, lastMessageFromName: undefined }), en), 'carol joined');
+  });
+
   it('reads a forward whose sender it cannot name, or an older server\'s, as before', () => {
     const unnamed = session(BOB, { lastMessageType: 'Forward', lastMessageContent: 'look', lastMessageForwardType: 'Text' });
     assert.equal(sessionPreview(unnamed, en), 'Forwarded: look');

@@ -57,9 +57,18 @@ type SessionPreviewFields = Pick<Session, 'lastMessageType' | 'lastMessageConten
  * fields of their own; a live message carries its whole content instead.
  */
 export function sessionPreview(session: SessionPreviewFields, translate: Translate, me = ''): string {
-  const { lastMessageType: msgType, lastMessageContent: content } = session;
+  const { lastMessageType: msgType, lastMessageContent: raw } = session;
   if (!msgType) return '';
-  if (content === RECALLED_PREVIEW && msgType !== 'Event') return recalledPreview(session, translate, me);
+  if (raw === RECALLED_PREVIEW && msgType !== 'Event') return recalledPreview(session, translate, me);
+  // A group's preview names its sender, which the server puts before the content: "bob: Photo".
+  const sender = session.chatType === 'Group' && msgType !== 'Event' ? (session.lastMessageFromName?.trim() ?? '') : '';
+  const prefix = sender ? `${sender}: ` : '';
+  const content = prefix && raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+  return prefix + messagePreview({ ...session, lastMessageContent: content }, translate);
+}
+
+function messagePreview(session: SessionPreviewFields, translate: Translate): string {
+  const { lastMessageType: msgType, lastMessageContent: content } = session;
   if (msgType === 'File' && session.lastMessageFileName) {
     return translate('preview.FileNamed', { name: session.lastMessageFileName });
   }
