@@ -103,7 +103,7 @@ describe('the conversation list preview after a reload', () => {
     const recalled = (patch: Partial<Session>) => session(BOB, { lastMessageType: 'Text', lastMessageContent: '[recalled]', ...patch });
     assert.equal(sessionPreview(recalled({ lastMessageFrom: ME }), en, ME), 'You recalled a message');
     assert.equal(sessionPreview(recalled({ lastMessageFrom: ME }), in_('zh_CN'), ME), '你撤回了一条消息');
-    assert.equal(sessionPreview(recalled({ lastMessageFrom: BOB, remark: 'Bobby' }), en, ME), 'Bobby recalled a message');
+    assert.equal(sessionPreview(recalled({ lastMessageFrom: BOB, lastMessageFromName: 'bob', remark: 'Bobby' }), en, ME), 'Bobby recalled a message');
     const group = { chatType: 'Group' as const, id: 'g1', name: 'Hikers' };
     assert.equal(sessionPreview(recalled({ ...group, lastMessageFrom: '9', lastMessageFromName: 'dave' }), in_('vi_VN'), ME), 'dave đã thu hồi một tin nhắn');
     assert.equal(sessionPreview(recalled({ ...group, lastMessageFrom: '9' }), en, ME), 'Message recalled');

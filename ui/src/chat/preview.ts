@@ -83,8 +83,9 @@ function recalledPreview(session: SessionPreviewFields, translate: Translate, me
   const from = session.lastMessageFrom;
   if (!from) return translate('preview.recalled');
   if (from === me) return translate('message.recalledByMe');
+  // A friend is named as the list names them, by the remark first, live or not.
   const peer = session.chatType === 'Friend' && from === session.id ? session.remark?.trim() || session.name?.trim() : '';
-  const name = session.lastMessageFromName?.trim() || peer;
+  const name = peer || session.lastMessageFromName?.trim();
   return name ? translate('message.recalledBy', { name }) : translate('preview.recalled');
 }
 
