@@ -17,7 +17,9 @@ import (
 type Chats struct{}
 
 // Name is the persisted checkpoint key.
-func (Chats) Name() string { return "chats.v1" }
+// Version 2 keeps, in the sessions, the last message's sender, its file
+// name and the origin of a forward.
+func (Chats) Name() string { return "chats.v2" }
 
 // Project folds messages and read acknowledgements. The batch's messages are
 // inserted together at its end; acknowledgements mark pending ones in memory.
@@ -208,10 +210,9 @@ func (b *chatBatch) sent(env Envelope, e *chat.MessageSent) {
 	if e.MsgType == string(chat.AtText) {
 		b.mention(env, e)
 	}
-	preview := chat.Preview(e.MsgType, e.Content)
 	for _, k := range [...]SessionKey{{Member: e.From, Peer: e.To}, incoming} {
 		s := b.session(env, k, e.ChatType)
-		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = e.MessageID, e.MsgType, preview, e.At
+		s.showLast(m)
 		s.Hidden = false // a newer message shows a hidden conversation again
 		if k == incoming {
 			s.UnreadCount++

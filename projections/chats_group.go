@@ -183,10 +183,9 @@ func (b *chatBatch) groupSent(ctx context.Context, env Envelope, e *chat.Message
 			}
 		}
 	}
-	preview := chat.Preview(e.MsgType, e.Content)
 	for _, member := range members {
 		s := b.session(env, SessionKey{Member: member, Peer: chatID}, e.ChatType)
-		s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = m.ID, e.MsgType, preview, e.At
+		s.showLast(m)
 		s.Hidden = false
 		if member != e.From {
 			s.UnreadCount++
@@ -405,7 +404,8 @@ func (b *chatBatch) lines(ctx context.Context, env Envelope, at int64, lines ...
 		b.pending = append(b.pending, m)
 		for _, member := range members {
 			s := b.session(env, SessionKey{Member: member, Peer: groupID}, string(chat.Group))
-			s.LastMessageID, s.LastMessageType, s.LastMessageContent, s.LastMessageTime = m.ID, m.MsgType, l.content, at
+			s.showLast(m)
+			s.LastMessageContent = l.content // a line is shown whole
 		}
 		b.deltas = append(b.deltas, delta(env, CmdMessage, m, members...))
 	}

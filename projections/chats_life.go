@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 
 	"github.com/eventchat/eventchat/domain/chat"
@@ -93,7 +94,7 @@ func (b *chatBatch) edited(ctx context.Context, env Envelope, e *chat.MessageEdi
 	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
 		return err
 	}
-	if err := b.refreshPreviews(ctx, env, m, chat.Preview(m.MsgType, m.Content)); err != nil {
+	if err := b.refreshPreviews(ctx, env, m); err != nil {
 		return err
 	}
 	to, err := b.recipients(ctx, m)
@@ -132,7 +133,7 @@ func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageR
 	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
 		return err
 	}
-	if err := b.refreshPreviews(ctx, env, m, RecalledPreview); err != nil {
+	if err := b.refreshPreviews(ctx, env, m); err != nil {
 		return err
 	}
 	b.deltas = append(b.deltas, delta(env, CmdRecall, messageChange{
@@ -314,9 +315,9 @@ func (b *chatBatch) settleUnread(ctx context.Context, env Envelope, ms []*Messag
 	return nil
 }
 
-// refreshPreviews shows preview as the last content of the sessions whose
+// refreshPreviews shows m's content, as it is now, in the sessions whose
 // last message is m.
-func (b *chatBatch) refreshPreviews(ctx context.Context, env Envelope, m Message, preview string) error {
+func (b *chatBatch) refreshPreviews(ctx context.Context, env Envelope, m Message) error {
 	keys, err := b.chatKeys(ctx, m)
 	if err != nil {
 		return err
@@ -330,7 +331,7 @@ func (b *chatBatch) refreshPreviews(ctx context.Context, env Envelope, m Message
 			continue
 		}
 		b.session(env, k, s.ChatType)
-		s.LastMessageContent = preview
+		s.showContent(m)
 		b.deltas = append(b.deltas, delta(env, CmdSessionChanged, s.View(), k.Member))
 	}
 	return nil
@@ -364,15 +365,45 @@ func (b *chatBatch) resetLast(ctx context.Context, s *Session) error {
 	if err != nil {
 		return err
 	}
-	s.LastMessageID, s.LastMessageType, s.LastMessageContent = "", "", ""
 	if ok {
-		s.LastMessageID, s.LastMessageType, s.LastMessageTime = m.ID, m.MsgType, m.ServerReceiveTime
-		s.LastMessageContent = chat.Preview(m.MsgType, m.Content)
-		if m.RecallTime != 0 {
-			s.LastMessageContent = RecalledPreview
+		s.showLast(m)
+		return nil
+	}
+	at := s.LastMessageTime
+	s.showLast(Message{})
+	s.LastMessageTime = at
+	return nil
+}
+
+// showLast makes m the last message s shows.
+func (s *Session) showLast(m Message) {
+	s.LastMessageID, s.LastMessageType, s.LastMessageTime, s.LastMessageFrom = m.ID, m.MsgType, m.ServerReceiveTime, m.From
+	s.LastMessageForwardFrom, s.LastMessageForwardType = m.ForwardFrom, m.ForwardType
+	s.showContent(m)
+}
+
+// showContent shows m's content as the last of s: a recalled or erased
+// message its placeholder, a forward what it forwarded, a file its name.
+func (s *Session) showContent(m Message) {
+	s.LastMessageFileName = ""
+	kind := m.MsgType
+	if kind == string(chat.Forward) && m.ForwardType != "" {
+		kind = m.ForwardType
+	}
+	switch {
+	case m.RecallTime != 0:
+		s.LastMessageContent = RecalledPreview
+	case m.Content == ErasedContent:
+		s.LastMessageContent = ErasedContent
+	default:
+		s.LastMessageContent = chat.Preview(kind, m.Content)
+		if kind == string(chat.File) {
+			var media chat.Media
+			if json.Unmarshal([]byte(m.Content), &media) == nil {
+				s.LastMessageFileName = media.FileName
+			}
 		}
 	}
-	return nil
 }
 
 // loadSession returns the session of k, fetching it when the batch has not

@@ -165,30 +165,30 @@ var _ = Describe("The engine", func() {
 
 		// The same read models under a new version of the chats projector.
 		e := projections.NewEngine(log, store, nil, catalog.Registry(),
-			projections.Members{}, projections.Auth{}, projections.Friends{}, renamed{projections.Chats{}, "chats.v2"})
+			projections.Members{}, projections.Auth{}, projections.Friends{}, renamed{projections.Chats{}, "chats.next"})
 		rebuilder := projections.NewRebuilder(e, store)
 		DeferCleanup(rebuilder.Close)
 		held := make(chan []string, 1)
 		e.OnHeld = func(names []string) { held <- names }
 		stop := run(e)
 		defer stop()
-		Eventually(held).Should(Receive(Equal([]string{"chats.v2"})))
+		Eventually(held).Should(Receive(Equal([]string{"chats.next"})))
 		pos := appendEvent(log, chatStream, sent("m10", "1", "2", "x"))
 		waitFor(e, pos)
 		Expect(unread(store, "2")).To(Equal(10), "the history is not folded again over the old rows, nor m10 by the held version")
-		chatsV2 := func() projections.ProjectorStatus {
+		chatsNext := func() projections.ProjectorStatus {
 			r, err := e.Report(ctx)
 			Expect(err).NotTo(HaveOccurred())
 			for _, p := range r.Projector {
-				if p.Name == "chats.v2" {
+				if p.Name == "chats.next" {
 					return p
 				}
 			}
-			Fail("no chats.v2 in the report")
+			Fail("no chats.next in the report")
 			return projections.ProjectorStatus{}
 		}
-		Expect(chatsV2().Checkpoint).To(BeZero())
-		Expect(chatsV2().LastError).To(Equal(projections.ErrNewVersion.Error()))
+		Expect(chatsNext().Checkpoint).To(BeZero())
+		Expect(chatsNext().LastError).To(Equal(projections.ErrNewVersion.Error()))
 
 		_, err := rebuilder.Start("all")
 		Expect(err).NotTo(HaveOccurred())
@@ -197,8 +197,8 @@ var _ = Describe("The engine", func() {
 		pos = appendEvent(log, chatStream, sent("m11", "1", "2", "x"))
 		waitFor(e, pos)
 		Eventually(func() int { return unread(store, "2") }).Should(Equal(12), "the new version folds live after the swap")
-		Expect(chatsV2().Checkpoint).To(Equal(pos))
-		Expect(chatsV2().LastError).To(BeEmpty())
+		Expect(chatsNext().Checkpoint).To(Equal(pos))
+		Expect(chatsNext().LastError).To(BeEmpty())
 	})
 
 	It("reports a rebuild under traffic with its head following the log's: never folded beyond the head, never complete at its start", func() {

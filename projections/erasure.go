@@ -66,7 +66,7 @@ func (b *chatBatch) erased(ctx context.Context, env Envelope) error {
 		}
 	}
 	for _, m := range changed {
-		if err := b.refreshPreviews(ctx, env, m, ErasedContent); err != nil {
+		if err := b.refreshPreviews(ctx, env, m); err != nil {
 			return err
 		}
 	}

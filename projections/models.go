@@ -125,12 +125,19 @@ type Session struct {
 	LastMessageType    string `json:"lastMessageType"`
 	LastMessageContent string `json:"lastMessageContent"`
 	LastMessageTime    int64  `json:"lastMessageTime"`
-	UnreadCount        int    `json:"unreadCount"`
-	Top                bool   `json:"-"`
-	TopTime            int64  `json:"-"`
-	DoNotDisturb       bool   `json:"-"`
-	MarkedUnread       bool   `json:"-"`
-	Hidden             bool   `json:"-"` // out of the list until a newer message
+	// What a preview names besides the content: who sent it (who recalled
+	// it), a file's name, and of a forward the original sender and the
+	// type of the message forwarded.
+	LastMessageFrom        string `json:"-"`
+	LastMessageFileName    string `json:"-"`
+	LastMessageForwardFrom string `json:"-"`
+	LastMessageForwardType string `json:"-"`
+	UnreadCount            int    `json:"unreadCount"`
+	Top                    bool   `json:"-"`
+	TopTime                int64  `json:"-"`
+	DoNotDisturb           bool   `json:"-"`
+	MarkedUnread           bool   `json:"-"`
+	Hidden                 bool   `json:"-"` // out of the list until a newer message
 }
 
 // Key returns the session's key.

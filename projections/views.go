@@ -12,12 +12,21 @@ type SessionView struct {
 	LastMessageType    string `json:"lastMessageType"`
 	LastMessageContent string `json:"lastMessageContent"`
 	LastMessageTime    int64  `json:"lastMessageTime"`
-	UnreadCount        int    `json:"unreadCount"`
-	TopMessage         string `json:"topMessage"`
-	TopTime            int64  `json:"topTime"` // when it was pinned, ms; 0 when not
-	DoNotDisturb       string `json:"dnd"`
-	MarkedUnread       string `json:"markedUnread"`
-	Hide               string `json:"hide"`
+	// LastMessageFrom is the last message's sender (an Event line has none).
+	LastMessageFrom string `json:"lastMessageFrom,omitempty"`
+	// LastMessageFileName is the name of the file the last message carries
+	// (a File, or a forwarded File); LastMessageForwardFrom and
+	// LastMessageForwardType say, of a Forward, whose message it was and
+	// its type.
+	LastMessageFileName    string `json:"lastMessageFileName,omitempty"`
+	LastMessageForwardFrom string `json:"lastMessageForwardFrom,omitempty"`
+	LastMessageForwardType string `json:"lastMessageForwardType,omitempty"`
+	UnreadCount            int    `json:"unreadCount"`
+	TopMessage             string `json:"topMessage"`
+	TopTime                int64  `json:"topTime"` // when it was pinned, ms; 0 when not
+	DoNotDisturb           string `json:"dnd"`
+	MarkedUnread           string `json:"markedUnread"`
+	Hide                   string `json:"hide"`
 	// OperationType says, in a push (command 49), what changed the item.
 	OperationType string `json:"operationType,omitempty"`
 }
@@ -28,7 +37,9 @@ func (s Session) View() SessionView {
 		ID: s.Peer, Type: s.ChatType, ChatType: s.ChatType,
 		LastMessageID: s.LastMessageID, LastMessageType: s.LastMessageType,
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
-		UnreadCount: s.UnreadCount, TopMessage: yesNo(s.Top), TopTime: s.TopTime,
+		LastMessageFrom: s.LastMessageFrom, LastMessageFileName: s.LastMessageFileName, LastMessageForwardFrom: s.LastMessageForwardFrom,
+		LastMessageForwardType: s.LastMessageForwardType,
+		UnreadCount:            s.UnreadCount, TopMessage: yesNo(s.Top), TopTime: s.TopTime,
 		DoNotDisturb: yesNo(s.DoNotDisturb), MarkedUnread: yesNo(s.MarkedUnread), Hide: yesNo(s.Hidden),
 	}
 	if s.ChatType == "Group" {

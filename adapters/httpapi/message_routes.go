@@ -20,6 +20,11 @@ type SessionItem struct {
 	Name    string `json:"name"`
 	Remark  string `json:"remark"`
 	HeadURL string `json:"headUrl"`
+	// LastMessageFromName and LastMessageForwardFromName are the names of
+	// LastMessageFrom and LastMessageForwardFrom (an erased member's
+	// placeholder).
+	LastMessageFromName        string `json:"lastMessageFromName,omitempty"`
+	LastMessageForwardFromName string `json:"lastMessageForwardFromName,omitempty"`
 	// The conversation's unacknowledged mentions of the member, and the
 	// marker the list shows for them.
 	AtCount   int    `json:"atCount,omitempty"`
@@ -37,7 +42,7 @@ func (a *API) messageRoutes() []route {
 			summary: "Send a message; the same uuid again returns the first result and appends nothing.",
 			body:    commands.SendMessage{}, result: commands.SendResult{}, handle: a.send},
 		{method: http.MethodGet, path: "/message/sessionInfo/list",
-			summary: "The conversation list: pinned first, then newest.", result: []SessionItem{}, handle: a.sessions},
+			summary: "The conversation list: pinned first, then newest; an item names the last message's sender, file and forward's origin (lastMessageFrom, lastMessageFromName, lastMessageFileName, lastMessageForwardFrom, lastMessageForwardType, lastMessageForwardFromName).", result: []SessionItem{}, handle: a.sessions},
 		{method: http.MethodGet, path: "/message/messagePush/history/list/page",
 			summary: "A page of a chat's history in chat order.",
 			query: []param{{"friendMemberId", false, "the friend of a one-to-one chat"}, {"groupId", false, "a group chat"},
@@ -80,6 +85,11 @@ func (r memberReads) sessionItems(c echo.Context, v projections.Viewer, keep fun
 	ids := make([]string, 0, len(ss))
 	for _, s := range ss {
 		ids = append(ids, s.Peer)
+		for _, id := range []string{s.LastMessageFrom, s.LastMessageForwardFrom} {
+			if id != "" {
+				ids = append(ids, id)
+			}
+		}
 		if s.LastMessageType == string(chat.AtText) || s.LastMessageType == string(chat.Event) {
 			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
 		}
@@ -115,14 +125,17 @@ func (r memberReads) sessionItems(c echo.Context, v projections.Viewer, keep fun
 	for _, s := range ss {
 		m := members[s.Peer]
 		item := SessionItem{SessionView: s.View(), Name: m.Name, HeadURL: m.HeadURL}
+		item.LastMessageFromName = members[s.LastMessageFrom].Name
+		item.LastMessageForwardFromName = members[s.LastMessageForwardFrom].Name
 		if g, ok := groups[s.Peer]; ok {
 			item.Name, item.HeadURL = g.Name, g.HeadURL
 		}
 		if s.LastMessageType == string(chat.AtText) || s.LastMessageType == string(chat.Event) {
 			item.LastMessageContent = chat.ResolveMentions(item.LastMessageContent, name)
 		}
-		if from, ok := senders[s.LastMessageID]; ok && item.LastMessageContent != "" {
-			// A group's preview names its sender.
+		if from, ok := senders[s.LastMessageID]; ok && item.LastMessageContent != "" && item.LastMessageContent != projections.RecalledPreview {
+			// A group's preview names its sender; a recall's names it in
+			// lastMessageFromName, for the client to say who recalled.
 			if n, ok := name(from); ok {
 				item.LastMessageContent = n + ": " + item.LastMessageContent
 			}

@@ -211,7 +211,7 @@ var _ = Describe("The message life", func() {
 		Expect(page).To(HaveLen(2))
 		Expect([]string{page[0].MsgType, page[0].Content, page[0].ForwardFrom, page[0].ForwardType}).To(Equal([]string{"Forward", "look", bob.ID, "Text"}))
 		Expect(page[1].ForwardBatchID).To(Equal(page[0].ID))
-		Expect(sessionWith(carol, alice, fw.Messages[1].Position).LastMessageContent).To(Equal("[forward]"))
+		Expect(sessionWith(carol, alice, fw.Messages[1].Position).LastMessageContent).To(Equal("at this"), "a forward's preview is what it forwarded")
 
 		var again struct{ Messages []struct{ ID string } }
 		s.ok("POST", "/v1/message/forward", alice.Token, body, &again)

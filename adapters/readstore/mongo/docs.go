@@ -135,6 +135,10 @@ type sessionDoc struct {
 	DoNotDisturb       bool   `bson:"dnd"`
 	MarkedUnread       bool   `bson:"markedUnread"`
 	Hidden             bool   `bson:"hidden"`
+	From               string `bson:"lastMessageFrom,omitempty"`
+	FileName           string `bson:"lastMessageFileName,omitempty"`
+	ForwardFrom        string `bson:"lastMessageForwardFrom,omitempty"`
+	ForwardType        string `bson:"lastMessageForwardType,omitempty"`
 }
 
 func sessionDocID(k projections.SessionKey) string { return pairID(k.Member, k.Peer) }
@@ -146,6 +150,7 @@ func toSessionDoc(s projections.Session) sessionDoc {
 		LastMessageContent: s.LastMessageContent, LastMessageTime: s.LastMessageTime,
 		UnreadCount: int64(s.UnreadCount), Top: s.Top, TopTime: s.TopTime,
 		DoNotDisturb: s.DoNotDisturb, MarkedUnread: s.MarkedUnread, Hidden: s.Hidden,
+		From: s.LastMessageFrom, FileName: s.LastMessageFileName, ForwardFrom: s.LastMessageForwardFrom, ForwardType: s.LastMessageForwardType,
 	}
 }
 
@@ -156,6 +161,7 @@ func (d sessionDoc) session() projections.Session {
 		LastMessageContent: d.LastMessageContent, LastMessageTime: d.LastMessageTime,
 		UnreadCount: int(d.UnreadCount), Top: d.Top, TopTime: d.TopTime,
 		DoNotDisturb: d.DoNotDisturb, MarkedUnread: d.MarkedUnread, Hidden: d.Hidden,
+		LastMessageFrom: d.From, LastMessageFileName: d.FileName, LastMessageForwardFrom: d.ForwardFrom, LastMessageForwardType: d.ForwardType,
 	}
 }
 

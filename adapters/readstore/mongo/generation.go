@@ -278,8 +278,9 @@ const (
 	infoShadow  = "shadow"
 	infoScratch = "scratch"
 	// schemaVersion is the shape of the documents: a shadow of another
-	// version is started afresh.
-	schemaVersion = 1
+	// version is started afresh. Version 2: the sessions' last sender,
+	// file name and forward origin (projector chats.v2).
+	schemaVersion = 2
 )
 
 // dropOldScratches drops the scratch stores created more than

@@ -70,6 +70,20 @@ func describeSessions(store func() projections.ReadStore) {
 			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{changed}))
 		})
 
+		It("keeps what a preview names: the sender, the file's name, a forward's original sender and type", func() {
+			s := session("alice", "bob", 10)
+			s.LastMessageFrom = "bob"
+			s.LastMessageType, s.LastMessageContent = "Forward", "[file]"
+			s.LastMessageFileName, s.LastMessageForwardFrom, s.LastMessageForwardType = "report 2026 (final).pdf", "carol", "File"
+			putSessions(s)
+			Expect(getSessions(s.Key())).To(HaveKeyWithValue(s.Key(), s))
+			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{s}))
+
+			plain := session("alice", "bob", 20)
+			putSessions(plain)
+			Expect(store().Sessions(ctx, "alice")).To(Equal([]projections.Session{plain}), "a later text leaves none of them")
+		})
+
 		It("lists a member's sessions pinned first, latest pinned first, then newest message first", func() {
 			pinnedEarly := session("alice", "pinned-early", 100)
 			pinnedEarly.Top, pinnedEarly.TopTime = true, 10

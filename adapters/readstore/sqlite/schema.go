@@ -21,7 +21,9 @@ const applicationID = 0x45435253
 // with an empty one of this version, which the projectors fold from the
 // start of the log (a read model's new shape is a rebuild, docs/admin.md).
 // A store of a newer version is refused: it belongs to a newer build.
-const schemaVersion = 6
+// Version 7 adds the sessions' last_message_from, last_message_file_name,
+// last_message_forward_from and last_message_forward_type.
+const schemaVersion = 7
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -74,6 +76,8 @@ var schema = []string{
 		last_message_content TEXT NOT NULL, last_message_time INTEGER NOT NULL,
 		unread_count INTEGER NOT NULL, top INTEGER NOT NULL, top_time INTEGER NOT NULL,
 		dnd INTEGER NOT NULL, marked_unread INTEGER NOT NULL, hidden INTEGER NOT NULL,
+		last_message_from TEXT NOT NULL, last_message_file_name TEXT NOT NULL, last_message_forward_from TEXT NOT NULL,
+		last_message_forward_type TEXT NOT NULL,
 		PRIMARY KEY (member, peer)
 	) WITHOUT ROWID`,
 	sessionsByPeerIndex,

@@ -14,7 +14,8 @@ var sessionsTable = table{
 	name: "sessions",
 	cols: []string{"member", "peer", "tenant", "chat_type", "chat_id", "last_message_id", "last_message_type",
 		"last_message_content", "last_message_time", "unread_count", "top", "top_time",
-		"dnd", "marked_unread", "hidden"},
+		"dnd", "marked_unread", "hidden", "last_message_from", "last_message_file_name", "last_message_forward_from",
+		"last_message_forward_type"},
 	key: []string{"member", "peer"},
 }
 
@@ -43,6 +44,8 @@ func sessionAt(st *sqlitec.Stmt) projections.Session {
 		LastMessageID: st.Text(5), LastMessageType: st.Text(6), LastMessageContent: st.Text(7),
 		LastMessageTime: st.Int(8), UnreadCount: int(st.Int(9)), Top: st.Int(10) != 0, TopTime: st.Int(11),
 		DoNotDisturb: st.Int(12) != 0, MarkedUnread: st.Int(13) != 0, Hidden: st.Int(14) != 0,
+		LastMessageFrom: st.Text(15), LastMessageFileName: st.Text(16), LastMessageForwardFrom: st.Text(17),
+		LastMessageForwardType: st.Text(18),
 	}
 }
 
@@ -90,6 +93,10 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 				st.BindBool(s.DoNotDisturb)
 				st.BindBool(s.MarkedUnread)
 				st.BindBool(s.Hidden)
+				st.BindText(s.LastMessageFrom)
+				st.BindText(s.LastMessageFileName)
+				st.BindText(s.LastMessageForwardFrom)
+				st.BindText(s.LastMessageForwardType)
 			}
 			return st.Exec()
 		})

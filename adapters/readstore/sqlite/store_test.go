@@ -196,7 +196,7 @@ var _ = Describe("sqlite read store file", func() {
 
 		_, err := sqliteread.Open(path)
 		Expect(err).To(MatchError(ContainSubstring("schema version 99, newer than this build's")))
-		foreign(`PRAGMA user_version = 6`)
+		foreign(`PRAGMA user_version = 7`)
 		Expect(open().Close()).To(Succeed())
 	})
 

@@ -115,6 +115,15 @@ export interface Session {
   lastMessageType: string;
   lastMessageContent: string;
   lastMessageTime: number;
+  /** who sent the last message (who recalled it), and the sender's name (the REST list only) */
+  lastMessageFrom?: string;
+  lastMessageFromName?: string;
+  /** a File, or a Forward of one: the file's name (the content is then its placeholder) */
+  lastMessageFileName?: string;
+  /** a Forward: the original sender, its name (the REST list only) and the type forwarded */
+  lastMessageForwardFrom?: string;
+  lastMessageForwardFromName?: string;
+  lastMessageForwardType?: string;
   unreadCount: number;
   /** group chats: unread mentions of this member */
   atCount?: number;

@@ -1,3 +1,4 @@
+import type { Session } from '../api/types';
 import type { MessageKey, Params } from '../i18n';
 import { parseMediaContent } from './upload';
 
@@ -46,4 +47,54 @@ export function previewText(msgType: string, content: string, translate: Transla
   if (msgType === 'File') return mediaPreview(msgType, content, translate) ?? translate('preview.File');
   const key = placeholders[msgType];
   return translate(key ?? 'preview.unsupported');
+}
+
+type SessionPreviewFields = Pick<Session, 'lastMessageType' | 'lastMessageContent'> & Partial<Session>;
+
+/**
+ * A conversation's preview as the list shows it, live and after a reload alike: the server keeps a
+ * media message's placeholder as its content and names a file, and a forward's sender and type, in
+ * fields of their own; a live message carries its whole content instead.
+ */
+export function sessionPreview(session: SessionPreviewFields, translate: Translate, me = ''): string {
+  const { lastMessageType: msgType, lastMessageContent: raw } = session;
+  if (!msgType) return '';
+  if (raw === RECALLED_PREVIEW && msgType !== 'Event') return recalledPreview(session, translate, me);
+  // A group's preview names its sender, which the server puts before the content: "bob: Photo".
+  const sender = session.chatType === 'Group' && msgType !== 'Event' ? (session.lastMessageFromName?.trim() ?? '') : '';
+  const prefix = sender ? `${sender}: ` : '';
+  const content = prefix && raw.startsWith(prefix) ? raw.slice(prefix.length) : raw;
+  return prefix + messagePreview({ ...session, lastMessageContent: content }, translate);
+}
+
+function messagePreview(session: SessionPreviewFields, translate: Translate): string {
+  const { lastMessageType: msgType, lastMessageContent: content } = session;
+  if (msgType === 'File' && session.lastMessageFileName) {
+    return translate('preview.FileNamed', { name: session.lastMessageFileName });
+  }
+  if (msgType !== 'Forward') return previewText(msgType, content, translate);
+  const text = forwardedText(session, translate);
+  const name = session.lastMessageForwardFromName?.trim();
+  return name ? translate('preview.ForwardFrom', { name, text }) : translate('preview.Forward', { text });
+}
+
+/** A recall as the chat says it, "You recalled a message" or "bob recalled a message", when the sender is known. */
+function recalledPreview(session: SessionPreviewFields, translate: Translate, me: string): string {
+  const from = session.lastMessageFrom;
+  if (!from) return translate('preview.recalled');
+  if (from === me) return translate('message.recalledByMe');
+  // A friend is named as the list names them, by the remark first, live or not.
+  const peer = session.chatType === 'Friend' && from === session.id ? session.remark?.trim() || session.name?.trim() : '';
+  const name = peer || session.lastMessageFromName?.trim();
+  return name ? translate('message.recalledBy', { name }) : translate('preview.recalled');
+}
+
+/** What a forward carries: a live one its whole content, a stored one the placeholder of its type. */
+function forwardedText(session: SessionPreviewFields, translate: Translate): string {
+  const { lastMessageForwardType: kind, lastMessageFileName: fileName, lastMessageContent: content } = session;
+  const media = mediaPreview('', content, translate);
+  if (media) return media;
+  if (kind === 'File' && fileName) return translate('preview.FileNamed', { name: fileName });
+  if (kind && kind in placeholders && kind !== 'Forward') return previewText(kind, content, translate);
+  return content;
 }

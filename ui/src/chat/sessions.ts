@@ -40,6 +40,21 @@ function emptySession(peerId: string): Session {
   };
 }
 
+/**
+ * The preview fields besides the content, of a message the client holds whole: its content names
+ * the file, and no name of its sender or a forward's is at hand (the list is read again for it).
+ */
+function lastMessageDetails(message: Pick<Message, 'from' | 'forwardFrom' | 'forwardType'> | null): Partial<Session> {
+  return {
+    lastMessageFrom: message?.from,
+    lastMessageFromName: undefined,
+    lastMessageFileName: undefined,
+    lastMessageForwardFrom: message?.forwardFrom,
+    lastMessageForwardType: message?.forwardType,
+    lastMessageForwardFromName: undefined,
+  };
+}
+
 export interface MessageContext {
   me: string;
   /** the peer of the chat on screen: its messages do not raise the unread count */
@@ -64,6 +79,7 @@ export function applyMessage(list: Session[], message: Message, context: Message
     lastMessageId: message.id || base.lastMessageId,
     lastMessageType: message.msgType,
     lastMessageContent: message.content,
+    ...lastMessageDetails(message),
     lastMessageTime: Math.max(time, base.lastMessageTime ?? 0),
     unreadCount: raise ? (base.unreadCount ?? 0) + 1 : (base.unreadCount ?? 0),
   };
@@ -83,6 +99,19 @@ export function upsertSession(list: Session[], session: Session): Session[] {
         name: session.name || known.name,
         remark: session.remark || known.remark,
         headUrl: session.headUrl || known.headUrl,
+        // A push names no sender: the names the list knew, while the same.
+        lastMessageFrom: session.lastMessageFrom,
+        lastMessageFromName:
+          session.lastMessageFromName ??
+          (session.lastMessageFrom && session.lastMessageFrom === known.lastMessageFrom ? known.lastMessageFromName : undefined),
+        lastMessageFileName: session.lastMessageFileName,
+        lastMessageForwardFrom: session.lastMessageForwardFrom,
+        lastMessageForwardType: session.lastMessageForwardType,
+        lastMessageForwardFromName:
+          session.lastMessageForwardFromName ??
+          (session.lastMessageForwardFrom && session.lastMessageForwardFrom === known.lastMessageForwardFrom
+            ? known.lastMessageForwardFromName
+            : undefined),
       }
     : session;
   return sortSessions([merged, ...list.filter((item) => item.id !== session.id)]);
@@ -132,9 +161,10 @@ export function sessionAfterRemoval(
         lastMessageId: newest.id,
         lastMessageType: newest.msgType,
         lastMessageContent: newest.recalled ? RECALLED_PREVIEW : newest.content,
+        ...lastMessageDetails(newest),
         lastMessageTime: newest.serverReceiveTime || newest.createTime,
       }
-    : { lastMessageId: '', lastMessageType: '', lastMessageContent: '', lastMessageTime: 0 };
+    : { lastMessageId: '', lastMessageType: '', lastMessageContent: '', ...lastMessageDetails(null), lastMessageTime: 0 };
   return sortSessions(list.map((session) => (session.id === peerId ? { ...session, ...patch } : session)));
 }
 
@@ -144,7 +174,7 @@ export function sessionAfterClear(list: Session[], peerId: string, upTo: number)
   if (!target || target.lastMessageTime > upTo) return list;
   return list.map((session) =>
     session.id === peerId
-      ? { ...session, lastMessageId: '', lastMessageType: '', lastMessageContent: '', unreadCount: 0 }
+      ? { ...session, lastMessageId: '', lastMessageType: '', lastMessageContent: '', ...lastMessageDetails(null), unreadCount: 0 }
       : session,
   );
 }

@@ -1,11 +1,13 @@
+import { useAtomValue } from 'jotai';
 import { useCallback, useState } from 'react';
 import type { Session } from '../api/types';
 import { Avatar } from '../components/Avatar';
 import { BellOffIcon, MoreIcon, PinIcon } from '../components/icons';
 import { badgeOf, isMuted, isPinned, sessionActions, type SessionAction } from '../chat/conversations';
 import { listTime } from '../chat/format';
-import { previewText } from '../chat/preview';
+import { sessionPreview } from '../chat/preview';
 import { useFriendGroups } from '../api/hooks';
+import { authAtom } from '../auth/authState';
 import { useT } from '../i18n';
 import { CountBadge } from './CountBadge';
 import { SessionMenu, type MenuPlace } from './SessionMenu';
@@ -31,7 +33,8 @@ export function SessionItem({ session, active, draft, onOpen, onAction }: Sessio
   const friends = useFriendGroups();
   const level = session.chatType === 'Friend' ? levelOf(friends.data, session.id) : '';
   const name = shownName({ ...session, memberLevelCode: level }, t);
-  const preview = session.lastMessageType ? previewText(session.lastMessageType, session.lastMessageContent, t) : '';
+  const me = useAtomValue(authAtom)?.user.id ?? '';
+  const preview = sessionPreview(session, t, me);
   const pinned = isPinned(session);
   const muted = isMuted(session);
   const badge = badgeOf(session);

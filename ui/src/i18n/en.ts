@@ -147,6 +147,7 @@ export const en = {
   'preview.VideoMsg': 'Video',
   'preview.VoiceMsg': 'Voice message',
   'preview.Forward': 'Forwarded: {text}',
+  'preview.ForwardFrom': 'Forwarded from {name}: {text}',
   'message.unsupported': 'Unsupported message received: view it on your phone',
   'historyPage.friend': 'Friend',
   'historyPage.group': 'Group',

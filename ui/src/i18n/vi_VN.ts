@@ -146,6 +146,7 @@ export const vi_VN: Table = {
   'preview.VideoMsg': 'Video',
   'preview.VoiceMsg': 'Tin nhắn thoại',
   'preview.Forward': 'Chuyển tiếp: {text}',
+  'preview.ForwardFrom': 'Chuyển tiếp từ {name}: {text}',
   'message.unsupported': 'Đã nhận tin nhắn chưa được hỗ trợ: hãy xem trên điện thoại',
   'historyPage.friend': 'Bạn bè',
   'historyPage.group': 'Nhóm',

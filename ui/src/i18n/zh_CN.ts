@@ -146,6 +146,7 @@ export const zh_CN: Table = {
   'preview.VideoMsg': '视频',
   'preview.VoiceMsg': '语音消息',
   'preview.Forward': '转发：{text}',
+  'preview.ForwardFrom': '转发自 {name}：{text}',
   'message.unsupported': '收到不支持的消息：请在手机上查看',
   'historyPage.friend': '好友',
   'historyPage.group': '群组',

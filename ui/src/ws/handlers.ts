@@ -157,8 +157,9 @@ function onMessage(message: Message, me: string): void {
   const peerId = conversationOf(message, me);
   upsertLive(peerId, message);
   alertIncoming(message, me);
-  if (message.chatType === 'Group') {
-    // The server names the sender in the preview and counts unread and mentions: read it again.
+  if (message.chatType === 'Group' || message.msgType === 'Forward') {
+    // The server names the sender (and a forward's original sender) in the preview and counts
+    // unread and mentions: read it again.
     refetchSessions(message.position);
     return;
   }
