@@ -80,6 +80,9 @@ func (*Blocked) EventType() string         { return TypeBlocked }
 func (*Unblocked) EventType() string       { return TypeUnblocked }
 func (*Removed) EventType() string         { return TypeRemoved }
 
+// PersonalFields: see es.Personal. A request's texts are its requester's.
+func (*Requested) PersonalFields() (string, []string) { return "from", []string{"remark", "content"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

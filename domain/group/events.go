@@ -191,6 +191,9 @@ func (*MessageUnpinned) EventType() string      { return TypeMessageUnpinned }
 func (*JoinRequested) EventType() string        { return TypeJoinRequested }
 func (*JoinAnswered) EventType() string         { return TypeJoinAnswered }
 
+// PersonalFields: see es.Personal. A nickname is its member's.
+func (*NicknameSet) PersonalFields() (string, []string) { return "member", []string{"nickname"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{
