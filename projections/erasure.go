@@ -5,6 +5,7 @@ import (
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/personal"
 )
 
 // What the read models show of an erased member (member.Erased, or a
@@ -22,6 +23,12 @@ func erasedAs(v, instead string) string {
 		return instead
 	}
 	return v
+}
+
+// erasedFavourite is f with the erased body when its copy was erased.
+func erasedFavourite(f personal.Favourite) personal.Favourite {
+	f.Content = erasedAs(f.Content, ErasedContent)
+	return f
 }
 
 // erasedMember is m with its personal data erased.
@@ -68,6 +75,74 @@ func (b *chatBatch) erased(ctx context.Context, env Envelope) error {
 	for _, m := range changed {
 		if err := b.refreshPreviews(ctx, env, m, ErasedContent); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// erased replaces the erased member's nickname in every group it is in,
+// and tells each group's members.
+func (b *groupBatch) erased(ctx context.Context, env Envelope) error {
+	who := env.Stream.ID
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	places, err := b.tx.GroupsOf(ctx, who)
+	if err != nil {
+		return err
+	}
+	for _, p := range places {
+		if p.Nickname == "" || p.Nickname == ErasedName {
+			continue
+		}
+		g, err := b.group(ctx, p.GroupID)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			continue
+		}
+		if err := b.changeMember(ctx, env, g, who, "NicknameSet", func(m *GroupMember) { m.Nickname = ErasedName }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// erasedApply replaces the texts of a friend request of an erased member,
+// and reports whether it had any.
+func erasedApply(a *Apply) bool {
+	changed := false
+	if a.Remark != "" && a.Remark != ErasedName {
+		a.Remark, changed = ErasedName, true
+	}
+	if a.Content != "" && a.Content != ErasedContent {
+		a.Content, changed = ErasedContent, true
+	}
+	return changed
+}
+
+// erased replaces the texts the erased member's acts carried (its friend
+// requests' messages) on other members' notices, stored or in the batch.
+func (b *noticeBatch) erased(ctx context.Context, env Envelope) error {
+	who := env.Stream.ID
+	stored, err := b.tx.NoticesBy(ctx, env.Tenant, who)
+	if err != nil {
+		return err
+	}
+	for _, n := range stored {
+		if n.Content != "" && n.Content != ErasedContent {
+			ns := b.of(env, n.Member)
+			if _, inBatch := ns[n.ID]; !inBatch { // nil there: deleted
+				ns[n.ID] = &n
+			}
+		}
+	}
+	for _, ns := range b.touched {
+		for _, n := range ns {
+			if n != nil && n.Actor == who && n.Content != "" {
+				n.Content = ErasedContent
+			}
 		}
 	}
 	return nil

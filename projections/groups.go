@@ -7,6 +7,7 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
+	"github.com/eventchat/eventchat/domain/member"
 )
 
 // Groups keeps groups and their members, and tells members that a group
@@ -37,6 +38,12 @@ type groupBatch struct {
 func (Groups) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
 	b := groupBatch{tx: tx, groups: map[string]*Group{}, members: map[string]map[string]*GroupMember{}}
 	for _, env := range events {
+		if _, ok := env.Event.(*member.Erased); ok && env.Stream.Category == es.CategoryMember {
+			if err := b.erased(ctx, env); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if env.Stream.Category != es.CategoryGroup {
 			continue
 		}
@@ -85,7 +92,7 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.MemberMuted:
 		return b.changeMember(ctx, env, g, e.Member, "Muted", func(m *GroupMember) { m.MutedUntil = e.Until })
 	case *group.NicknameSet:
-		return b.changeMember(ctx, env, g, e.Member, "NicknameSet", func(m *GroupMember) { m.Nickname = e.Nickname })
+		return b.changeMember(ctx, env, g, e.Member, "NicknameSet", func(m *GroupMember) { m.Nickname = erasedAs(e.Nickname, ErasedName) })
 	case *group.OwnershipTransferred:
 		g.Owner = e.To
 		if err := b.changeMember(ctx, env, g, e.From, "", func(m *GroupMember) { m.Role = string(group.Admin) }); err != nil {

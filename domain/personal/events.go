@@ -98,6 +98,9 @@ func (*FavouriteEdited) PersonalFields() (string, []string) {
 	return "member", []string{"favourite.content"}
 }
 
+// A mass message's list keeps a copy of what its sender sent.
+func (*BatchSent) PersonalFields() (string, []string) { return "member", []string{"batch.content"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

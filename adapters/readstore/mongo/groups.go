@@ -127,6 +127,28 @@ func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) 
 	return out, nil
 }
 
+func (t *tx) GroupsOf(ctx context.Context, member string) ([]projections.GroupMember, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: groups of %s: %w", member, err)
+	}
+	var docs []groupMemberDoc
+	if err := t.s.findAll(ctx, groupMembersColl, bson.D{{Key: "member", Value: member}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: groups of %s: %w", member, err)
+	}
+	var out []projections.GroupMember
+	for _, d := range docs {
+		if _, put := t.groupMembers[d.ID]; !put && !t.deletedMembers[d.ID] {
+			out = append(out, d.member())
+		}
+	}
+	for _, d := range t.groupMembers {
+		if d.Member == member {
+			out = append(out, d.member())
+		}
+	}
+	return out, nil
+}
+
 func (t *tx) PutGroupMembers(ctx context.Context, ms []projections.GroupMember) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: put group members: %w", err)

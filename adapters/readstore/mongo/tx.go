@@ -288,6 +288,28 @@ func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
 	return nil
 }
 
+func (t *tx) AppliesFrom(ctx context.Context, tenant, member string) ([]projections.Apply, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: applies from %s: %w", member, err)
+	}
+	var docs []applyDoc
+	if err := t.s.findAll(ctx, appliesColl, bson.D{{Key: "from", Value: member}, {Key: "tenant", Value: tenant}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: applies from %s: %w", member, err)
+	}
+	var out []projections.Apply
+	for _, d := range docs {
+		if _, put := t.applies[d.ID]; !put {
+			out = append(out, d.apply())
+		}
+	}
+	for _, d := range t.applies {
+		if d.From == member && d.Tenant == tenant {
+			out = append(out, d.apply())
+		}
+	}
+	return out, nil
+}
+
 func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply, bool, error) {
 	if err := t.check(ctx); err != nil {
 		return projections.Apply{}, false, fmt.Errorf("mongoread: get apply %s: %w", id, err)

@@ -96,6 +96,23 @@ func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
 	return nil
 }
 
+func (t *tx) GroupsOf(ctx context.Context, member string) ([]projections.GroupMember, error) {
+	var out []projections.GroupMember
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.groupsOf
+		st.BindText(member)
+		for st.Next() {
+			out = append(out, groupMemberAt(st))
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: groups of %s: %w", member, err)
+	}
+	return out, nil
+}
+
 func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) (map[string]projections.GroupMember, error) {
 	if err := t.check(ctx); err != nil {
 		return nil, fmt.Errorf("sqliteread: get group members: %w", err)

@@ -18,6 +18,7 @@ type writeStatements struct {
 	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
+	groupsOf, appliesFrom, noticesBy                             *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
@@ -70,6 +71,9 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.getNotice:         noticeByIDSQL,
 		&w.unreadNotices:     unreadNoticesSQL,
 		&w.deleteNotice:      deleteNoticeSQL,
+		&w.groupsOf:          memberGroupsSQL,
+		&w.appliesFrom:       appliesFromSQL,
+		&w.noticesBy:         noticesBySQL,
 	})
 	if err != nil {
 		return w, err

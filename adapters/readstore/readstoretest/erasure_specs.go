@@ -1,0 +1,77 @@
+package readstoretest
+
+import (
+	"errors"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/projections"
+)
+
+// describeErasureLookups covers what an erasure looks up: a member's
+// places in groups, the requests it sent and the notices telling of its
+// acts, stored or written earlier in the same transaction.
+func describeErasureLookups(store func() projections.ReadStore) {
+	Describe("an erased member's texts", func() {
+		place := func(group, member, nickname string) projections.GroupMember {
+			return projections.GroupMember{GroupID: group, Tenant: tenantA, Member: member, Role: "Normal", Nickname: nickname, JoinedAt: 1}
+		}
+		note := func(tenant, member, id, actor, content string) projections.Notice {
+			return projections.Notice{Tenant: tenant, Member: member, ID: id, Kind: "FriendRequest", Tab: "friends",
+				Actor: actor, ContentID: "c-" + id, Content: content, CreatedAt: 1, Position: 1}
+		}
+		BeforeEach(func() {
+			update(store(), func(tx projections.Tx) error {
+				return errors.Join(
+					tx.PutGroupMembers(ctx, []projections.GroupMember{place("g1", "zed", "zee"), place("g2", "zed", ""),
+						place("g3", "zed", "gone"), place("g1", "amy", "ames")}),
+					tx.PutApplies(ctx, []projections.Apply{apply(tenantA, "a1", "zed", "amy", 100), apply(tenantB, "a2", "zed", "bob", 100),
+						apply(tenantA, "a3", "amy", "zed", 100)}),
+					tx.PutNotices(ctx, []projections.Notice{note(tenantA, "amy", "n1", "zed", "hello"), note(tenantA, "bob", "n2", "zed", "hi"),
+						note(tenantB, "amy", "n3", "zed", "other tenant"), note(tenantA, "zed", "n4", "amy", "to zed"),
+						note(tenantA, "cid", "n5", "zed", "deleted")}),
+				)
+			})
+		})
+
+		It("finds them stored and overlaid by the transaction's own writes", func() {
+			update(store(), func(tx projections.Tx) error {
+				Expect(tx.DeleteGroupMembers(ctx, "g3", []string{"zed"})).To(Succeed())
+				Expect(tx.PutGroupMembers(ctx, []projections.GroupMember{place("g4", "zed", "new"), place("g1", "zed", "zed again")})).To(Succeed())
+				places, err := tx.GroupsOf(ctx, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(places).To(ConsistOf(place("g1", "zed", "zed again"), place("g2", "zed", ""), place("g4", "zed", "new")))
+
+				sent := apply(tenantA, "a4", "zed", "cid", 200)
+				edited := apply(tenantA, "a1", "zed", "amy", 100)
+				edited.Content = "changed"
+				Expect(tx.PutApplies(ctx, []projections.Apply{sent, edited})).To(Succeed())
+				applies, err := tx.AppliesFrom(ctx, tenantA, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(applies).To(ConsistOf(edited, sent))
+
+				Expect(tx.DeleteNotices(ctx, "cid", []string{"n5"})).To(Succeed())
+				read := note(tenantA, "bob", "n2", "zed", "hi")
+				read.Read = true
+				Expect(tx.PutNotices(ctx, []projections.Notice{read, note(tenantA, "dan", "n6", "zed", "new one")})).To(Succeed())
+				notices, err := tx.NoticesBy(ctx, tenantA, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(notices).To(ConsistOf(note(tenantA, "amy", "n1", "zed", "hello"), read, note(tenantA, "dan", "n6", "zed", "new one")))
+				return nil
+			})
+			update(store(), func(tx projections.Tx) error {
+				places, err := tx.GroupsOf(ctx, "nobody")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(places).To(BeEmpty())
+				applies, err := tx.AppliesFrom(ctx, tenantB, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(applyIDs(applies)).To(Equal([]string{"a2"}))
+				notices, err := tx.NoticesBy(ctx, tenantA, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(notices).To(HaveLen(3), "the writes of the transaction before")
+				return nil
+			})
+		})
+	})
+}
