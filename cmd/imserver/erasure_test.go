@@ -21,6 +21,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.uber.org/zap"
 
+	"github.com/eventchat/eventchat/adapters/chatmodel/chatmodeltest"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 	"github.com/eventchat/eventchat/adapters/keystore"
@@ -194,6 +195,79 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
 		Expect(s.stop()).To(Succeed())
 		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+	})
+
+	It("erases its group nicknames, friend requests, favourites and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
+		const (
+			nickname = "Quillon Marrowpike"
+			remark   = "remark for Vespertine"
+			request  = "the okapi sings at dawn, add me"
+			edited   = "my note on the cinnabar lantern"
+			question = "where does the 9X saffron caravan rest"
+			answer   = "Hello, world!" // what the stand-in model answers
+		)
+		fake := chatmodeltest.Start()
+		DeferCleanup(fake.Close)
+		setUpAssistant(s, fake, nil)
+		carol := s.register("carolq01")
+
+		By("the member sets a nickname in a group, asks a stranger to be friends, keeps a favourite and asks the assistant")
+		var group struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "memberIds": []string{bob.ID}}, &group)
+		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
+		s.ok("POST", "/v1/chat/applyInfo/build", zeb.Token, map[string]string{"friendMemberId": carol.ID, "remark": remark, "content": request}, nil)
+		var kept struct{ ID string }
+		s.ok("POST", "/v1/chat/favoriteInfo/build", zeb.Token, map[string]string{"messageId": sent.ID}, &kept)
+		s.written("PUT", "/v1/chat/favoriteInfo/modify", zeb, map[string]string{"id": kept.ID, "content": edited})
+		c := s.dial(zeb)
+		q := s.ask(zeb, question)
+		_, end := answerOf(c, q.QuestionID)
+		Expect(end.Item.Content).To(Equal(answer))
+
+		nicknameOf := func(after uint64) string {
+			GinkgoHelper()
+			var ms []struct{ MemberID, Nickname string }
+			s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/listGroupMember?groupId=%s&after=%d", group.GroupID, after), bob.Token, nil, &ms)
+			for _, m := range ms {
+				if m.MemberID == zeb.ID {
+					return m.Nickname
+				}
+			}
+			Fail("zeb is not in the group")
+			return ""
+		}
+		// carolSees is the request's texts as carol lists it, and its
+		// message on her notice.
+		carolSees := func(after uint64) (string, string, string) {
+			GinkgoHelper()
+			var applies struct {
+				Records []struct{ Remark, Content string }
+			}
+			s.ok("GET", fmt.Sprintf("/v1/chat/applyInfo/queryFriendApplyInfoPages?after=%d", after), carol.Token, nil, &applies)
+			Expect(applies.Records).To(HaveLen(1))
+			var notices noticePage
+			s.ok("GET", fmt.Sprintf("/v1/message/messagePush/history/systemNotify/list?after=%d", after), carol.Token, nil, &notices)
+			Expect(notices.Records).To(HaveLen(1))
+			return applies.Records[0].Remark, applies.Records[0].Content, notices.Records[0].Message
+		}
+		Expect(nicknameOf(end.Item.Position)).To(Equal(nickname))
+		seenRemark, seenRequest, seenMessage := carolSees(end.Item.Position)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{remark, request, request}))
+
+		By("erased: the others see placeholders, live and after a rebuild")
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
+		Expect(nicknameOf(erased)).To(Equal(projections.ErasedName))
+		seenRemark, seenRequest, seenMessage = carolSees(erased)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+		code, _, errOut := s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		Expect(nicknameOf(0)).To(Equal(projections.ErasedName))
+		seenRemark, seenRequest, seenMessage = carolSees(0)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+
+		By("no file of the data directory holds any of it")
+		Expect(s.stop()).To(Succeed())
+		Expect(filesHolding(dir, nickname, remark, request, edited, question, answer, text)).To(BeEmpty())
 	})
 
 	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {
