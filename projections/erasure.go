@@ -148,6 +148,27 @@ func (b *noticeBatch) erased(ctx context.Context, env Envelope) error {
 	return nil
 }
 
+// erased replaces the remarks the erased member gave its friends, stored
+// or in the batch.
+func (f *friendRows) erased(ctx context.Context, who string) error {
+	stored, err := f.tx.GetFriends(ctx, who, nil)
+	if err != nil {
+		return err
+	}
+	for id, row := range stored {
+		k := friendKey{who, id}
+		if _, inBatch := f.rows[k]; !inBatch && row.Remark != "" { // nil there: deleted
+			f.set(k, &row)
+		}
+	}
+	for k, row := range f.rows {
+		if k.member == who && row != nil && row.Remark != "" {
+			row.Remark = ErasedName
+		}
+	}
+	return nil
+}
+
 // Opener opens the personal fields that events carry sealed (see
 // es.Personal) where they are not read through the live log: in an
 // imported export.

@@ -106,6 +106,9 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 					deltas = append(deltas, delta(env, CmdApplyRefresh, map[string]string{"id": id}, a.From, a.To))
 				}
 			}
+			if err := friends.erased(ctx, env.Stream.ID); err != nil {
+				return nil, err
+			}
 		case *friend.Removed:
 			a, b := friend.Members(env.Stream.ID)
 			friends.remove(a, b)
@@ -178,7 +181,7 @@ func (f *friendRows) change(ctx context.Context, env Envelope) ([]Delta, error) 
 	}
 	switch e := env.Event.(type) {
 	case *friend.Remarked:
-		row.Remark = e.Remark
+		row.Remark = erasedAs(e.Remark, ErasedName)
 	case *friend.Blocked:
 		row.Blocked = true
 	case *friend.Unblocked:

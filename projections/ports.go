@@ -140,7 +140,8 @@ type Tx interface {
 	PutFriends(ctx context.Context, fs []Friend) error
 	PutGroupApplies(ctx context.Context, as []GroupApply) error
 	GetGroupApply(ctx context.Context, tenant, id string) (GroupApply, bool, error)
-	// GetFriends returns member's friends among ids, by id.
+	// GetFriends returns member's friends among ids, or all of them when
+	// ids is nil, by id.
 	GetFriends(ctx context.Context, member string, ids []string) (map[string]Friend, error)
 	DeleteFriends(ctx context.Context, member string, ids []string) error
 

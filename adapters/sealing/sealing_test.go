@@ -181,7 +181,7 @@ var _ = Describe("the sealed log", func() {
 		Expect(reg).To(Equal(&member.Registered{MemberID: "1001", Phone: es.Erased, Account: es.Erased, Name: es.Erased}))
 	})
 
-	It("seals group nicknames, friend requests, favourites and the assistant's exchanges under their member's key", func() {
+	It("seals group nicknames, friend requests and remarks, favourites and the assistant's exchanges under their member's key", func() {
 		fav := personal.Favourite{ID: "f1", MessageID: "m7", ChatType: "Friend", From: "1002", Peer: "1002", MsgType: "Text",
 			Content: "favourite saffron lighthouse", SentAt: 5, At: 6}
 		edited := fav
@@ -193,6 +193,7 @@ var _ = Describe("the sealed log", func() {
 			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.NicknameSet{Member: "1001", Nickname: "nickname quokkabard", At: 1}},
 			{es.Stream(tenant, es.CategoryFriendship, chatID), &friend.Requested{ApplyID: "a1", From: "1001", To: "1002",
 				Remark: "remark marmalade otter", Content: "request tangerine walrus", At: 2}},
+			{es.Stream(tenant, es.CategoryFriendship, chatID), &friend.Remarked{By: "1001", Remark: "remark ocelot pudding", At: 2}},
 			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteAdded{Member: "1001", Favourite: fav}},
 			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteEdited{Member: "1001", Favourite: edited}},
 			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Asked{ID: "q1", Member: "1001", Model: "m",
@@ -203,13 +204,13 @@ var _ = Describe("the sealed log", func() {
 		for _, e := range events {
 			appendTo(log, e.stream, event(e.event))
 		}
-		needles := []string{"quokkabard", "marmalade", "tangerine", "saffron", "periwinkle", "cobalt"}
+		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "periwinkle", "cobalt"}
 		for _, r := range readAll(raw) {
 			for _, needle := range needles {
 				Expect(string(r.Data)).NotTo(ContainSubstring(needle), r.Type)
 			}
 		}
-		Expect(string(readAll(raw)[2].Data)).To(ContainSubstring(`"messageId":"m7"`), "a favourite's other fields stay as they were")
+		Expect(string(readAll(raw)[3].Data)).To(ContainSubstring(`"messageId":"m7"`), "a favourite's other fields stay as they were")
 
 		decoded := func() []es.Event {
 			GinkgoHelper()
@@ -229,12 +230,13 @@ var _ = Describe("the sealed log", func() {
 		got := decoded()
 		Expect(got[0].(*group.NicknameSet).Nickname).To(Equal(es.Erased))
 		Expect(*got[1].(*friend.Requested)).To(Equal(friend.Requested{ApplyID: "a1", From: "1001", To: "1002", Remark: es.Erased, Content: es.Erased, At: 2}))
+		Expect(got[2].(*friend.Remarked).Remark).To(Equal(es.Erased))
 		erasedFav := fav
 		erasedFav.Content = es.Erased
-		Expect(got[2].(*personal.FavouriteAdded).Favourite).To(Equal(erasedFav))
-		Expect(got[3].(*personal.FavouriteEdited).Favourite.Content).To(Equal(es.Erased))
-		Expect(got[4].(*assistant.Asked).Content).To(Equal(es.Erased))
-		Expect(got[5].(*assistant.Answered).Content).To(Equal(es.Erased))
+		Expect(got[3].(*personal.FavouriteAdded).Favourite).To(Equal(erasedFav))
+		Expect(got[4].(*personal.FavouriteEdited).Favourite.Content).To(Equal(es.Erased))
+		Expect(got[5].(*assistant.Asked).Content).To(Equal(es.Erased))
+		Expect(got[6].(*assistant.Answered).Content).To(Equal(es.Erased))
 	})
 
 	It("seals a field of a nested object exactly, whatever the object holds around it", func() {

@@ -201,6 +201,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		const (
 			nickname = "Quillon Marrowpike"
 			remark   = "remark for Vespertine"
+			bobAs    = "my old pal Ostrogoth"
 			request  = "the okapi sings at dawn, add me"
 			edited   = "my note on the cinnabar lantern"
 			question = "where does the 9X saffron caravan rest"
@@ -211,11 +212,12 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		setUpAssistant(s, fake, nil)
 		carol := s.register("carolq01")
 
-		By("the member sets a nickname in a group, asks a stranger to be friends, keeps a favourite and asks the assistant")
+		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite and asks the assistant")
 		var group struct{ GroupID string }
 		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "memberIds": []string{bob.ID}}, &group)
 		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
 		s.ok("POST", "/v1/chat/applyInfo/build", zeb.Token, map[string]string{"friendMemberId": carol.ID, "remark": remark, "content": request}, nil)
+		s.written("PUT", "/v1/chat/friendInfo/modify", zeb, map[string]any{"friendMemberId": bob.ID, "remark": bobAs})
 		var kept struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", zeb.Token, map[string]string{"messageId": sent.ID}, &kept)
 		s.written("PUT", "/v1/chat/favoriteInfo/modify", zeb, map[string]string{"id": kept.ID, "content": edited})
@@ -254,20 +256,27 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		seenRemark, seenRequest, seenMessage := carolSees(end.Item.Position)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{remark, request, request}))
 
-		By("erased: the others see placeholders, live and after a rebuild")
+		By("erased: the others see placeholders")
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		Expect(nicknameOf(erased)).To(Equal(projections.ErasedName))
 		seenRemark, seenRequest, seenMessage = carolSees(erased)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+
+		By("no file of the data directory holds any of it, without a rebuild")
+		Expect(s.stop()).To(Succeed())
+		secrets := []string{nickname, remark, bobAs, request, edited, question, answer, text}
+		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
+
+		By("a rebuild folds the same placeholders, and leaves none of it either")
+		s = startServer(dir)
+		bob, carol = s.login("bobq0001"), s.login("carolq01")
 		code, _, errOut := s.imctl("projections", "rebuild", "all")
 		Expect(code).To(Equal(0), errOut)
 		Expect(nicknameOf(0)).To(Equal(projections.ErasedName))
 		seenRemark, seenRequest, seenMessage = carolSees(0)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
-
-		By("no file of the data directory holds any of it")
 		Expect(s.stop()).To(Succeed())
-		Expect(filesHolding(dir, nickname, remark, request, edited, question, answer, text)).To(BeEmpty())
+		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 	})
 
 	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {

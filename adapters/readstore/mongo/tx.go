@@ -236,8 +236,17 @@ func (t *tx) GetFriends(ctx context.Context, member string, ids []string) (map[s
 	for i, id := range ids {
 		keys[i] = pairID(member, id)
 	}
+	filter := bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}}
+	if ids == nil {
+		filter = bson.D{{Key: "member", Value: member}}
+		for k, d := range t.friends {
+			if d.Member == member {
+				keys = append(keys, k)
+			}
+		}
+	}
 	var docs []friendDoc
-	if err := t.s.findAll(ctx, friendsColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}}, nil, &docs); err != nil {
+	if err := t.s.findAll(ctx, friendsColl, filter, nil, &docs); err != nil {
 		return nil, fmt.Errorf("mongoread: get friends: %w", err)
 	}
 	out := map[string]projections.Friend{}

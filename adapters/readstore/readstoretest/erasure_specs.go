@@ -10,8 +10,8 @@ import (
 )
 
 // describeErasureLookups covers what an erasure looks up: a member's
-// places in groups, the requests it sent and the notices telling of its
-// acts, stored or written earlier in the same transaction.
+// places in groups, the requests it sent, the notices telling of its acts
+// and all its friends, stored or written earlier in the same transaction.
 func describeErasureLookups(store func() projections.ReadStore) {
 	Describe("an erased member's texts", func() {
 		place := func(group, member, nickname string) projections.GroupMember {
@@ -21,9 +21,14 @@ func describeErasureLookups(store func() projections.ReadStore) {
 			return projections.Notice{Tenant: tenant, Member: member, ID: id, Kind: "FriendRequest", Tab: "friends",
 				Actor: actor, ContentID: "c-" + id, Content: content, CreatedAt: 1, Position: 1}
 		}
+		friend := func(member, id, remark string) projections.Friend {
+			return projections.Friend{Tenant: tenantA, Member: member, FriendID: id, ChatID: member + "_" + id, Remark: remark, Since: 1}
+		}
 		BeforeEach(func() {
 			update(store(), func(tx projections.Tx) error {
 				return errors.Join(
+					tx.PutFriends(ctx, []projections.Friend{friend("zed", "amy", "Amy dear"), friend("zed", "bob", ""),
+						friend("zed", "cid", "gone"), friend("amy", "zed", "Zed")}),
 					tx.PutGroupMembers(ctx, []projections.GroupMember{place("g1", "zed", "zee"), place("g2", "zed", ""),
 						place("g3", "zed", "gone"), place("g1", "amy", "ames")}),
 					tx.PutApplies(ctx, []projections.Apply{apply(tenantA, "a1", "zed", "amy", 100), apply(tenantB, "a2", "zed", "bob", 100),
@@ -58,6 +63,13 @@ func describeErasureLookups(store func() projections.ReadStore) {
 				notices, err := tx.NoticesBy(ctx, tenantA, "zed")
 				Expect(err).NotTo(HaveOccurred())
 				Expect(notices).To(ConsistOf(note(tenantA, "amy", "n1", "zed", "hello"), read, note(tenantA, "dan", "n6", "zed", "new one")))
+
+				Expect(tx.DeleteFriends(ctx, "zed", []string{"cid"})).To(Succeed())
+				Expect(tx.PutFriends(ctx, []projections.Friend{friend("zed", "dan", "Dan"), friend("zed", "bob", "Bobby")})).To(Succeed())
+				friends, err := tx.GetFriends(ctx, "zed", nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(friends).To(Equal(map[string]projections.Friend{"amy": friend("zed", "amy", "Amy dear"),
+					"bob": friend("zed", "bob", "Bobby"), "dan": friend("zed", "dan", "Dan")}))
 				return nil
 			})
 			update(store(), func(tx projections.Tx) error {
@@ -70,6 +82,12 @@ func describeErasureLookups(store func() projections.ReadStore) {
 				notices, err := tx.NoticesBy(ctx, tenantA, "zed")
 				Expect(err).NotTo(HaveOccurred())
 				Expect(notices).To(HaveLen(3), "the writes of the transaction before")
+				friends, err := tx.GetFriends(ctx, "zed", nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(friends).To(HaveLen(3))
+				friends, err = tx.GetFriends(ctx, "nobody", nil)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(friends).To(BeEmpty())
 				return nil
 			})
 		})

@@ -18,7 +18,7 @@ type writeStatements struct {
 	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
-	groupsOf, appliesFrom, noticesBy                             *sqlitec.Stmt
+	groupsOf, appliesFrom, noticesBy, allFriends                 *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
@@ -74,6 +74,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.groupsOf:          memberGroupsSQL,
 		&w.appliesFrom:       appliesFromSQL,
 		&w.noticesBy:         noticesBySQL,
+		&w.allFriends:        friendsSQL,
 	})
 	if err != nil {
 		return w, err
