@@ -181,7 +181,7 @@ var _ = Describe("the sealed log", func() {
 		Expect(reg).To(Equal(&member.Registered{MemberID: "1001", Phone: es.Erased, Account: es.Erased, Name: es.Erased}))
 	})
 
-	It("seals group nicknames, friend requests and remarks, favourites and the assistant's exchanges under their member's key", func() {
+	It("seals group nicknames, friend requests and remarks, favourites, mass messages and the assistant's exchanges under their member's key", func() {
 		fav := personal.Favourite{ID: "f1", MessageID: "m7", ChatType: "Friend", From: "1002", Peer: "1002", MsgType: "Text",
 			Content: "favourite saffron lighthouse", SentAt: 5, At: 6}
 		edited := fav
@@ -196,6 +196,8 @@ var _ = Describe("the sealed log", func() {
 			{es.Stream(tenant, es.CategoryFriendship, chatID), &friend.Remarked{By: "1001", Remark: "remark ocelot pudding", At: 2}},
 			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteAdded{Member: "1001", Favourite: fav}},
 			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteEdited{Member: "1001", Favourite: edited}},
+			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.BatchSent{Member: "1001", Batch: personal.Batch{ID: "b1", MsgType: "Text",
+				Content: "mass vermilion kite", Recipients: []string{"1002"}, MessageIDs: []string{"m8"}}}},
 			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Asked{ID: "q1", Member: "1001", Model: "m",
 				Content: "question periwinkle comet", At: 3}},
 			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Answered{QuestionID: "q1", Member: "1001", Model: "m",
@@ -204,7 +206,7 @@ var _ = Describe("the sealed log", func() {
 		for _, e := range events {
 			appendTo(log, e.stream, event(e.event))
 		}
-		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "periwinkle", "cobalt"}
+		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "vermilion", "periwinkle", "cobalt"}
 		for _, r := range readAll(raw) {
 			for _, needle := range needles {
 				Expect(string(r.Data)).NotTo(ContainSubstring(needle), r.Type)
@@ -235,8 +237,10 @@ var _ = Describe("the sealed log", func() {
 		erasedFav.Content = es.Erased
 		Expect(got[3].(*personal.FavouriteAdded).Favourite).To(Equal(erasedFav))
 		Expect(got[4].(*personal.FavouriteEdited).Favourite.Content).To(Equal(es.Erased))
-		Expect(got[5].(*assistant.Asked).Content).To(Equal(es.Erased))
-		Expect(got[6].(*assistant.Answered).Content).To(Equal(es.Erased))
+		Expect(got[5].(*personal.BatchSent).Batch.Content).To(Equal(es.Erased))
+		Expect(got[5].(*personal.BatchSent).Batch.MessageIDs).To(Equal([]string{"m8"}))
+		Expect(got[6].(*assistant.Asked).Content).To(Equal(es.Erased))
+		Expect(got[7].(*assistant.Answered).Content).To(Equal(es.Erased))
 	})
 
 	It("seals a field of a nested object exactly, whatever the object holds around it", func() {

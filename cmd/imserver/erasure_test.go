@@ -202,6 +202,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 			nickname = "Quillon Marrowpike"
 			remark   = "remark for Vespertine"
 			bobAs    = "my old pal Ostrogoth"
+			mass     = "to all: the vermilion kite flies"
 			request  = "the okapi sings at dawn, add me"
 			edited   = "my note on the cinnabar lantern"
 			question = "where does the 9X saffron caravan rest"
@@ -212,7 +213,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		setUpAssistant(s, fake, nil)
 		carol := s.register("carolq01")
 
-		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite and asks the assistant")
+		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and asks the assistant")
 		var group struct{ GroupID string }
 		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "memberIds": []string{bob.ID}}, &group)
 		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
@@ -221,6 +222,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		var kept struct{ ID string }
 		s.ok("POST", "/v1/chat/favoriteInfo/build", zeb.Token, map[string]string{"messageId": sent.ID}, &kept)
 		s.written("PUT", "/v1/chat/favoriteInfo/modify", zeb, map[string]string{"id": kept.ID, "content": edited})
+		s.written("POST", "/v1/chat/batchSend/build", zeb, map[string]any{"uuid": "mass-1", "recipients": []string{bob.ID}, "content": mass})
 		c := s.dial(zeb)
 		q := s.ask(zeb, question)
 		_, end := answerOf(c, q.QuestionID)
@@ -264,7 +266,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 
 		By("no file of the data directory holds any of it, without a rebuild")
 		Expect(s.stop()).To(Succeed())
-		secrets := []string{nickname, remark, bobAs, request, edited, question, answer, text}
+		secrets := []string{nickname, remark, bobAs, request, edited, mass, question, answer, text}
 		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 
 		By("a rebuild folds the same placeholders, and leaves none of it either")
