@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -167,6 +168,30 @@ func (f *friendRows) erased(ctx context.Context, who string) error {
 		}
 	}
 	return nil
+}
+
+// erasedFeedback replaces the text of the feedback the erased member sent.
+func erasedFeedback(ctx context.Context, tx Tx, env Envelope) error {
+	items, err := tx.GetPersonalItems(ctx, personal.FeedbackOwner(env.Tenant), personal.KindFeedback)
+	if err != nil {
+		return err
+	}
+	var changed []PersonalItem
+	for _, it := range items {
+		var f FeedbackDoc
+		if err := json.Unmarshal(it.Doc, &f); err != nil {
+			return err
+		}
+		if f.MemberID != env.Stream.ID || f.Content == "" || f.Content == ErasedContent {
+			continue
+		}
+		f.Content = ErasedContent
+		if it.Doc, err = json.Marshal(f); err != nil {
+			return err
+		}
+		changed = append(changed, it)
+	}
+	return tx.PutPersonalItems(ctx, changed)
 }
 
 // Opener opens the personal fields that events carry sealed (see

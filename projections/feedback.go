@@ -59,6 +59,8 @@ func (Feedback) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 				Content: erasedAs(e.Content, ErasedContent), Images: images, CreateTime: e.At})
 		case *member.FeedbackReplied:
 			err = put(env, personal.KindFeedbackReply, e.ID, e.At, FeedbackReplyDoc{Reply: e.Reply, By: env.Metadata.Actor, ReplyTime: e.At})
+		case *member.Erased:
+			err = erasedFeedback(ctx, tx, env)
 		}
 		if err != nil {
 			return nil, err

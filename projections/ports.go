@@ -149,6 +149,8 @@ type Tx interface {
 
 	// PutPersonalItems stores items, replacing stored ones of the same key.
 	PutPersonalItems(ctx context.Context, items []PersonalItem) error
+	// GetPersonalItems returns all member's items of kind.
+	GetPersonalItems(ctx context.Context, member, kind string) ([]PersonalItem, error)
 	// DeletePersonalItems drops member's items of kind among ids, or all of
 	// them when ids is nil.
 	DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error

@@ -203,6 +203,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 			remark   = "remark for Vespertine"
 			bobAs    = "my old pal Ostrogoth"
 			mass     = "to all: the vermilion kite flies"
+			feedback = "the chartreuse button hides"
 			request  = "the okapi sings at dawn, add me"
 			edited   = "my note on the cinnabar lantern"
 			question = "where does the 9X saffron caravan rest"
@@ -213,7 +214,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		setUpAssistant(s, fake, nil)
 		carol := s.register("carolq01")
 
-		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and asks the assistant")
+		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and feedback, and asks the assistant")
 		var group struct{ GroupID string }
 		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "memberIds": []string{bob.ID}}, &group)
 		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
@@ -223,6 +224,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		s.ok("POST", "/v1/chat/favoriteInfo/build", zeb.Token, map[string]string{"messageId": sent.ID}, &kept)
 		s.written("PUT", "/v1/chat/favoriteInfo/modify", zeb, map[string]string{"id": kept.ID, "content": edited})
 		s.written("POST", "/v1/chat/batchSend/build", zeb, map[string]any{"uuid": "mass-1", "recipients": []string{bob.ID}, "content": mass})
+		s.written("POST", "/v1/member/feedback/build", zeb, map[string]any{"type": "bug", "content": feedback})
 		c := s.dial(zeb)
 		q := s.ask(zeb, question)
 		_, end := answerOf(c, q.QuestionID)
@@ -254,19 +256,31 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 			Expect(notices.Records).To(HaveLen(1))
 			return applies.Records[0].Remark, applies.Records[0].Content, notices.Records[0].Message
 		}
+		feedbackSeen := func(after uint64) string {
+			GinkgoHelper()
+			var page struct {
+				Records []struct{ MemberID, Content string }
+			}
+			s.ok("GET", fmt.Sprintf("/v1/admin/feedback/list?tenant=x0001&after=%d", after), s.operator().Token, nil, &page)
+			Expect(page.Records).To(HaveLen(1))
+			Expect(page.Records[0].MemberID).To(Equal(zeb.ID))
+			return page.Records[0].Content
+		}
 		Expect(nicknameOf(end.Item.Position)).To(Equal(nickname))
 		seenRemark, seenRequest, seenMessage := carolSees(end.Item.Position)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{remark, request, request}))
+		Expect(feedbackSeen(end.Item.Position)).To(Equal(feedback))
 
 		By("erased: the others see placeholders")
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		Expect(nicknameOf(erased)).To(Equal(projections.ErasedName))
 		seenRemark, seenRequest, seenMessage = carolSees(erased)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+		Expect(feedbackSeen(erased)).To(Equal(projections.ErasedContent))
 
 		By("no file of the data directory holds any of it, without a rebuild")
 		Expect(s.stop()).To(Succeed())
-		secrets := []string{nickname, remark, bobAs, request, edited, mass, question, answer, text}
+		secrets := []string{nickname, remark, bobAs, request, edited, mass, feedback, question, answer, text}
 		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 
 		By("a rebuild folds the same placeholders, and leaves none of it either")
@@ -277,6 +291,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(nicknameOf(0)).To(Equal(projections.ErasedName))
 		seenRemark, seenRequest, seenMessage = carolSees(0)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+		Expect(feedbackSeen(0)).To(Equal(projections.ErasedContent))
 		Expect(s.stop()).To(Succeed())
 		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 	})

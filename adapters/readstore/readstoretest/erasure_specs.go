@@ -10,8 +10,9 @@ import (
 )
 
 // describeErasureLookups covers what an erasure looks up: a member's
-// places in groups, the requests it sent, the notices telling of its acts
-// and all its friends, stored or written earlier in the same transaction.
+// places in groups, the requests it sent, the notices telling of its acts,
+// all its friends and all its items of a kind, stored or written earlier
+// in the same transaction.
 func describeErasureLookups(store func() projections.ReadStore) {
 	Describe("an erased member's texts", func() {
 		place := func(group, member, nickname string) projections.GroupMember {
@@ -24,9 +25,14 @@ func describeErasureLookups(store func() projections.ReadStore) {
 		friend := func(member, id, remark string) projections.Friend {
 			return projections.Friend{Tenant: tenantA, Member: member, FriendID: id, ChatID: member + "_" + id, Remark: remark, Since: 1}
 		}
+		item := func(member, kind, id, doc string) projections.PersonalItem {
+			return projections.PersonalItem{Tenant: tenantA, Member: member, Kind: kind, ID: id, At: 1, Doc: []byte(doc)}
+		}
 		BeforeEach(func() {
 			update(store(), func(tx projections.Tx) error {
 				return errors.Join(
+					tx.PutPersonalItems(ctx, []projections.PersonalItem{item("zed", "notes", "i1", `{"a":1}`), item("zed", "notes", "i2", `{"a":2}`),
+						item("zed", "notes", "i3", `{"a":3}`), item("zed", "other", "i1", `{}`), item("amy", "notes", "i1", `{}`)}),
 					tx.PutFriends(ctx, []projections.Friend{friend("zed", "amy", "Amy dear"), friend("zed", "bob", ""),
 						friend("zed", "cid", "gone"), friend("amy", "zed", "Zed")}),
 					tx.PutGroupMembers(ctx, []projections.GroupMember{place("g1", "zed", "zee"), place("g2", "zed", ""),
@@ -70,6 +76,16 @@ func describeErasureLookups(store func() projections.ReadStore) {
 				Expect(err).NotTo(HaveOccurred())
 				Expect(friends).To(Equal(map[string]projections.Friend{"amy": friend("zed", "amy", "Amy dear"),
 					"bob": friend("zed", "bob", "Bobby"), "dan": friend("zed", "dan", "Dan")}))
+
+				Expect(tx.DeletePersonalItems(ctx, "zed", "notes", []string{"i3"})).To(Succeed())
+				Expect(tx.PutPersonalItems(ctx, []projections.PersonalItem{item("zed", "notes", "i2", `{"a":22}`), item("zed", "notes", "i4", `{"a":4}`)})).To(Succeed())
+				items, err := tx.GetPersonalItems(ctx, "zed", "notes")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(items).To(ConsistOf(item("zed", "notes", "i1", `{"a":1}`), item("zed", "notes", "i2", `{"a":22}`), item("zed", "notes", "i4", `{"a":4}`)))
+				Expect(tx.DeletePersonalItems(ctx, "zed", "other", nil)).To(Succeed())
+				items, err = tx.GetPersonalItems(ctx, "zed", "other")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(items).To(BeEmpty())
 				return nil
 			})
 			update(store(), func(tx projections.Tx) error {
@@ -88,6 +104,9 @@ func describeErasureLookups(store func() projections.ReadStore) {
 				friends, err = tx.GetFriends(ctx, "nobody", nil)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(friends).To(BeEmpty())
+				items, err := tx.GetPersonalItems(ctx, "zed", "notes")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(items).To(HaveLen(3))
 				return nil
 			})
 		})

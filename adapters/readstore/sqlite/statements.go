@@ -18,7 +18,7 @@ type writeStatements struct {
 	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
-	groupsOf, appliesFrom, noticesBy, allFriends                 *sqlitec.Stmt
+	groupsOf, appliesFrom, noticesBy, allFriends, personalOf     *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
@@ -75,6 +75,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.appliesFrom:       appliesFromSQL,
 		&w.noticesBy:         noticesBySQL,
 		&w.allFriends:        friendsSQL,
+		&w.personalOf:        personalOfSQL,
 	})
 	if err != nil {
 		return w, err
