@@ -26,6 +26,14 @@ func erasedAs(v, instead string) string {
 	return v
 }
 
+// setNotice sets g's notice, written by writer.
+func (g *Group) setNotice(notice, writer string) {
+	g.Notice, g.NoticeBy = erasedAs(notice, ErasedContent), writer
+	if notice == "" {
+		g.NoticeBy = ""
+	}
+}
+
 // erasedFavourite is f with the erased body when its copy was erased.
 func erasedFavourite(f personal.Favourite) personal.Favourite {
 	f.Content = erasedAs(f.Content, ErasedContent)
@@ -81,12 +89,30 @@ func (b *chatBatch) erased(ctx context.Context, env Envelope) error {
 	return nil
 }
 
-// erased replaces the erased member's nickname in every group it is in,
-// and tells each group's members.
+// erased replaces the notices the erased member wrote and its nickname in
+// every group it is in, and tells each group's members.
 func (b *groupBatch) erased(ctx context.Context, env Envelope) error {
 	who := env.Stream.ID
 	if err := b.flush(ctx); err != nil {
 		return err
+	}
+	noticed, err := b.tx.GroupsNoticedBy(ctx, env.Tenant, who)
+	if err != nil {
+		return err
+	}
+	for _, n := range noticed {
+		g, err := b.group(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if g.NoticeBy != who || g.Notice == "" || g.Notice == ErasedContent {
+			continue
+		}
+		g.Notice = ErasedContent
+		if err := b.pushAll(env, func() ([]string, error) { return b.memberIDs(ctx, g) }, CmdGroupChanged,
+			groupChange{GroupID: g.ID, OperationType: "Modified", Position: env.Position}); err != nil {
+			return err
+		}
 	}
 	places, err := b.tx.GroupsOf(ctx, who)
 	if err != nil {

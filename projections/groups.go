@@ -57,8 +57,9 @@ func (Groups) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, e
 func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	id := env.Stream.ID
 	if e, ok := env.Event.(*group.Created); ok {
-		g := &Group{ID: id, Tenant: env.Tenant, Name: e.Name, HeadURL: e.HeadURL, Notice: e.Notice, Owner: e.Owner,
+		g := &Group{ID: id, Tenant: env.Tenant, Name: e.Name, HeadURL: e.HeadURL, Owner: e.Owner,
 			AllowLeave: true, SendRate: string(group.NoLimit), CreatedAt: e.At}
+		g.setNotice(e.Notice, e.Owner)
 		b.put(g)
 		b.join(env, g, e.Owner, group.Owner, e.At)
 		for _, m := range e.Members {
@@ -102,7 +103,9 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.Modified:
 		setIf(&g.Name, e.Name)
 		setIf(&g.HeadURL, e.HeadURL)
-		setIf(&g.Notice, e.Notice)
+		if e.Notice != nil {
+			g.setNotice(*e.Notice, e.By)
+		}
 		setIf(&g.MuteAll, e.MuteAll)
 		setIf(&g.MuteAllUntil, e.MuteAllUntil)
 		setIf(&g.AllowLeave, e.AllowLeave)

@@ -115,6 +115,8 @@ type Tx interface {
 	GetGroupMembers(ctx context.Context, groupID string, ids []string) (map[string]GroupMember, error)
 	PutGroupMembers(ctx context.Context, ms []GroupMember) error
 	DeleteGroupMembers(ctx context.Context, groupID string, ids []string) error
+	// GroupsNoticedBy lists the groups of tenant whose notice member wrote.
+	GroupsNoticedBy(ctx context.Context, tenant, member string) ([]Group, error)
 	// GroupsOf lists member's places in the groups it is in.
 	GroupsOf(ctx context.Context, member string) ([]GroupMember, error)
 

@@ -181,11 +181,12 @@ var _ = Describe("the sealed log", func() {
 		Expect(reg).To(Equal(&member.Registered{MemberID: "1001", Phone: es.Erased, Account: es.Erased, Name: es.Erased}))
 	})
 
-	It("seals group nicknames, friend requests and remarks, favourites, mass messages and the assistant's exchanges under their member's key", func() {
+	It("seals group notices and nicknames, friend requests and remarks, favourites, mass messages and the assistant's exchanges under their member's key", func() {
 		fav := personal.Favourite{ID: "f1", MessageID: "m7", ChatType: "Friend", From: "1002", Peer: "1002", MsgType: "Text",
 			Content: "favourite saffron lighthouse", SentAt: 5, At: 6}
 		edited := fav
 		edited.Content = "edited saffron lighthouse"
+		notice := "notice amber orchard"
 		events := []struct {
 			stream string
 			event  es.Event
@@ -202,11 +203,15 @@ var _ = Describe("the sealed log", func() {
 				Content: "question periwinkle comet", At: 3}},
 			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Answered{QuestionID: "q1", Member: "1001", Model: "m",
 				Content: "answer cobalt nebula", Outcome: "Done", At: 4}},
+			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.Created{GroupID: "g1", Name: "Herons", Notice: "notice lavender harbour",
+				Owner: "1001", Members: []string{"1002"}, At: 5}},
+			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.Modified{Notice: &notice, By: "1001", At: 6}},
 		}
 		for _, e := range events {
 			appendTo(log, e.stream, event(e.event))
 		}
-		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "vermilion", "periwinkle", "cobalt"}
+		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "vermilion", "periwinkle", "cobalt",
+			"lavender", "amber orchard"}
 		for _, r := range readAll(raw) {
 			for _, needle := range needles {
 				Expect(string(r.Data)).NotTo(ContainSubstring(needle), r.Type)
@@ -241,6 +246,9 @@ var _ = Describe("the sealed log", func() {
 		Expect(got[5].(*personal.BatchSent).Batch.MessageIDs).To(Equal([]string{"m8"}))
 		Expect(got[6].(*assistant.Asked).Content).To(Equal(es.Erased))
 		Expect(got[7].(*assistant.Answered).Content).To(Equal(es.Erased))
+		Expect(got[8].(*group.Created).Notice).To(Equal(es.Erased))
+		Expect(got[8].(*group.Created).Name).To(Equal("Herons"))
+		Expect(*got[9].(*group.Modified).Notice).To(Equal(es.Erased))
 	})
 
 	It("seals a field of a nested object exactly, whatever the object holds around it", func() {

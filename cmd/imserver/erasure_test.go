@@ -197,13 +197,14 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
 	})
 
-	It("erases its group nicknames, friend requests, favourites and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
+	It("erases its group notices and nicknames, friend requests, favourites and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
 		const (
 			nickname = "Quillon Marrowpike"
 			remark   = "remark for Vespertine"
 			bobAs    = "my old pal Ostrogoth"
 			mass     = "to all: the vermilion kite flies"
 			feedback = "the chartreuse button hides"
+			notice   = "heron watchers meet at the old mill"
 			request  = "the okapi sings at dawn, add me"
 			edited   = "my note on the cinnabar lantern"
 			question = "where does the 9X saffron caravan rest"
@@ -214,9 +215,9 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		setUpAssistant(s, fake, nil)
 		carol := s.register("carolq01")
 
-		By("the member sets a nickname in a group, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and feedback, and asks the assistant")
+		By("the member makes a group with a notice and sets its nickname there, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and feedback, and asks the assistant")
 		var group struct{ GroupID string }
-		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "memberIds": []string{bob.ID}}, &group)
+		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "notice": notice, "memberIds": []string{bob.ID}}, &group)
 		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
 		s.ok("POST", "/v1/chat/applyInfo/build", zeb.Token, map[string]string{"friendMemberId": carol.ID, "remark": remark, "content": request}, nil)
 		s.written("PUT", "/v1/chat/friendInfo/modify", zeb, map[string]any{"friendMemberId": bob.ID, "remark": bobAs})
@@ -230,17 +231,21 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		_, end := answerOf(c, q.QuestionID)
 		Expect(end.Item.Content).To(Equal(answer))
 
-		nicknameOf := func(after uint64) string {
+		// groupShows is zeb's nickname and the group's notice as bob sees
+		// them.
+		groupShows := func(after uint64) []string {
 			GinkgoHelper()
+			var info struct{ Notice string }
+			s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", group.GroupID, after), bob.Token, nil, &info)
 			var ms []struct{ MemberID, Nickname string }
 			s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/listGroupMember?groupId=%s&after=%d", group.GroupID, after), bob.Token, nil, &ms)
 			for _, m := range ms {
 				if m.MemberID == zeb.ID {
-					return m.Nickname
+					return []string{m.Nickname, info.Notice}
 				}
 			}
 			Fail("zeb is not in the group")
-			return ""
+			return nil
 		}
 		// carolSees is the request's texts as carol lists it, and its
 		// message on her notice.
@@ -266,21 +271,21 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 			Expect(page.Records[0].MemberID).To(Equal(zeb.ID))
 			return page.Records[0].Content
 		}
-		Expect(nicknameOf(end.Item.Position)).To(Equal(nickname))
+		Expect(groupShows(end.Item.Position)).To(Equal([]string{nickname, notice}))
 		seenRemark, seenRequest, seenMessage := carolSees(end.Item.Position)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{remark, request, request}))
 		Expect(feedbackSeen(end.Item.Position)).To(Equal(feedback))
 
 		By("erased: the others see placeholders")
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
-		Expect(nicknameOf(erased)).To(Equal(projections.ErasedName))
+		Expect(groupShows(erased)).To(Equal([]string{projections.ErasedName, projections.ErasedContent}))
 		seenRemark, seenRequest, seenMessage = carolSees(erased)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
 		Expect(feedbackSeen(erased)).To(Equal(projections.ErasedContent))
 
 		By("no file of the data directory holds any of it, without a rebuild")
 		Expect(s.stop()).To(Succeed())
-		secrets := []string{nickname, remark, bobAs, request, edited, mass, feedback, question, answer, text}
+		secrets := []string{nickname, notice, remark, bobAs, request, edited, mass, feedback, question, answer, text}
 		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 
 		By("a rebuild folds the same placeholders, and leaves none of it either")
@@ -288,7 +293,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		bob, carol = s.login("bobq0001"), s.login("carolq01")
 		code, _, errOut := s.imctl("projections", "rebuild", "all")
 		Expect(code).To(Equal(0), errOut)
-		Expect(nicknameOf(0)).To(Equal(projections.ErasedName))
+		Expect(groupShows(0)).To(Equal([]string{projections.ErasedName, projections.ErasedContent}))
 		seenRemark, seenRequest, seenMessage = carolSees(0)
 		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
 		Expect(feedbackSeen(0)).To(Equal(projections.ErasedContent))

@@ -9,10 +9,10 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-// describeErasureLookups covers what an erasure looks up: a member's
-// places in groups, the requests it sent, the notices telling of its acts,
-// all its friends and all its items of a kind, stored or written earlier
-// in the same transaction.
+// describeErasureLookups covers what an erasure looks up: the groups whose
+// notice a member wrote, its places in groups, the requests it sent, the
+// notices telling of its acts, all its friends and all its items of a
+// kind, stored or written earlier in the same transaction.
 func describeErasureLookups(store func() projections.ReadStore) {
 	Describe("an erased member's texts", func() {
 		place := func(group, member, nickname string) projections.GroupMember {
@@ -28,9 +28,15 @@ func describeErasureLookups(store func() projections.ReadStore) {
 		item := func(member, kind, id, doc string) projections.PersonalItem {
 			return projections.PersonalItem{Tenant: tenantA, Member: member, Kind: kind, ID: id, At: 1, Doc: []byte(doc)}
 		}
+		noticed := func(tenant, id, by string) projections.Group {
+			return projections.Group{ID: id, Tenant: tenant, Name: "G " + id, Notice: "notice of " + id, NoticeBy: by,
+				Owner: "amy", SendRate: "NoLimit", MemberCount: 2, CreatedAt: 1}
+		}
 		BeforeEach(func() {
 			update(store(), func(tx projections.Tx) error {
 				return errors.Join(
+					tx.PutGroups(ctx, []projections.Group{noticed(tenantA, "g1", "zed"), noticed(tenantA, "g2", "amy"),
+						noticed(tenantB, "g3", "zed"), noticed(tenantA, "g5", "zed")}),
 					tx.PutPersonalItems(ctx, []projections.PersonalItem{item("zed", "notes", "i1", `{"a":1}`), item("zed", "notes", "i2", `{"a":2}`),
 						item("zed", "notes", "i3", `{"a":3}`), item("zed", "other", "i1", `{}`), item("amy", "notes", "i1", `{}`)}),
 					tx.PutFriends(ctx, []projections.Friend{friend("zed", "amy", "Amy dear"), friend("zed", "bob", ""),
@@ -48,6 +54,14 @@ func describeErasureLookups(store func() projections.ReadStore) {
 
 		It("finds them stored and overlaid by the transaction's own writes", func() {
 			update(store(), func(tx projections.Tx) error {
+				Expect(tx.PutGroups(ctx, []projections.Group{noticed(tenantA, "g4", "zed"), noticed(tenantA, "g5", "amy")})).To(Succeed())
+				groups, err := tx.GroupsNoticedBy(ctx, tenantA, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(groups).To(ConsistOf(noticed(tenantA, "g1", "zed"), noticed(tenantA, "g4", "zed")))
+				stored, err := tx.GetGroups(ctx, []string{"g2"})
+				Expect(err).NotTo(HaveOccurred())
+				Expect(stored["g2"]).To(Equal(noticed(tenantA, "g2", "amy")), "the writer of the notice is kept")
+
 				Expect(tx.DeleteGroupMembers(ctx, "g3", []string{"zed"})).To(Succeed())
 				Expect(tx.PutGroupMembers(ctx, []projections.GroupMember{place("g4", "zed", "new"), place("g1", "zed", "zed again")})).To(Succeed())
 				places, err := tx.GroupsOf(ctx, "zed")
@@ -107,6 +121,9 @@ func describeErasureLookups(store func() projections.ReadStore) {
 				items, err := tx.GetPersonalItems(ctx, "zed", "notes")
 				Expect(err).NotTo(HaveOccurred())
 				Expect(items).To(HaveLen(3))
+				groups, err := tx.GroupsNoticedBy(ctx, tenantB, "zed")
+				Expect(err).NotTo(HaveOccurred())
+				Expect(groups).To(Equal([]projections.Group{noticed(tenantB, "g3", "zed")}))
 				return nil
 			})
 		})

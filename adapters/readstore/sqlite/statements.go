@@ -19,6 +19,7 @@ type writeStatements struct {
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
 	groupsOf, appliesFrom, noticesBy, allFriends, personalOf     *sqlitec.Stmt
+	groupsNoticedBy                                              *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
@@ -76,6 +77,7 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.noticesBy:         noticesBySQL,
 		&w.allFriends:        friendsSQL,
 		&w.personalOf:        personalOfSQL,
+		&w.groupsNoticedBy:   groupsNoticedBySQL,
 	})
 	if err != nil {
 		return w, err
