@@ -105,7 +105,7 @@ func (b *groupBatch) erased(ctx context.Context, env Envelope) error {
 		if err != nil {
 			return err
 		}
-		if g.NoticeBy != who || g.Notice == "" || g.Notice == ErasedContent {
+		if g == nil || g.NoticeBy != who || g.Notice == "" || g.Notice == ErasedContent {
 			continue
 		}
 		g.Notice = ErasedContent
