@@ -197,7 +197,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
 	})
 
-	It("erases its group notices and nicknames, friend requests, favourites and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
+	It("erases its group notices and nicknames, friend requests and remarks, favourites, mass messages, feedback and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
 		const (
 			nickname = "Quillon Marrowpike"
 			remark   = "remark for Vespertine"
