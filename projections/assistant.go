@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/eventchat/eventchat/domain/assistant"
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/member"
 )
 
 // CmdAssistant is the push of the chat assistant (70): "asked" and
@@ -48,15 +50,23 @@ func (Assistant) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta
 	var deltas []Delta
 	for _, env := range events {
 		var item AssistantItem
-		var kind, member string
+		var kind, asker string
 		switch e := env.Event.(type) {
 		case *assistant.Asked:
-			kind, member = "asked", e.Member
-			item = AssistantItem{ID: e.ID, QuestionID: e.ID, Role: "user", Model: e.Model, Content: e.Content, CreateTime: e.At}
+			kind, asker = "asked", e.Member
+			item = AssistantItem{ID: e.ID, QuestionID: e.ID, Role: "user", Model: e.Model, Content: erasedAs(e.Content, ErasedContent), CreateTime: e.At}
 		case *assistant.Answered:
-			kind, member = "answered", e.Member
+			kind, asker = "answered", e.Member
 			item = AssistantItem{ID: e.QuestionID + ":answer", QuestionID: e.QuestionID, Role: "assistant", Model: e.Model,
-				Content: e.Content, Outcome: e.Outcome, Reason: e.Reason, CreateTime: e.At}
+				Content: erasedAs(e.Content, ErasedContent), Outcome: e.Outcome, Reason: e.Reason, CreateTime: e.At}
+		case *member.Erased:
+			// Its conversation, which nobody else sees, goes with it.
+			if env.Stream.Category == es.CategoryMember {
+				if err := tx.DeletePersonalItems(ctx, env.Stream.ID, KindAssistant, nil); err != nil {
+					return nil, err
+				}
+			}
+			continue
 		default:
 			continue
 		}
@@ -65,11 +75,11 @@ func (Assistant) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta
 		if err != nil {
 			return nil, err
 		}
-		if err := tx.PutPersonalItems(ctx, []PersonalItem{{Tenant: env.Tenant, Member: member, Kind: KindAssistant,
+		if err := tx.PutPersonalItems(ctx, []PersonalItem{{Tenant: env.Tenant, Member: asker, Kind: KindAssistant,
 			ID: item.ID, At: item.CreateTime, Doc: doc}}); err != nil {
 			return nil, err
 		}
-		deltas = append(deltas, delta(env, CmdAssistant, assistantPush{Type: kind, Item: item}, member))
+		deltas = append(deltas, delta(env, CmdAssistant, assistantPush{Type: kind, Item: item}, asker))
 	}
 	return deltas, nil
 }

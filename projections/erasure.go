@@ -2,9 +2,11 @@ package projections
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/personal"
 )
 
 // What the read models show of an erased member (member.Erased, or a
@@ -22,6 +24,20 @@ func erasedAs(v, instead string) string {
 		return instead
 	}
 	return v
+}
+
+// setNotice sets g's notice, written by writer.
+func (g *Group) setNotice(notice, writer string) {
+	g.Notice, g.NoticeBy = erasedAs(notice, ErasedContent), writer
+	if notice == "" {
+		g.NoticeBy = ""
+	}
+}
+
+// erasedFavourite is f with the erased body when its copy was erased.
+func erasedFavourite(f personal.Favourite) personal.Favourite {
+	f.Content = erasedAs(f.Content, ErasedContent)
+	return f
 }
 
 // erasedMember is m with its personal data erased.
@@ -71,6 +87,137 @@ func (b *chatBatch) erased(ctx context.Context, env Envelope) error {
 		}
 	}
 	return nil
+}
+
+// erased replaces the notices the erased member wrote and its nickname in
+// every group it is in, and tells each group's members.
+func (b *groupBatch) erased(ctx context.Context, env Envelope) error {
+	who := env.Stream.ID
+	if err := b.flush(ctx); err != nil {
+		return err
+	}
+	noticed, err := b.tx.GroupsNoticedBy(ctx, env.Tenant, who)
+	if err != nil {
+		return err
+	}
+	for _, n := range noticed {
+		g, err := b.group(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if g == nil || g.NoticeBy != who || g.Notice == "" || g.Notice == ErasedContent {
+			continue
+		}
+		g.Notice = ErasedContent
+		if err := b.pushAll(env, func() ([]string, error) { return b.memberIDs(ctx, g) }, CmdGroupChanged,
+			groupChange{GroupID: g.ID, OperationType: "Modified", Position: env.Position}); err != nil {
+			return err
+		}
+	}
+	places, err := b.tx.GroupsOf(ctx, who)
+	if err != nil {
+		return err
+	}
+	for _, p := range places {
+		if p.Nickname == "" || p.Nickname == ErasedName {
+			continue
+		}
+		g, err := b.group(ctx, p.GroupID)
+		if err != nil {
+			return err
+		}
+		if g == nil {
+			continue
+		}
+		if err := b.changeMember(ctx, env, g, who, "NicknameSet", func(m *GroupMember) { m.Nickname = ErasedName }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// erasedApply replaces the texts of a friend request of an erased member,
+// and reports whether it had any.
+func erasedApply(a *Apply) bool {
+	changed := false
+	if a.Remark != "" && a.Remark != ErasedName {
+		a.Remark, changed = ErasedName, true
+	}
+	if a.Content != "" && a.Content != ErasedContent {
+		a.Content, changed = ErasedContent, true
+	}
+	return changed
+}
+
+// erased replaces the texts the erased member's acts carried (its friend
+// requests' messages) on other members' notices, stored or in the batch.
+func (b *noticeBatch) erased(ctx context.Context, env Envelope) error {
+	who := env.Stream.ID
+	stored, err := b.tx.NoticesBy(ctx, env.Tenant, who)
+	if err != nil {
+		return err
+	}
+	for _, n := range stored {
+		if n.Content != "" && n.Content != ErasedContent {
+			ns := b.of(env, n.Member)
+			if _, inBatch := ns[n.ID]; !inBatch { // nil there: deleted
+				ns[n.ID] = &n
+			}
+		}
+	}
+	for _, ns := range b.touched {
+		for _, n := range ns {
+			if n != nil && n.Actor == who && n.Content != "" {
+				n.Content = ErasedContent
+			}
+		}
+	}
+	return nil
+}
+
+// erased replaces the remarks the erased member gave its friends, stored
+// or in the batch.
+func (f *friendRows) erased(ctx context.Context, who string) error {
+	stored, err := f.tx.GetFriends(ctx, who, nil)
+	if err != nil {
+		return err
+	}
+	for id, row := range stored {
+		k := friendKey{who, id}
+		if _, inBatch := f.rows[k]; !inBatch && row.Remark != "" { // nil there: deleted
+			f.set(k, &row)
+		}
+	}
+	for k, row := range f.rows {
+		if k.member == who && row != nil && row.Remark != "" {
+			row.Remark = ErasedName
+		}
+	}
+	return nil
+}
+
+// erasedFeedback replaces the text of the feedback the erased member sent.
+func erasedFeedback(ctx context.Context, tx Tx, env Envelope) error {
+	items, err := tx.GetPersonalItems(ctx, personal.FeedbackOwner(env.Tenant), personal.KindFeedback)
+	if err != nil {
+		return err
+	}
+	var changed []PersonalItem
+	for _, it := range items {
+		var f FeedbackDoc
+		if err := json.Unmarshal(it.Doc, &f); err != nil {
+			return err
+		}
+		if f.MemberID != env.Stream.ID || f.Content == "" || f.Content == ErasedContent {
+			continue
+		}
+		f.Content = ErasedContent
+		if it.Doc, err = json.Marshal(f); err != nil {
+			return err
+		}
+		changed = append(changed, it)
+	}
+	return tx.PutPersonalItems(ctx, changed)
 }
 
 // Opener opens the personal fields that events carry sealed (see

@@ -56,9 +56,11 @@ func (Feedback) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 				images = []string{}
 			}
 			err = put(env, personal.KindFeedback, e.ID, e.At, FeedbackDoc{ID: e.ID, MemberID: env.Stream.ID, Type: e.Type,
-				Content: e.Content, Images: images, CreateTime: e.At})
+				Content: erasedAs(e.Content, ErasedContent), Images: images, CreateTime: e.At})
 		case *member.FeedbackReplied:
 			err = put(env, personal.KindFeedbackReply, e.ID, e.At, FeedbackReplyDoc{Reply: e.Reply, By: env.Metadata.Actor, ReplyTime: e.At})
+		case *member.Erased:
+			err = erasedFeedback(ctx, tx, env)
 		}
 		if err != nil {
 			return nil, err

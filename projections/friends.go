@@ -3,7 +3,9 @@ package projections
 import (
 	"context"
 
+	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/member"
 )
 
 // Friends keeps friend requests and friend lists.
@@ -45,7 +47,7 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 		case *friend.Requested:
 			applies[e.ApplyID] = &Apply{
 				ID: e.ApplyID, Tenant: env.Tenant, PairID: env.Stream.ID, From: e.From, To: e.To,
-				Remark: e.Remark, Content: e.Content, Status: friend.StatusPending, ReadFlag: StatusUnread,
+				Remark: erasedAs(e.Remark, ErasedName), Content: erasedAs(e.Content, ErasedContent), Status: friend.StatusPending, ReadFlag: StatusUnread,
 				CreatedAt: e.At, UpdatedAt: e.At,
 			}
 			order = append(order, e.ApplyID)
@@ -84,6 +86,29 @@ func (Friends) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, 
 				return nil, err
 			}
 			deltas = append(deltas, d...)
+		case *member.Erased:
+			if env.Stream.Category != es.CategoryMember {
+				continue
+			}
+			// The requests it sent: stored, and made in this batch.
+			stored, err := tx.AppliesFrom(ctx, env.Tenant, env.Stream.ID)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range stored {
+				if _, ok := applies[s.ID]; !ok {
+					applies[s.ID] = &s
+					order = append(order, s.ID)
+				}
+			}
+			for _, id := range order {
+				if a := applies[id]; a.From == env.Stream.ID && erasedApply(a) {
+					deltas = append(deltas, delta(env, CmdApplyRefresh, map[string]string{"id": id}, a.From, a.To))
+				}
+			}
+			if err := friends.erased(ctx, env.Stream.ID); err != nil {
+				return nil, err
+			}
 		case *friend.Removed:
 			a, b := friend.Members(env.Stream.ID)
 			friends.remove(a, b)
@@ -156,7 +181,7 @@ func (f *friendRows) change(ctx context.Context, env Envelope) ([]Delta, error) 
 	}
 	switch e := env.Event.(type) {
 	case *friend.Remarked:
-		row.Remark = e.Remark
+		row.Remark = erasedAs(e.Remark, ErasedName)
 	case *friend.Blocked:
 		row.Blocked = true
 	case *friend.Unblocked:

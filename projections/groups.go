@@ -7,6 +7,7 @@ import (
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/friend"
 	"github.com/eventchat/eventchat/domain/group"
+	"github.com/eventchat/eventchat/domain/member"
 )
 
 // Groups keeps groups and their members, and tells members that a group
@@ -37,6 +38,12 @@ type groupBatch struct {
 func (Groups) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
 	b := groupBatch{tx: tx, groups: map[string]*Group{}, members: map[string]map[string]*GroupMember{}}
 	for _, env := range events {
+		if _, ok := env.Event.(*member.Erased); ok && env.Stream.Category == es.CategoryMember {
+			if err := b.erased(ctx, env); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if env.Stream.Category != es.CategoryGroup {
 			continue
 		}
@@ -50,8 +57,9 @@ func (Groups) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, e
 func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	id := env.Stream.ID
 	if e, ok := env.Event.(*group.Created); ok {
-		g := &Group{ID: id, Tenant: env.Tenant, Name: e.Name, HeadURL: e.HeadURL, Notice: e.Notice, Owner: e.Owner,
+		g := &Group{ID: id, Tenant: env.Tenant, Name: e.Name, HeadURL: e.HeadURL, Owner: e.Owner,
 			AllowLeave: true, SendRate: string(group.NoLimit), CreatedAt: e.At}
+		g.setNotice(e.Notice, e.Owner)
 		b.put(g)
 		b.join(env, g, e.Owner, group.Owner, e.At)
 		for _, m := range e.Members {
@@ -85,7 +93,7 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.MemberMuted:
 		return b.changeMember(ctx, env, g, e.Member, "Muted", func(m *GroupMember) { m.MutedUntil = e.Until })
 	case *group.NicknameSet:
-		return b.changeMember(ctx, env, g, e.Member, "NicknameSet", func(m *GroupMember) { m.Nickname = e.Nickname })
+		return b.changeMember(ctx, env, g, e.Member, "NicknameSet", func(m *GroupMember) { m.Nickname = erasedAs(e.Nickname, ErasedName) })
 	case *group.OwnershipTransferred:
 		g.Owner = e.To
 		if err := b.changeMember(ctx, env, g, e.From, "", func(m *GroupMember) { m.Role = string(group.Admin) }); err != nil {
@@ -95,7 +103,9 @@ func (b *groupBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.Modified:
 		setIf(&g.Name, e.Name)
 		setIf(&g.HeadURL, e.HeadURL)
-		setIf(&g.Notice, e.Notice)
+		if e.Notice != nil {
+			g.setNotice(*e.Notice, e.By)
+		}
 		setIf(&g.MuteAll, e.MuteAll)
 		setIf(&g.MuteAllUntil, e.MuteAllUntil)
 		setIf(&g.AllowLeave, e.AllowLeave)

@@ -83,8 +83,11 @@ type Group struct {
 	Name    string `json:"name"`
 	HeadURL string `json:"headUrl"`
 	Notice  string `json:"notice"`
-	Owner   string `json:"owner"`
-	MuteAll bool   `json:"muteAll"`
+	// NoticeBy wrote the notice (the announcement): erasing it erases the
+	// notice.
+	NoticeBy string `json:"-"`
+	Owner    string `json:"owner"`
+	MuteAll  bool   `json:"muteAll"`
 	// MuteAllUntil ends MuteAll (ms); 0 while it lasts until lifted.
 	MuteAllUntil int64  `json:"muteAllUntil"`
 	AllowLeave   bool   `json:"allowLeave"`

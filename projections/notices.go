@@ -84,7 +84,7 @@ func (b *noticeBatch) fold(ctx context.Context, env Envelope) error {
 			return b.answerJoin(ctx, env, e)
 		}
 	case *friend.Requested:
-		give(e.To, notice.FriendRequest, e.From, e.ApplyID, e.Content, e.At)
+		give(e.To, notice.FriendRequest, e.From, e.ApplyID, erasedAs(e.Content, ErasedContent), e.At)
 	case *friend.RequestAccepted:
 		if to := friend.Peer(env.Stream.ID, e.By); to != "" {
 			give(to, notice.FriendAccepted, e.By, e.ApplyID, "", e.At)
@@ -108,6 +108,10 @@ func (b *noticeBatch) fold(ctx context.Context, env Envelope) error {
 	case *group.OwnershipTransferred:
 		if env.Stream.Category == es.CategoryGroup {
 			give(e.To, notice.GroupOwner, e.From, env.Stream.ID, "", e.At)
+		}
+	case *member.Erased:
+		if env.Stream.Category == es.CategoryMember {
+			return b.erased(ctx, env)
 		}
 	case *notice.NoticesRead:
 		return b.read(ctx, env, e)

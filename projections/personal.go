@@ -3,8 +3,11 @@ package projections
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
+	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/domain/personal"
 )
 
@@ -38,9 +41,9 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 		var err error
 		switch e := env.Event.(type) {
 		case *personal.FavouriteAdded:
-			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, e.Favourite)
+			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, erasedFavourite(e.Favourite))
 		case *personal.FavouriteEdited:
-			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, e.Favourite)
+			err = put(env, e.Member, personal.KindFavourite, e.Favourite.ID, e.Favourite.At, erasedFavourite(e.Favourite))
 		case *personal.FavouritesDeleted:
 			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindFavourite, e.IDs)
 		case *personal.StickerAdded:
@@ -50,13 +53,21 @@ func (Personal) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta,
 			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindSticker, e.IDs)
 			deltas = append(deltas, delta(env, CmdStickers, stickersChanged{Operation: "Del", IDs: e.IDs, Position: env.Position}, e.Member))
 		case *personal.BatchSent:
-			err = put(env, e.Member, personal.KindBatch, e.Batch.ID, e.Batch.At, e.Batch)
+			b := e.Batch
+			b.Content = erasedAs(b.Content, ErasedContent)
+			err = put(env, e.Member, personal.KindBatch, b.ID, b.At, b)
 		case *personal.BatchesCleared:
 			err = tx.DeletePersonalItems(ctx, e.Member, personal.KindBatch, nil)
 		case *personal.MessagesDelivered:
 			err = put(env, e.Member, personal.KindDelivery, e.Session, e.At, delivered{Position: e.Position})
 		case *personal.BatchSendSet:
 			err = put(env, e.Member, personal.KindSetting, personal.SettingBatchSend, e.At, batchSetting{Value: e.Setting})
+		case *member.Erased:
+			// Its own spaces, which nobody else sees, go with it.
+			if env.Stream.Category == es.CategoryMember {
+				err = errors.Join(tx.DeletePersonalItems(ctx, env.Stream.ID, personal.KindFavourite, nil),
+					tx.DeletePersonalItems(ctx, env.Stream.ID, personal.KindBatch, nil))
+			}
 		case *personal.PreferencesSet:
 			err = put(env, e.Member, personal.KindSetting, personal.SettingPreferences, e.At, e.Preferences)
 			deltas = append(deltas, delta(env, CmdProfile, userInfoChanged{MemberID: e.Member, Position: env.Position}, e.Member))

@@ -115,6 +115,10 @@ type Tx interface {
 	GetGroupMembers(ctx context.Context, groupID string, ids []string) (map[string]GroupMember, error)
 	PutGroupMembers(ctx context.Context, ms []GroupMember) error
 	DeleteGroupMembers(ctx context.Context, groupID string, ids []string) error
+	// GroupsNoticedBy lists the groups of tenant whose notice member wrote.
+	GroupsNoticedBy(ctx context.Context, tenant, member string) ([]Group, error)
+	// GroupsOf lists member's places in the groups it is in.
+	GroupsOf(ctx context.Context, member string) ([]GroupMember, error)
 
 	PutMentions(ctx context.Context, ms []Mention) error
 	// DeleteMentions drops member's mentions in messageIDs, or every
@@ -131,11 +135,15 @@ type Tx interface {
 	GroupSessions(ctx context.Context, groupID string) ([]Session, error)
 
 	GetApply(ctx context.Context, tenant, id string) (Apply, bool, error)
+	// AppliesFrom lists the friend requests member sent, whoever deleted
+	// them from a list.
+	AppliesFrom(ctx context.Context, tenant, member string) ([]Apply, error)
 	PutApplies(ctx context.Context, as []Apply) error
 	PutFriends(ctx context.Context, fs []Friend) error
 	PutGroupApplies(ctx context.Context, as []GroupApply) error
 	GetGroupApply(ctx context.Context, tenant, id string) (GroupApply, bool, error)
-	// GetFriends returns member's friends among ids, by id.
+	// GetFriends returns member's friends among ids, or all of them when
+	// ids is nil, by id.
 	GetFriends(ctx context.Context, member string, ids []string) (map[string]Friend, error)
 	DeleteFriends(ctx context.Context, member string, ids []string) error
 
@@ -143,6 +151,8 @@ type Tx interface {
 
 	// PutPersonalItems stores items, replacing stored ones of the same key.
 	PutPersonalItems(ctx context.Context, items []PersonalItem) error
+	// GetPersonalItems returns all member's items of kind.
+	GetPersonalItems(ctx context.Context, member, kind string) ([]PersonalItem, error)
 	// DeletePersonalItems drops member's items of kind among ids, or all of
 	// them when ids is nil.
 	DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error
@@ -156,6 +166,9 @@ type Tx interface {
 	PutNotices(ctx context.Context, ns []Notice) error
 	// DeleteNotices drops member's notices among ids.
 	DeleteNotices(ctx context.Context, member string, ids []string) error
+	// NoticesBy lists the notices of every member of tenant that tell of
+	// an act of actor.
+	NoticesBy(ctx context.Context, tenant, actor string) ([]Notice, error)
 }
 
 // Queries are the reads the API serves from the read models. A query that

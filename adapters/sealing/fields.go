@@ -3,6 +3,7 @@ package sealing
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // field is a top-level string value of a JSON object: the span of its
@@ -23,63 +24,84 @@ func (f field) value(data []byte) (string, bool) {
 }
 
 // stringFields finds, in one pass over the JSON object data, the string
-// values of the top-level members named in names, in the order they
-// appear. ok is false when data is not an object this scanner reads (the
-// caller leaves it to the decoder); a member of another type is skipped.
+// values of the members named in names, in the order they appear: a
+// top-level member by its name, a member of a nested object by the path
+// of names joined by dots ("favourite.content"). ok is false when data is
+// not an object this scanner reads (the caller leaves it to the decoder);
+// a member of another type is skipped.
 func stringFields(data []byte, names []string) (found []field, ok bool) {
-	i := skipSpace(data, 0)
+	found, end, ok := objectFields(data, skipSpace(data, 0), names, "", nil)
+	return found, ok && skipSpace(data, end) == len(data)
+}
+
+// objectFields scans the object starting at data[i], whose members' paths
+// begin with path, appending the named strings to found; end is the index
+// after the object.
+func objectFields(data []byte, i int, names []string, path string, found []field) (_ []field, end int, ok bool) {
 	if i >= len(data) || data[i] != '{' {
-		return nil, false
+		return nil, 0, false
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return nil, true
+		return found, i + 1, true
 	}
 	for {
 		if i >= len(data) || data[i] != '"' {
-			return nil, false
+			return nil, 0, false
 		}
 		keyEnd, escaped := stringEnd(data, i)
 		if keyEnd < 0 {
-			return nil, false
+			return nil, 0, false
 		}
-		key := data[i+1 : keyEnd-1]
+		key := path + string(data[i+1:keyEnd-1])
 		i = skipSpace(data, keyEnd)
 		if i >= len(data) || data[i] != ':' {
-			return nil, false
+			return nil, 0, false
 		}
 		i = skipSpace(data, i+1)
 		if i >= len(data) {
-			return nil, false
+			return nil, 0, false
 		}
 		var end int
-		if data[i] == '"' {
+		switch {
+		case data[i] == '"':
 			var valueEscaped bool
 			if end, valueEscaped = stringEnd(data, i); end < 0 {
-				return nil, false
+				return nil, 0, false
 			}
 			if escaped {
-				return nil, false // a key spelled with escapes: read by the decoder
+				return nil, 0, false // a key spelled with escapes: read by the decoder
 			}
-			if j := slices.Index(names, string(key)); j >= 0 {
+			if j := slices.Index(names, key); j >= 0 {
 				found = append(found, field{name: names[j], start: i, end: end, escaped: valueEscaped})
 			}
-		} else if end = valueEnd(data, i); end < 0 {
-			return nil, false
+		case data[i] == '{' && !escaped && nests(names, key+"."):
+			if found, end, ok = objectFields(data, i, names, key+".", found); !ok {
+				return nil, 0, false
+			}
+		default:
+			if end = valueEnd(data, i); end < 0 {
+				return nil, 0, false
+			}
 		}
 		i = skipSpace(data, end)
 		if i >= len(data) {
-			return nil, false
+			return nil, 0, false
 		}
 		switch data[i] {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return found, skipSpace(data, i+1) == len(data)
+			return found, i + 1, true
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 	}
+}
+
+// nests reports whether a name is a path inside the object at prefix.
+func nests(names []string, prefix string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, prefix) })
 }
 
 func skipSpace(data []byte, i int) int {

@@ -17,10 +17,14 @@ import (
 	"github.com/eventchat/eventchat/adapters/kek"
 	"github.com/eventchat/eventchat/adapters/keystore"
 	"github.com/eventchat/eventchat/adapters/sealing"
+	"github.com/eventchat/eventchat/domain/assistant"
 	"github.com/eventchat/eventchat/domain/catalog"
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
+	"github.com/eventchat/eventchat/domain/friend"
+	"github.com/eventchat/eventchat/domain/group"
 	"github.com/eventchat/eventchat/domain/member"
+	"github.com/eventchat/eventchat/domain/personal"
 )
 
 func TestSealing(t *testing.T) {
@@ -231,6 +235,100 @@ var _ = Describe("the sealed log", func() {
 		reg, err := catalog.Registry().Decode(recs[0].Type, recs[0].Data)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(reg).To(Equal(&member.Registered{MemberID: "1001", Phone: es.Erased, Account: es.Erased, Name: es.Erased}))
+	})
+
+	It("seals group notices and nicknames, friend requests and remarks, favourites, mass messages and the assistant's exchanges under their member's key", func() {
+		fav := personal.Favourite{ID: "f1", MessageID: "m7", ChatType: "Friend", From: "1002", Peer: "1002", MsgType: "Text",
+			Content: "favourite saffron lighthouse", SentAt: 5, At: 6}
+		edited := fav
+		edited.Content = "edited saffron lighthouse"
+		notice := "notice amber orchard"
+		events := []struct {
+			stream string
+			event  es.Event
+		}{
+			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.NicknameSet{Member: "1001", Nickname: "nickname quokkabard", At: 1}},
+			{es.Stream(tenant, es.CategoryFriendship, chatID), &friend.Requested{ApplyID: "a1", From: "1001", To: "1002",
+				Remark: "remark marmalade otter", Content: "request tangerine walrus", At: 2}},
+			{es.Stream(tenant, es.CategoryFriendship, chatID), &friend.Remarked{By: "1001", Remark: "remark ocelot pudding", At: 2}},
+			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteAdded{Member: "1001", Favourite: fav}},
+			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.FavouriteEdited{Member: "1001", Favourite: edited}},
+			{es.Stream(tenant, es.CategoryInbox, "1001"), &personal.BatchSent{Member: "1001", Batch: personal.Batch{ID: "b1", MsgType: "Text",
+				Content: "mass vermilion kite", Recipients: []string{"1002"}, MessageIDs: []string{"m8"}}}},
+			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Asked{ID: "q1", Member: "1001", Model: "m",
+				Content: "question periwinkle comet", At: 3}},
+			{es.Stream(tenant, es.CategoryAssistant, "1001"), &assistant.Answered{QuestionID: "q1", Member: "1001", Model: "m",
+				Content: "answer cobalt nebula", Outcome: "Done", At: 4}},
+			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.Created{GroupID: "g1", Name: "Herons", Notice: "notice lavender harbour",
+				Owner: "1001", Members: []string{"1002"}, At: 5}},
+			{es.Stream(tenant, es.CategoryGroup, "g1"), &group.Modified{Notice: &notice, By: "1001", At: 6}},
+		}
+		for _, e := range events {
+			appendTo(log, e.stream, event(e.event))
+		}
+		needles := []string{"quokkabard", "marmalade", "tangerine", "ocelot", "saffron", "vermilion", "periwinkle", "cobalt",
+			"lavender", "amber orchard"}
+		for _, r := range readAll(raw) {
+			for _, needle := range needles {
+				Expect(string(r.Data)).NotTo(ContainSubstring(needle), r.Type)
+			}
+		}
+		Expect(string(readAll(raw)[3].Data)).To(ContainSubstring(`"messageId":"m7"`), "a favourite's other fields stay as they were")
+
+		decoded := func() []es.Event {
+			GinkgoHelper()
+			var out []es.Event
+			for _, r := range readAll(log) {
+				e, err := catalog.Registry().Decode(r.Type, r.Data)
+				Expect(err).NotTo(HaveOccurred())
+				out = append(out, e)
+			}
+			return out
+		}
+		for i, e := range decoded() {
+			Expect(e).To(Equal(events[i].event))
+		}
+
+		Expect(sealer.Destroy(ctx, tenant, "1001")).To(Succeed())
+		got := decoded()
+		Expect(got[0].(*group.NicknameSet).Nickname).To(Equal(es.Erased))
+		Expect(*got[1].(*friend.Requested)).To(Equal(friend.Requested{ApplyID: "a1", From: "1001", To: "1002", Remark: es.Erased, Content: es.Erased, At: 2}))
+		Expect(got[2].(*friend.Remarked).Remark).To(Equal(es.Erased))
+		erasedFav := fav
+		erasedFav.Content = es.Erased
+		Expect(got[3].(*personal.FavouriteAdded).Favourite).To(Equal(erasedFav))
+		Expect(got[4].(*personal.FavouriteEdited).Favourite.Content).To(Equal(es.Erased))
+		Expect(got[5].(*personal.BatchSent).Batch.Content).To(Equal(es.Erased))
+		Expect(got[5].(*personal.BatchSent).Batch.MessageIDs).To(Equal([]string{"m8"}))
+		Expect(got[6].(*assistant.Asked).Content).To(Equal(es.Erased))
+		Expect(got[7].(*assistant.Answered).Content).To(Equal(es.Erased))
+		Expect(got[8].(*group.Created).Notice).To(Equal(es.Erased))
+		Expect(got[8].(*group.Created).Name).To(Equal("Herons"))
+		Expect(*got[9].(*group.Modified).Notice).To(Equal(es.Erased))
+	})
+
+	It("seals a field of a nested object exactly, whatever the object holds around it", func() {
+		member1 := es.Stream(tenant, es.CategoryInbox, "1001")
+		texts := []string{`a "quoted" ultramarine \ text`, "{\"content\":\"ultramarine inside\"}", "ultramarine ☂ line\nbreak"}
+		for _, t := range texts {
+			appendTo(log, member1, event(&personal.FavouriteAdded{Member: "1001", Favourite: personal.Favourite{ID: "f", Content: t}}))
+		}
+		odd := event(&personal.FavouriteAdded{})
+		odd.Data = []byte(`{"favourite": {"from": {"content": "only a path named is sealed"}, "content" : "ultramarine spaced", "x": [1, {"y": 2}]}, "member":"1001"}`)
+		appendTo(log, member1, odd)
+		for _, r := range readAll(raw) {
+			Expect(string(r.Data)).NotTo(ContainSubstring("ultramarine"))
+		}
+		Expect(string(readAll(raw)[3].Data)).To(ContainSubstring("only a path named is sealed"))
+		recs := readAll(log)
+		for i, t := range texts {
+			e, err := catalog.Registry().Decode(recs[i].Type, recs[i].Data)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e.(*personal.FavouriteAdded).Favourite.Content).To(Equal(t))
+		}
+		var opened map[string]any
+		Expect(json.Unmarshal(recs[3].Data, &opened)).To(Succeed())
+		Expect(opened["favourite"]).To(HaveKeyWithValue("content", "ultramarine spaced"))
 	})
 
 	It("does not open a sealed field moved into another event", func() {

@@ -22,6 +22,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/blobstore"
+	"github.com/eventchat/eventchat/adapters/chatmodel/chatmodeltest"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb"
 	"github.com/eventchat/eventchat/adapters/eventstore/esdb/esdbtest"
 	"github.com/eventchat/eventchat/adapters/keystore"
@@ -231,6 +232,110 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
 		Expect(s.stop()).To(Succeed())
 		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+	})
+
+	It("erases its group notices and nicknames, friend requests and remarks, favourites, mass messages, feedback and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
+		const (
+			nickname = "Quillon Marrowpike"
+			remark   = "remark for Vespertine"
+			bobAs    = "my old pal Ostrogoth"
+			mass     = "to all: the vermilion kite flies"
+			feedback = "the chartreuse button hides"
+			notice   = "heron watchers meet at the old mill"
+			request  = "the okapi sings at dawn, add me"
+			edited   = "my note on the cinnabar lantern"
+			question = "where does the 9X saffron caravan rest"
+			answer   = "Hello, world!" // what the stand-in model answers
+		)
+		fake := chatmodeltest.Start()
+		DeferCleanup(fake.Close)
+		setUpAssistant(s, fake, nil)
+		carol := s.register("carolq01")
+
+		By("the member makes a group with a notice and sets its nickname there, asks a stranger to be friends, gives a friend a remark, keeps a favourite, sends a mass message and feedback, and asks the assistant")
+		var group struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", zeb.Token, map[string]any{"name": "Heron watch", "notice": notice, "memberIds": []string{bob.ID}}, &group)
+		s.written("PUT", "/v1/chat/groupInfo/modifyMemberNickname", zeb, map[string]string{"groupId": group.GroupID, "nickname": nickname})
+		s.ok("POST", "/v1/chat/applyInfo/build", zeb.Token, map[string]string{"friendMemberId": carol.ID, "remark": remark, "content": request}, nil)
+		s.written("PUT", "/v1/chat/friendInfo/modify", zeb, map[string]any{"friendMemberId": bob.ID, "remark": bobAs})
+		var kept struct{ ID string }
+		s.ok("POST", "/v1/chat/favoriteInfo/build", zeb.Token, map[string]string{"messageId": sent.ID}, &kept)
+		s.written("PUT", "/v1/chat/favoriteInfo/modify", zeb, map[string]string{"id": kept.ID, "content": edited})
+		s.written("POST", "/v1/chat/batchSend/build", zeb, map[string]any{"uuid": "mass-1", "recipients": []string{bob.ID}, "content": mass})
+		s.written("POST", "/v1/member/feedback/build", zeb, map[string]any{"type": "bug", "content": feedback})
+		c := s.dial(zeb)
+		q := s.ask(zeb, question)
+		_, end := answerOf(c, q.QuestionID)
+		Expect(end.Item.Content).To(Equal(answer))
+
+		// groupShows is zeb's nickname and the group's notice as bob sees
+		// them.
+		groupShows := func(after uint64) []string {
+			GinkgoHelper()
+			var info struct{ Notice string }
+			s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", group.GroupID, after), bob.Token, nil, &info)
+			var ms []struct{ MemberID, Nickname string }
+			s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/listGroupMember?groupId=%s&after=%d", group.GroupID, after), bob.Token, nil, &ms)
+			for _, m := range ms {
+				if m.MemberID == zeb.ID {
+					return []string{m.Nickname, info.Notice}
+				}
+			}
+			Fail("zeb is not in the group")
+			return nil
+		}
+		// carolSees is the request's texts as carol lists it, and its
+		// message on her notice.
+		carolSees := func(after uint64) (string, string, string) {
+			GinkgoHelper()
+			var applies struct {
+				Records []struct{ Remark, Content string }
+			}
+			s.ok("GET", fmt.Sprintf("/v1/chat/applyInfo/queryFriendApplyInfoPages?after=%d", after), carol.Token, nil, &applies)
+			Expect(applies.Records).To(HaveLen(1))
+			var notices noticePage
+			s.ok("GET", fmt.Sprintf("/v1/message/messagePush/history/systemNotify/list?after=%d", after), carol.Token, nil, &notices)
+			Expect(notices.Records).To(HaveLen(1))
+			return applies.Records[0].Remark, applies.Records[0].Content, notices.Records[0].Message
+		}
+		feedbackSeen := func(after uint64) string {
+			GinkgoHelper()
+			var page struct {
+				Records []struct{ MemberID, Content string }
+			}
+			s.ok("GET", fmt.Sprintf("/v1/admin/feedback/list?tenant=x0001&after=%d", after), s.operator().Token, nil, &page)
+			Expect(page.Records).To(HaveLen(1))
+			Expect(page.Records[0].MemberID).To(Equal(zeb.ID))
+			return page.Records[0].Content
+		}
+		Expect(groupShows(end.Item.Position)).To(Equal([]string{nickname, notice}))
+		seenRemark, seenRequest, seenMessage := carolSees(end.Item.Position)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{remark, request, request}))
+		Expect(feedbackSeen(end.Item.Position)).To(Equal(feedback))
+
+		By("erased: the others see placeholders")
+		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
+		Expect(groupShows(erased)).To(Equal([]string{projections.ErasedName, projections.ErasedContent}))
+		seenRemark, seenRequest, seenMessage = carolSees(erased)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+		Expect(feedbackSeen(erased)).To(Equal(projections.ErasedContent))
+
+		By("no file of the data directory holds any of it, without a rebuild")
+		Expect(s.stop()).To(Succeed())
+		secrets := []string{nickname, notice, remark, bobAs, request, edited, mass, feedback, question, answer, text}
+		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
+
+		By("a rebuild folds the same placeholders, and leaves none of it either")
+		s = startServer(dir)
+		bob, carol = s.login("bobq0001"), s.login("carolq01")
+		code, _, errOut := s.imctl("projections", "rebuild", "all")
+		Expect(code).To(Equal(0), errOut)
+		Expect(groupShows(0)).To(Equal([]string{projections.ErasedName, projections.ErasedContent}))
+		seenRemark, seenRequest, seenMessage = carolSees(0)
+		Expect([]string{seenRemark, seenRequest, seenMessage}).To(Equal([]string{projections.ErasedName, projections.ErasedContent, projections.ErasedContent}))
+		Expect(feedbackSeen(0)).To(Equal(projections.ErasedContent))
+		Expect(s.stop()).To(Succeed())
+		Expect(filesHolding(dir, secrets...)).To(BeEmpty())
 	})
 
 	It("lets only an operator erase, a member of the tenant named, and answers a second erasure as the first without a change", func() {

@@ -94,6 +94,11 @@ func (*Answered) EventType() string      { return TypeAnswered }
 func (*StopRequested) EventType() string { return TypeStopRequested }
 func (*ModelChosen) EventType() string   { return TypeModelChosen }
 
+// PersonalFields: see es.Personal. The questions and their answers are the
+// asking member's.
+func (*Asked) PersonalFields() (string, []string)    { return "member", []string{"content"} }
+func (*Answered) PersonalFields() (string, []string) { return "member", []string{"content"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

@@ -122,6 +122,27 @@ var _ = Describe("docs/events.md", func() {
 		}
 	})
 
+	It("marks sealed exactly the fields each type declares personal", func() {
+		for typ, mk := range catalog.Registry() {
+			text, ok := docs[typ]
+			if !ok {
+				continue // reported by the spec above
+			}
+			var declared []string
+			if p, ok := mk().(es.Personal); ok {
+				_, declared = p.PersonalFields()
+			}
+			var marked []string
+			for _, row := range strings.Split(text, "\n") {
+				cells := strings.Split(row, "|")
+				if len(cells) > 3 && strings.HasPrefix(strings.TrimSpace(cells[3]), "sealed") {
+					marked = append(marked, strings.Trim(strings.TrimSpace(cells[1]), "`"))
+				}
+			}
+			Expect(marked).To(ConsistOf(declared), "%s: the fields marked sealed", typ)
+		}
+	})
+
 	It("gives each type's current version, its stored type and every upcaster, step by step", func() {
 		for typ, mk := range catalog.Registry() {
 			text, ok := docs[typ]

@@ -1,7 +1,8 @@
 package es
 
 // Personal is an event that holds personal data of one member: the
-// payload's top-level string fields named by PersonalFields are sealed
+// payload's string fields named by PersonalFields (top-level, or a path
+// into a nested object such as "favourite.content") are sealed
 // under that member's data key when appended, and opened when read, so
 // that destroying the key erases them from every copy of the log
 // (crypto-shredding). Commands and projections only ever see them open.

@@ -80,6 +80,12 @@ func (*Blocked) EventType() string         { return TypeBlocked }
 func (*Unblocked) EventType() string       { return TypeUnblocked }
 func (*Removed) EventType() string         { return TypeRemoved }
 
+// PersonalFields: see es.Personal. A request's texts are its requester's.
+func (*Requested) PersonalFields() (string, []string) { return "from", []string{"remark", "content"} }
+
+// A remark is its author's.
+func (*Remarked) PersonalFields() (string, []string) { return "by", []string{"remark"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

@@ -191,6 +191,12 @@ func (*MessageUnpinned) EventType() string      { return TypeMessageUnpinned }
 func (*JoinRequested) EventType() string        { return TypeJoinRequested }
 func (*JoinAnswered) EventType() string         { return TypeJoinAnswered }
 
+// PersonalFields: see es.Personal. A nickname is its member's, a group's
+// announcement its writer's.
+func (*NicknameSet) PersonalFields() (string, []string) { return "member", []string{"nickname"} }
+func (*Created) PersonalFields() (string, []string)     { return "owner", []string{"notice"} }
+func (*Modified) PersonalFields() (string, []string)    { return "by", []string{"notice"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

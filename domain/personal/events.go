@@ -88,6 +88,19 @@ func (*BatchesCleared) EventType() string    { return TypeBatchesCleared }
 func (*BatchSendSet) EventType() string      { return TypeBatchSendSet }
 func (*MessagesDelivered) EventType() string { return TypeMessagesDelivered }
 
+// PersonalFields: see es.Personal. A favourite is the copy of the member
+// who keeps it, whoever sent the message.
+func (*FavouriteAdded) PersonalFields() (string, []string) {
+	return "member", []string{"favourite.content"}
+}
+
+func (*FavouriteEdited) PersonalFields() (string, []string) {
+	return "member", []string{"favourite.content"}
+}
+
+// A mass message's list keeps a copy of what its sender sent.
+func (*BatchSent) PersonalFields() (string, []string) { return "member", []string{"batch.content"} }
+
 // Events lists the constructors of this package's events.
 func Events() []func() es.Event {
 	return []func() es.Event{

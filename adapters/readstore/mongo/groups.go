@@ -17,6 +17,7 @@ type groupDoc struct {
 	Name         string   `bson:"name"`
 	HeadURL      string   `bson:"headUrl"`
 	Notice       string   `bson:"notice"`
+	NoticeBy     string   `bson:"noticeBy,omitempty"`
 	Owner        string   `bson:"owner"`
 	MuteAll      bool     `bson:"muteAll"`
 	MuteAllUntil int64    `bson:"muteAllUntil,omitempty"`
@@ -29,7 +30,7 @@ type groupDoc struct {
 }
 
 func (d groupDoc) group() projections.Group {
-	return projections.Group{ID: d.ID, Tenant: d.Tenant, Name: d.Name, HeadURL: d.HeadURL, Notice: d.Notice, Owner: d.Owner,
+	return projections.Group{ID: d.ID, Tenant: d.Tenant, Name: d.Name, HeadURL: d.HeadURL, Notice: d.Notice, NoticeBy: d.NoticeBy, Owner: d.Owner,
 		MuteAll: d.MuteAll, MuteAllUntil: d.MuteAllUntil, AllowLeave: d.AllowLeave, SendRate: d.SendRate, Dissolved: d.Dissolved,
 		MemberCount: d.MemberCount, CreatedAt: d.CreatedAt, Pinned: d.Pinned}
 }
@@ -88,12 +89,36 @@ func (t *tx) GetGroups(ctx context.Context, ids []string) (map[string]projection
 	return out, nil
 }
 
+// GroupsNoticedBy scans the tenant's groups: it serves an erasure, rare
+// enough not to be worth an index.
+func (t *tx) GroupsNoticedBy(ctx context.Context, tenant, member string) ([]projections.Group, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: groups noticed by %s: %w", member, err)
+	}
+	var docs []groupDoc
+	if err := t.s.findAll(ctx, groupsColl, bson.D{{Key: "tenant", Value: tenant}, {Key: "noticeBy", Value: member}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: groups noticed by %s: %w", member, err)
+	}
+	var out []projections.Group
+	for _, d := range docs {
+		if _, put := t.groups[d.ID]; !put {
+			out = append(out, d.group())
+		}
+	}
+	for _, d := range t.groups {
+		if d.Tenant == tenant && d.NoticeBy == member {
+			out = append(out, d.group())
+		}
+	}
+	return out, nil
+}
+
 func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: put groups: %w", err)
 	}
 	for _, g := range gs {
-		t.groups[g.ID] = groupDoc{ID: g.ID, Tenant: g.Tenant, Name: g.Name, HeadURL: g.HeadURL, Notice: g.Notice,
+		t.groups[g.ID] = groupDoc{ID: g.ID, Tenant: g.Tenant, Name: g.Name, HeadURL: g.HeadURL, Notice: g.Notice, NoticeBy: g.NoticeBy,
 			Owner: g.Owner, MuteAll: g.MuteAll, MuteAllUntil: g.MuteAllUntil, AllowLeave: g.AllowLeave, SendRate: g.SendRate, Dissolved: g.Dissolved,
 			MemberCount: g.MemberCount, CreatedAt: g.CreatedAt, Pinned: g.Pinned}
 	}
@@ -122,6 +147,28 @@ func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) 
 	for _, d := range t.groupMembers {
 		if d.GroupID == groupID && (ids == nil || slices.Contains(ids, d.Member)) {
 			out[d.Member] = d.member()
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) GroupsOf(ctx context.Context, member string) ([]projections.GroupMember, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: groups of %s: %w", member, err)
+	}
+	var docs []groupMemberDoc
+	if err := t.s.findAll(ctx, groupMembersColl, bson.D{{Key: "member", Value: member}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: groups of %s: %w", member, err)
+	}
+	var out []projections.GroupMember
+	for _, d := range docs {
+		if _, put := t.groupMembers[d.ID]; !put && !t.deletedMembers[d.ID] {
+			out = append(out, d.member())
+		}
+	}
+	for _, d := range t.groupMembers {
+		if d.Member == member {
+			out = append(out, d.member())
 		}
 	}
 	return out, nil

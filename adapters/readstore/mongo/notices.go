@@ -102,6 +102,30 @@ func (t *tx) UnreadNotices(ctx context.Context, member string) ([]projections.No
 	return out, nil
 }
 
+// NoticesBy scans the tenant's notices: it serves an erasure, rare enough
+// not to be worth an index.
+func (t *tx) NoticesBy(ctx context.Context, tenant, actor string) ([]projections.Notice, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: notices by %s: %w", actor, err)
+	}
+	var docs []noticeDoc
+	if err := t.s.findAll(ctx, noticesColl, bson.D{{Key: "tenant", Value: tenant}, {Key: "actor", Value: actor}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: notices by %s: %w", actor, err)
+	}
+	var out []projections.Notice
+	for _, d := range docs {
+		if _, put := t.notices[d.ID]; !put && !t.noticeDeletes[d.ID] {
+			out = append(out, d.notice())
+		}
+	}
+	for _, d := range t.notices {
+		if d.Tenant == tenant && d.Actor == actor {
+			out = append(out, d.notice())
+		}
+	}
+	return out, nil
+}
+
 func (t *tx) PutNotices(ctx context.Context, ns []projections.Notice) error {
 	if err := t.check(ctx); err != nil {
 		return fmt.Errorf("mongoread: put notices: %w", err)

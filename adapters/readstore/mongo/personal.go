@@ -40,6 +40,47 @@ func (t *tx) PutPersonalItems(ctx context.Context, items []projections.PersonalI
 	return nil
 }
 
+// GetPersonalItems sees the batch's puts and deletes over the stored.
+func (t *tx) GetPersonalItems(ctx context.Context, member, kind string) ([]projections.PersonalItem, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: personal items of %s: %w", member, err)
+	}
+	var docs []personalDoc
+	if err := t.s.findAll(ctx, personalColl, bson.D{{Key: "member", Value: member}, {Key: "kind", Value: kind}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: personal items of %s: %w", member, err)
+	}
+	var out []projections.PersonalItem
+	for _, d := range docs {
+		if _, put := t.personal[d.ID]; !put && !slices.ContainsFunc(t.personalDeletes, func(f bson.D) bool { return deletes(f, d) }) {
+			out = append(out, d.item())
+		}
+	}
+	for _, d := range t.personal {
+		if d.Member == member && d.Kind == kind {
+			out = append(out, d.item())
+		}
+	}
+	return out, nil
+}
+
+// deletes reports whether the delete filter f, as DeletePersonalItems
+// makes it, matches d.
+func deletes(f bson.D, d personalDoc) bool {
+	for _, e := range f {
+		switch v := e.Value.(type) {
+		case string:
+			if e.Key == "member" && v != d.Member || e.Key == "kind" && v != d.Kind {
+				return false
+			}
+		case []string:
+			if !slices.Contains(v, d.ItemID) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // DeletePersonalItems drops the batch's own puts and records a filter for
 // the stored ones; deletes are applied before the puts.
 func (t *tx) DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error {

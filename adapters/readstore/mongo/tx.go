@@ -236,8 +236,17 @@ func (t *tx) GetFriends(ctx context.Context, member string, ids []string) (map[s
 	for i, id := range ids {
 		keys[i] = pairID(member, id)
 	}
+	filter := bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}}
+	if ids == nil {
+		filter = bson.D{{Key: "member", Value: member}}
+		for k, d := range t.friends {
+			if d.Member == member {
+				keys = append(keys, k)
+			}
+		}
+	}
 	var docs []friendDoc
-	if err := t.s.findAll(ctx, friendsColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: keys}}}}, nil, &docs); err != nil {
+	if err := t.s.findAll(ctx, friendsColl, filter, nil, &docs); err != nil {
 		return nil, fmt.Errorf("mongoread: get friends: %w", err)
 	}
 	out := map[string]projections.Friend{}
@@ -286,6 +295,28 @@ func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {
 		t.applies[a.ID] = toApplyDoc(a)
 	}
 	return nil
+}
+
+func (t *tx) AppliesFrom(ctx context.Context, tenant, member string) ([]projections.Apply, error) {
+	if err := t.check(ctx); err != nil {
+		return nil, fmt.Errorf("mongoread: applies from %s: %w", member, err)
+	}
+	var docs []applyDoc
+	if err := t.s.findAll(ctx, appliesColl, bson.D{{Key: "from", Value: member}, {Key: "tenant", Value: tenant}}, nil, &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: applies from %s: %w", member, err)
+	}
+	var out []projections.Apply
+	for _, d := range docs {
+		if _, put := t.applies[d.ID]; !put {
+			out = append(out, d.apply())
+		}
+	}
+	for _, d := range t.applies {
+		if d.From == member && d.Tenant == tenant {
+			out = append(out, d.apply())
+		}
+	}
+	return out, nil
 }
 
 func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply, bool, error) {

@@ -50,6 +50,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeGroups(current)
 		describePersonal(current)
 		describeNotices(current)
+		describeErasureLookups(current)
 		describeReadMarks(current)
 		describeSessions(current)
 		describeApplies(current)

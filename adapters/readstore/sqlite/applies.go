@@ -31,6 +31,9 @@ var (
 
 var countAppliesSQL = `SELECT count(*) FROM applies a WHERE ` + listedApplies
 
+// appliesFromSQL are the requests a member sent, listed or not.
+var appliesFromSQL = `SELECT ` + applyColumns + ` FROM applies a WHERE a.from_member = ? AND a.tenant = ?`
+
 const pairOfApplySQL = `SELECT pair_id FROM applies WHERE id = ? AND tenant = ?`
 
 // applyAt reads the apply in the current row of st.
@@ -59,6 +62,24 @@ func (t *tx) GetApply(ctx context.Context, tenant, id string) (projections.Apply
 		return projections.Apply{}, false, fmt.Errorf("sqliteread: get apply %s: %w", id, err)
 	}
 	return a, found, nil
+}
+
+func (t *tx) AppliesFrom(ctx context.Context, tenant, member string) ([]projections.Apply, error) {
+	var out []projections.Apply
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.appliesFrom
+		st.BindText(member)
+		st.BindText(tenant)
+		for st.Next() {
+			out = append(out, applyAt(st))
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: applies from %s: %w", member, err)
+	}
+	return out, nil
 }
 
 func (t *tx) PutApplies(ctx context.Context, as []projections.Apply) error {

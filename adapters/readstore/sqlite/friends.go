@@ -33,6 +33,18 @@ func (t *tx) GetFriends(ctx context.Context, member string, ids []string) (map[s
 		return nil, fmt.Errorf("sqliteread: get friends: %w", err)
 	}
 	out := map[string]projections.Friend{}
+	if ids == nil {
+		st := t.st.allFriends
+		st.BindText(member)
+		for st.Next() {
+			f := friendAt(st)
+			out[f.FriendID] = f
+		}
+		if err := st.Done(); err != nil {
+			return nil, fmt.Errorf("sqliteread: get friends: %w", err)
+		}
+		return out, nil
+	}
 	for _, id := range ids {
 		st := t.st.getFriend
 		st.BindText(member)

@@ -3,6 +3,7 @@ package sqliteread
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/eventchat/eventchat/adapters/sqlitec"
@@ -24,7 +25,10 @@ const (
 	groupMemberSQL     = `SELECT ` + groupMemberColumns + ` FROM group_members WHERE group_id = ? AND member = ?`
 	groupMembersSQL    = `SELECT ` + groupMemberColumns + ` FROM group_members WHERE group_id = ?
 		ORDER BY CASE role WHEN 'Owner' THEN 0 WHEN 'Admin' THEN 1 ELSE 2 END, joined_at, member`
-	memberGroupsSQL = `SELECT ` + groupMemberColumns + ` FROM group_members WHERE member = ?
+	// groupsNoticedBySQL scans the tenant's groups: it serves an erasure,
+	// rare enough not to be worth an index.
+	groupsNoticedBySQL = `SELECT doc FROM groups WHERE tenant = ? AND doc ->> '$.noticeBy' = ?`
+	memberGroupsSQL    = `SELECT ` + groupMemberColumns + ` FROM group_members WHERE member = ?
 		ORDER BY joined_at, group_id`
 )
 
@@ -35,10 +39,22 @@ func groupMemberAt(st *sqlitec.Stmt) projections.GroupMember {
 	}
 }
 
-// groupDoc is what the doc column holds: a group with its tenant.
+// groupDoc is what the doc column holds: a group with its tenant and the
+// writer of its notice.
 type groupDoc struct {
 	projections.Group
-	Tenant string `json:"tenant"`
+	Tenant   string `json:"tenant"`
+	NoticeBy string `json:"noticeBy,omitempty"`
+}
+
+// groupFrom decodes a doc column.
+func groupFrom(doc []byte) (projections.Group, error) {
+	var d groupDoc
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return projections.Group{}, err
+	}
+	d.Group.Tenant, d.Group.NoticeBy = d.Tenant, d.NoticeBy
+	return d.Group, nil
 }
 
 func (t *tx) GetGroups(ctx context.Context, ids []string) (map[string]projections.Group, error) {
@@ -64,14 +80,12 @@ func readGroupDoc(st *sqlitec.Stmt, id string) (projections.Group, bool, error) 
 	if !st.Next() {
 		return projections.Group{}, false, st.Done()
 	}
-	var d groupDoc
-	err := json.Unmarshal([]byte(st.Text(0)), &d)
+	g, err := groupFrom([]byte(st.Text(0)))
 	if err != nil {
 		st.Done()
 		return projections.Group{}, false, fmt.Errorf("group %s: %w", id, err)
 	}
-	d.Group.Tenant = d.Tenant
-	return d.Group, true, st.Done()
+	return g, true, st.Done()
 }
 
 func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
@@ -79,7 +93,7 @@ func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
 	if err == nil {
 		err = t.st.putGroups.Chunks(len(gs), func(st *sqlitec.Stmt, from, to int) error {
 			for _, g := range gs[from:to] {
-				doc, err := json.Marshal(groupDoc{Group: g, Tenant: g.Tenant})
+				doc, err := json.Marshal(groupDoc{Group: g, Tenant: g.Tenant, NoticeBy: g.NoticeBy})
 				if err != nil {
 					return err
 				}
@@ -94,6 +108,44 @@ func (t *tx) PutGroups(ctx context.Context, gs []projections.Group) error {
 		return fmt.Errorf("sqliteread: put groups: %w", err)
 	}
 	return nil
+}
+
+func (t *tx) GroupsNoticedBy(ctx context.Context, tenant, member string) ([]projections.Group, error) {
+	var out []projections.Group
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.groupsNoticedBy
+		st.BindText(tenant)
+		st.BindText(member)
+		for err == nil && st.Next() {
+			var g projections.Group
+			if g, err = groupFrom([]byte(st.Text(0))); err == nil {
+				out = append(out, g)
+			}
+		}
+		err = errors.Join(err, st.Done())
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: groups noticed by %s: %w", member, err)
+	}
+	return out, nil
+}
+
+func (t *tx) GroupsOf(ctx context.Context, member string) ([]projections.GroupMember, error) {
+	var out []projections.GroupMember
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.groupsOf
+		st.BindText(member)
+		for st.Next() {
+			out = append(out, groupMemberAt(st))
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: groups of %s: %w", member, err)
+	}
+	return out, nil
 }
 
 func (t *tx) GetGroupMembers(ctx context.Context, groupID string, ids []string) (map[string]projections.GroupMember, error) {

@@ -34,6 +34,9 @@ const (
 	unreadNoticesSQL = `SELECT ` + noticeCols + ` FROM notices WHERE member = ? AND read = 0`
 	noticeCountsSQL  = `SELECT tab, count(*) FROM notices WHERE member = ? AND read = 0 GROUP BY tab`
 	deleteNoticeSQL  = `DELETE FROM notices WHERE member = ? AND id = ?`
+	// noticesBySQL scans the tenant's notices: it serves an erasure, rare
+	// enough not to be worth an index.
+	noticesBySQL = `SELECT ` + noticeCols + ` FROM notices WHERE tenant = ? AND actor = ?`
 )
 
 func noticeAt(st *sqlitec.Stmt) projections.Notice {
@@ -64,6 +67,24 @@ func (t *tx) GetNotices(ctx context.Context, member string, ids []string) (map[s
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: get notices of %s: %w", member, err)
+	}
+	return out, nil
+}
+
+func (t *tx) NoticesBy(ctx context.Context, tenant, actor string) ([]projections.Notice, error) {
+	var out []projections.Notice
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.noticesBy
+		st.BindText(tenant)
+		st.BindText(actor)
+		for st.Next() {
+			out = append(out, noticeAt(st))
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: notices by %s: %w", actor, err)
 	}
 	return out, nil
 }

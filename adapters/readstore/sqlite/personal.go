@@ -27,6 +27,7 @@ const (
 		ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`
 	personalCountSQL = `SELECT count(*) FROM personal_items WHERE member = ? AND kind = ?`
 	personalByIDSQL  = `SELECT tenant, at, doc FROM personal_items WHERE member = ? AND kind = ? AND id = ?`
+	personalOfSQL    = `SELECT id, tenant, at, doc FROM personal_items WHERE member = ? AND kind = ?`
 )
 
 func (t *tx) PutPersonalItems(ctx context.Context, items []projections.PersonalItem) error {
@@ -48,6 +49,25 @@ func (t *tx) PutPersonalItems(ctx context.Context, items []projections.PersonalI
 		return fmt.Errorf("sqliteread: put personal items: %w", err)
 	}
 	return nil
+}
+
+func (t *tx) GetPersonalItems(ctx context.Context, member, kind string) ([]projections.PersonalItem, error) {
+	var out []projections.PersonalItem
+	err := t.check(ctx)
+	if err == nil {
+		st := t.st.personalOf
+		st.BindText(member)
+		st.BindText(kind)
+		for st.Next() {
+			out = append(out, projections.PersonalItem{Member: member, Kind: kind, ID: st.Text(0), Tenant: st.Text(1),
+				At: st.Int(2), Doc: []byte(st.Text(3))})
+		}
+		err = st.Done()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: personal items of %s: %w", member, err)
+	}
+	return out, nil
 }
 
 func (t *tx) DeletePersonalItems(ctx context.Context, member, kind string, ids []string) error {

@@ -18,6 +18,8 @@ type writeStatements struct {
 	getFriend, deleteFriend, getGroupApply                       *sqlitec.Stmt
 	deletePersonal, clearPersonal                                *sqlitec.Stmt
 	getNotice, unreadNotices, deleteNotice                       *sqlitec.Stmt
+	groupsOf, appliesFrom, noticesBy, allFriends, personalOf     *sqlitec.Stmt
+	groupsNoticedBy                                              *sqlitec.Stmt
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
@@ -70,6 +72,12 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.getNotice:         noticeByIDSQL,
 		&w.unreadNotices:     unreadNoticesSQL,
 		&w.deleteNotice:      deleteNoticeSQL,
+		&w.groupsOf:          memberGroupsSQL,
+		&w.appliesFrom:       appliesFromSQL,
+		&w.noticesBy:         noticesBySQL,
+		&w.allFriends:        friendsSQL,
+		&w.personalOf:        personalOfSQL,
+		&w.groupsNoticedBy:   groupsNoticedBySQL,
 	})
 	if err != nil {
 		return w, err
