@@ -303,12 +303,12 @@ describe('everyday use', { skip: missingEnv || undefined }, () => {
     await page.getByTestId('media-file').filter({ hasText: 'report.pdf' }).waitFor();
     await page.getByTestId('tab-chats').click();
     const preview = page.locator(`[data-testid=session-item][data-peer-id="${jack.id}"]`).getByTestId('session-preview');
-    // Live, the message itself is at hand and names the file; the server's list keeps its type only.
+    // Live, the message itself names the file; after a reload the server's list does.
     await waitUntil('the live preview', async () => (await preview.innerText()) === 'File: report.pdf');
     for (const [language, text] of [
-      ['en', 'File'],
-      ['zh_CN', '文件'],
-      ['vi_VN', 'Tệp'],
+      ['en', 'File: report.pdf'],
+      ['zh_CN', '文件：report.pdf'],
+      ['vi_VN', 'Tệp: report.pdf'],
     ]) {
       await reloadIn(page, language);
       await page.getByTestId('tab-chats').click();
