@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { GroupMember, Message, Session } from '../api/types';
-import { previewText } from '../chat/preview';
+import { previewText, sessionPreview } from '../chat/preview';
 import { useAdminT } from './i18n';
 import { adminApi, type AdminApi, type Replay } from './api';
 import { groupLabel, personLabel } from './describe';
@@ -208,7 +208,7 @@ function ReplayBrowser({ api, replay, onClose, onExpired }: { api: AdminApi; rep
               <button type="button" className="link-button" onClick={() => history(s)}>
                 {chatName(s)}
               </button>{' '}
-              <span className="muted">{previewText(s.lastMessageType, s.lastMessageContent, t)}</span>{' '}
+              <span className="muted">{sessionPreview(s, t)}</span>{' '}
               {s.chatType === 'Group' && (
                 <button type="button" className="link-button" onClick={() => members(s.groupId)}>
                   {t('admin.replay.members')}
