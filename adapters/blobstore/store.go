@@ -163,7 +163,7 @@ func (s *Store) Size(_ context.Context, tenant, name string) (int64, bool, error
 // the tenant once; a file already gone is skipped, so rounds running at
 // once, or a round repeated, delete each file once.
 func (s *Store) DeleteUploads(_ context.Context, tenant string, members []string) (int, error) {
-	if !tenantPattern.MatchString(tenant) {
+	if !ValidTenant(tenant) {
 		return 0, ErrInvalid
 	}
 	if len(members) == 0 {
@@ -175,7 +175,7 @@ func (s *Store) DeleteUploads(_ context.Context, tenant string, members []string
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
-		if err != nil || !d.Type().IsRegular() || !UploadedByAny(d.Name(), members) {
+		if err != nil || !d.Type().IsRegular() || !chat.UploadedByAny(d.Name(), members) {
 			return err
 		}
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -192,17 +192,6 @@ func (s *Store) DeleteUploads(_ context.Context, tenant string, members []string
 		return deleted, fmt.Errorf("blob store: delete uploads: %w", err)
 	}
 	return deleted, nil
-}
-
-// UploadedByAny reports whether name is the stored name of a file one of
-// members uploaded.
-func UploadedByAny(name string, members []string) bool {
-	for _, m := range members {
-		if chat.UploadedBy(name, m) {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Store) path(tenant, name string) (string, bool) {

@@ -54,7 +54,21 @@ func StoredName(uploader string, random [8]byte, ext string) string {
 // UploadedBy reports whether name is the stored name of a file member
 // uploaded.
 func UploadedBy(name, member string) bool {
-	return ValidStoredName(name) && name[16:32] == uploaderDigest(member, name[:16])
+	return UploadedByAny(name, []string{member})
+}
+
+// UploadedByAny reports whether name is the stored name of a file one of
+// members uploaded.
+func UploadedByAny(name string, members []string) bool {
+	if !ValidStoredName(name) {
+		return false
+	}
+	for _, m := range members {
+		if name[16:32] == uploaderDigest(m, name[:16]) {
+			return true
+		}
+	}
+	return false
 }
 
 func uploaderDigest(member, random string) string {

@@ -334,7 +334,7 @@ func (s *Store) DeleteUploads(ctx context.Context, tenant string, members []stri
 		if err := cur.Decode(&f); err != nil {
 			return deleted, fmt.Errorf("gridfs: %w", err)
 		}
-		if !blobstore.UploadedByAny(strings.TrimPrefix(f.Filename, tenant+"/"), members) {
+		if !chat.UploadedByAny(strings.TrimPrefix(f.Filename, tenant+"/"), members) {
 			continue
 		}
 		ids = append(ids, f.ID)
