@@ -94,12 +94,9 @@ func (r memberReads) sessionItems(c echo.Context, v projections.Viewer, keep fun
 			ids = append(ids, chat.Mentions(s.LastMessageContent)...)
 		}
 	}
-	groups, senders, err := r.groupSessions(c, v, ss)
+	groups, err := r.groupSessions(c, v, ss)
 	if err != nil {
 		return nil, err
-	}
-	for _, from := range senders {
-		ids = append(ids, from)
 	}
 	members, err := r.q.MembersByID(ctx, v, ids)
 	if err != nil {
@@ -133,10 +130,11 @@ func (r memberReads) sessionItems(c echo.Context, v projections.Viewer, keep fun
 		if s.LastMessageType == string(chat.AtText) || s.LastMessageType == string(chat.Event) {
 			item.LastMessageContent = chat.ResolveMentions(item.LastMessageContent, name)
 		}
-		if from, ok := senders[s.LastMessageID]; ok && item.LastMessageContent != "" && item.LastMessageContent != projections.RecalledPreview {
+		if s.ChatType == string(chat.Group) && s.LastMessageFrom != "" && s.LastMessageType != string(chat.Event) &&
+			item.LastMessageContent != "" && item.LastMessageContent != projections.RecalledPreview {
 			// A group's preview names its sender; a recall's names it in
 			// lastMessageFromName, for the client to say who recalled.
-			if n, ok := name(from); ok {
+			if n, ok := name(s.LastMessageFrom); ok {
 				item.LastMessageContent = n + ": " + item.LastMessageContent
 			}
 		}
@@ -214,37 +212,21 @@ func (r memberReads) history(c echo.Context, p commands.Principal, peer, groupID
 	return ms, nil
 }
 
-// groupSessions finds the groups of the group sessions among ss, and the
-// senders of their last messages (Event lines have none), by message id.
-func (r memberReads) groupSessions(c echo.Context, v projections.Viewer, ss []projections.Session) (map[string]projections.Group, map[string]string, error) {
+// groupSessions finds the groups of the group sessions among ss.
+func (r memberReads) groupSessions(c echo.Context, v projections.Viewer, ss []projections.Session) (map[string]projections.Group, error) {
 	ctx := c.Request().Context()
 	groups := map[string]projections.Group{}
-	var last []string
 	for _, s := range ss {
 		if s.ChatType != string(chat.Group) {
 			continue
 		}
 		g, ok, err := r.q.Group(ctx, v, s.Peer)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if ok {
 			groups[s.Peer] = g
 		}
-		if s.LastMessageID != "" && s.LastMessageType != string(chat.Event) {
-			last = append(last, s.LastMessageID)
-		}
 	}
-	senders := map[string]string{}
-	if len(last) == 0 {
-		return groups, senders, nil
-	}
-	ms, err := r.q.VisibleMessages(ctx, v, last)
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, m := range ms {
-		senders[m.ID] = m.From
-	}
-	return groups, senders, nil
+	return groups, nil
 }
