@@ -66,7 +66,7 @@ type App struct {
 	calls         callRegistry
 	topUps        pendingTopUps
 	answers       answerRuns
-	erasedUploads erasedUploads
+	erasures      erasures
 	tenants       sync.Map // tenant code -> struct{}: tenants known to exist
 }
 
@@ -77,6 +77,6 @@ func New(d Deps) *App {
 		a.Stored = a.History
 	}
 	a.friendships.max = maxFriendships
-	a.erasedUploads.init()
+	a.erasures.init()
 	return a
 }

@@ -91,7 +91,7 @@ func (a *App) Follow(ctx context.Context, log LiveLog) error {
 			a.calls.markReady(true)
 			if catchingUp {
 				catchingUp = false
-				a.erasedUploads.read()
+				a.erasures.read()
 			}
 		}
 	}

@@ -10,19 +10,19 @@ import (
 	"github.com/eventchat/eventchat/domain/member"
 )
 
-// erasedUploads gathers the members whose erasure the log holds, as Follow
-// reads it from the start, for SweepErasures: an erasure cut short
-// between MemberErased and the deletion of the member's uploads (a crash, a
-// blob store out of reach) is completed at the next start of any node.
-type erasedUploads struct {
+// erasures gathers the members whose erasure the log holds, as Follow
+// reads it from the start, for SweepErasures: an erasure cut short after
+// MemberErased (a crash, the key store or blob store out of reach) is
+// completed at the next start of any node.
+type erasures struct {
 	mu      sync.Mutex
 	pending map[string]map[string]bool // tenant -> member ids
 	due     chan struct{}              // signalled when the log is read
 }
 
-func (e *erasedUploads) init() { e.due = make(chan struct{}, 1) }
+func (e *erasures) init() { e.due = make(chan struct{}, 1) }
 
-func (e *erasedUploads) note(tenant, member string) {
+func (e *erasures) note(tenant, member string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.pending == nil {
@@ -47,7 +47,7 @@ func (a *App) noteErasure(r es.RecordedEvent, catchingUp bool) error {
 		return nil
 	}
 	if catchingUp {
-		a.erasedUploads.note(sn.Tenant, sn.ID)
+		a.erasures.note(sn.Tenant, sn.ID)
 	}
 	if a.Replays == nil {
 		return nil
@@ -56,14 +56,14 @@ func (a *App) noteErasure(r es.RecordedEvent, catchingUp bool) error {
 }
 
 // read tells the sweep that the log up to its head at start is read.
-func (e *erasedUploads) read() {
+func (e *erasures) read() {
 	select {
 	case e.due <- struct{}{}:
 	default:
 	}
 }
 
-func (e *erasedUploads) take() map[string]map[string]bool {
+func (e *erasures) take() map[string]map[string]bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p := e.pending
@@ -84,15 +84,15 @@ func (a *App) SweepErasures(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-a.erasedUploads.due:
+		case <-a.erasures.due:
 		}
 		var failed error
-		for tenant, members := range a.erasedUploads.take() {
+		for tenant, members := range a.erasures.take() {
 			ids := make([]string, 0, len(members))
 			for id := range members {
 				ids = append(ids, id)
 				if err := a.destroyCutShort(ctx, tenant, id); err != nil {
-					a.erasedUploads.note(tenant, id)
+					a.erasures.note(tenant, id)
 					failed = errors.Join(failed, err)
 				}
 			}
@@ -101,13 +101,13 @@ func (a *App) SweepErasures(ctx context.Context) error {
 			}
 			if _, err := a.Uploads.DeleteUploads(ctx, tenant, ids); err != nil {
 				for _, id := range ids {
-					a.erasedUploads.note(tenant, id)
+					a.erasures.note(tenant, id)
 				}
 				failed = errors.Join(failed, fmt.Errorf("commands: delete the uploads of erased members of %s: %w", tenant, err))
 			}
 		}
 		if failed != nil {
-			a.erasedUploads.read()
+			a.erasures.read()
 			return failed
 		}
 	}
