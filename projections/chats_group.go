@@ -114,7 +114,10 @@ func (b *chatBatch) join(ctx context.Context, env Envelope, groupID, member stri
 	r[member] = true
 	k := SessionKey{Member: member, Peer: groupID}
 	delete(b.gone, k)
-	b.sessions[k] = &Session{Tenant: env.Tenant, Member: member, Peer: groupID, ChatType: string(chat.Group), ChatID: groupID}
+	b.sessions[k] = &Session{
+		Tenant: env.Tenant, Member: member, Peer: groupID, ChatType: string(chat.Group), ChatID: groupID,
+		JoinSeq: groupSeq(env.Position, 0),
+	}
 	b.session(env, k, string(chat.Group))
 	return nil
 }
@@ -189,14 +192,17 @@ func (b *chatBatch) groupSent(ctx context.Context, env Envelope, e *chat.Message
 		s.Hidden = false
 		if member != e.From {
 			s.UnreadCount++
+		} else {
+			s.ReadSeq = m.Seq // a member reads the chat up to what it says
 		}
 	}
 	b.deltas = append(b.deltas, delta(env, CmdMessage, m, members...))
 	return nil
 }
 
-// groupRead recounts the reader's unread messages as those after the one
-// read: loading a group chat reads it.
+// groupRead moves the reader's read position up to the message read, never
+// back, and recounts its unread messages as those after it: loading a
+// group chat reads it.
 func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAcknowledged) error {
 	chatID := env.Stream.ID
 	seq, ok, err := b.seqOf(ctx, chatID, e.MessageID)
@@ -206,8 +212,15 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	b.clearMark(env, e)
 	key := SessionKey{Member: e.Reader, Peer: e.Peer}
 	s, err := b.loadSession(ctx, key)
-	if err != nil || s == nil || s.UnreadCount == 0 {
+	if err != nil || s == nil {
 		return err
+	}
+	if seq > s.ReadSeq {
+		b.session(env, key, s.ChatType)
+		s.ReadSeq = seq
+	}
+	if s.UnreadCount == 0 {
+		return nil
 	}
 	after, err := b.after(ctx, chatID, seq)
 	if err != nil {
