@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -17,13 +19,15 @@ import (
 
 var _ = Describe("Who has read a group message", func() {
 	var (
+		dir                           string
 		s                             *testServer
 		alice, bob, carol, dave, erin member
 		groupID                       string
 		hello                         sendResult
 	)
 	BeforeEach(func() {
-		s = startServer(GinkgoT().TempDir())
+		dir = GinkgoT().TempDir()
+		s = startServer(dir)
 		alice, bob, carol = s.register("alice001"), s.register("bob00001"), s.register("carol001")
 		dave, erin = s.register("dave0001"), s.register("erin0001")
 		for _, m := range []member{bob, carol, dave, erin} {
@@ -100,6 +104,31 @@ var _ = Describe("Who has read a group message", func() {
 
 		after := sendToGroup(s, alice, groupID, "r-3", "welcome")
 		Expect(names(readers(alice, after.ID).Unread)).To(Equal([]string{"carol001", "dave0001", "erin0001"}))
+	})
+
+	It("folds the log again at start over the read store of an older build, which kept no read positions", func() {
+		readUpTo(bob, hello.ID)
+		Expect(names(readers(alice, hello.ID).Read)).To(Equal([]string{"bob00001"}))
+		Expect(s.stop()).To(Succeed())
+
+		// The sessions table as schema 7 had it.
+		db, err := sql.Open("sqlite", filepath.Join(dir, "read.db"))
+		Expect(err).NotTo(HaveOccurred())
+		for _, stmt := range []string{
+			`ALTER TABLE sessions DROP COLUMN join_seq`,
+			`ALTER TABLE sessions DROP COLUMN read_seq`,
+			`PRAGMA user_version = 7`,
+		} {
+			_, err = db.Exec(stmt)
+			Expect(err).NotTo(HaveOccurred(), stmt)
+		}
+		Expect(db.Close()).To(Succeed())
+
+		s = startServer(dir)
+		alice = s.login("alice001")
+		r := readers(alice, hello.ID)
+		Expect(names(r.Read)).To(Equal([]string{"bob00001"}))
+		Expect(names(r.Unread)).To(Equal([]string{"carol001", "erin0001"}))
 	})
 
 	It("names an erased member as the erasure placeholder", func() {
