@@ -201,8 +201,8 @@ func (b *chatBatch) groupSent(ctx context.Context, env Envelope, e *chat.Message
 }
 
 // groupRead moves the reader's read position up to the message read, never
-// back, and recounts its unread messages as those after it: loading a
-// group chat reads it.
+// back, recounts its unread messages as those after it (loading a group
+// chat reads it), and tells the senders of the messages it newly read (28).
 func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAcknowledged) error {
 	chatID := env.Stream.ID
 	seq, ok, err := b.seqOf(ctx, chatID, e.MessageID)
@@ -215,22 +215,32 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	if err != nil || s == nil {
 		return err
 	}
+	from := max(s.ReadSeq, s.JoinSeq)
 	if seq > s.ReadSeq {
 		b.session(env, key, s.ChatType)
 		s.ReadSeq = seq
 	}
+	// With nothing unread, no message of another is read now.
 	if s.UnreadCount == 0 {
 		return nil
 	}
-	after, err := b.after(ctx, chatID, seq)
+	after, err := b.after(ctx, chatID, min(from, seq))
 	if err != nil {
 		return err
 	}
 	n := 0
+	senders := map[string]bool{}
 	for _, m := range after {
-		if countable(m, e.Reader) {
+		switch {
+		case !countable(m, e.Reader):
+		case m.Seq > seq:
 			n++
+		case m.Seq > from:
+			senders[m.From] = true
 		}
+	}
+	if err := b.readBy(ctx, env, e, senders); err != nil {
+		return err
 	}
 	if n >= s.UnreadCount {
 		return nil
@@ -240,6 +250,28 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	b.deltas = append(b.deltas,
 		delta(env, CmdSessionChanged, s.View(), e.Reader),
 		delta(env, CmdReadAck, readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, e.Reader))
+	return nil
+}
+
+// readBy tells the senders, still members, of messages a member has just
+// read that it read them: their readers lists are out of date.
+func (b *chatBatch) readBy(ctx context.Context, env Envelope, e *chat.ReadAcknowledged, senders map[string]bool) error {
+	if len(senders) == 0 {
+		return nil
+	}
+	r, err := b.roster(ctx, env.Stream.ID)
+	if err != nil {
+		return err
+	}
+	for m := range senders {
+		if !r[m] {
+			delete(senders, m)
+		}
+	}
+	if len(senders) > 0 {
+		b.deltas = append(b.deltas, delta(env, CmdReadAck,
+			readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, sorted(senders)...))
+	}
 	return nil
 }
 

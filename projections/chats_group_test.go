@@ -1,6 +1,7 @@
 package projections_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -123,6 +124,37 @@ var _ = Describe("The chats projector in a group chat", func() {
 			}), "batches of %d", n)
 			b, _ := session(store, "b")
 			Expect(b.UnreadCount).To(Equal(1), "m3 alone")
+		}
+	})
+
+	It("tells the senders, still members, of the messages a member newly read that it read them (28), once", func() {
+		l := created().
+			add(chats, groupSent("m1", "a", "one")).
+			add(chats, groupSent("m2", "o", "two")).
+			add(chats, groupSent("m3", "a", "three")).
+			add(groups, &group.MemberLeft{Member: "a", At: 5}).
+			add(chats, groupSent("m4", "o", "four")).
+			add(chats, groupAck("b", "m2")).
+			add(chats, groupAck("b", "m1")).
+			add(chats, groupAck("b", "m4"))
+		for _, n := range []int{0, 1} {
+			store := openStore()
+			var acks [][]string
+			for _, d := range foldChats(store, l.envs, n) {
+				if d.Cmd != projections.CmdReadAck {
+					continue
+				}
+				var ack struct{ ChatType, From, To, MessageID string }
+				raw, err := json.Marshal(d.Payload)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(json.Unmarshal(raw, &ack)).To(Succeed())
+				Expect([]string{ack.ChatType, ack.From, ack.To}).To(Equal([]string{"Group", "b", "g1"}))
+				acks = append(acks, append([]string{ack.MessageID}, d.To...))
+			}
+			Expect(acks).To(Equal([][]string{
+				{"m2", "o"}, {"m2", "b"}, // a has left; b's own connections as before
+				{"m4", "o"}, {"m4", "b"}, // m1 was read already, m3 is a's
+			}), "batches of %d", n)
 		}
 	})
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -92,6 +93,14 @@ var _ = Describe("Who has read a group message", func() {
 		readUpTo(bob, later.ID)
 		readUpTo(bob, hello.ID)
 		Expect(names(readers(erin, later.ID).Read)).To(Equal([]string{"bob00001"}))
+	})
+
+	It("pushes 28 to the sender's connections when a member reads its message, so that an open list reads again", func() {
+		a := s.dial(alice)
+		readUpTo(bob, hello.ID)
+		var ack struct{ ChatType, From, To, MessageID string }
+		Expect(json.Unmarshal(next(a, 28).Data, &ack)).To(Succeed())
+		Expect(ack).To(Equal(struct{ ChatType, From, To, MessageID string }{"Group", bob.ID, groupID, hello.ID}))
 	})
 
 	It("counts current members only: a member gone is in neither list, one who joined after the message is not among those who have not read it", func() {

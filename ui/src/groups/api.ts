@@ -167,6 +167,12 @@ export function readersKey(groupId: string, messageId: string): string {
   return `/v1/chat/groupInfo/readers?${new URLSearchParams({ groupId, messageId })}`;
 }
 
+/** A member read messages of mine in a group (28): an open readers list reads again. */
+export function refreshReaders(groupId: string): Promise<unknown> {
+  const prefix = `/v1/chat/groupInfo/readers?${new URLSearchParams({ groupId })}&`;
+  return mutate((key) => typeof key === 'string' && key.startsWith(prefix));
+}
+
 /** Read afresh each time the list opens: members read on while the sender looks elsewhere. */
 export function useMessageReaders(groupId: string, messageId: string) {
   return useSWR<MessageReaders>(useSignedIn() ? readersKey(groupId, messageId) : null, {
