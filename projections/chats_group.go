@@ -220,7 +220,8 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 		b.session(env, key, s.ChatType)
 		s.ReadSeq = seq
 	}
-	// With nothing unread, no message of another is read now.
+	// A read reaches only unread messages of others: with none, there is
+	// nothing to recount or tell.
 	if s.UnreadCount == 0 {
 		return nil
 	}
