@@ -114,7 +114,10 @@ func (b *chatBatch) join(ctx context.Context, env Envelope, groupID, member stri
 	r[member] = true
 	k := SessionKey{Member: member, Peer: groupID}
 	delete(b.gone, k)
-	b.sessions[k] = &Session{Tenant: env.Tenant, Member: member, Peer: groupID, ChatType: string(chat.Group), ChatID: groupID}
+	b.sessions[k] = &Session{
+		Tenant: env.Tenant, Member: member, Peer: groupID, ChatType: string(chat.Group), ChatID: groupID,
+		JoinSeq: groupSeq(env.Position, 0),
+	}
 	b.session(env, k, string(chat.Group))
 	return nil
 }
@@ -189,14 +192,17 @@ func (b *chatBatch) groupSent(ctx context.Context, env Envelope, e *chat.Message
 		s.Hidden = false
 		if member != e.From {
 			s.UnreadCount++
+		} else {
+			s.ReadSeq = m.Seq // a member reads the chat up to what it says
 		}
 	}
 	b.deltas = append(b.deltas, delta(env, CmdMessage, m, members...))
 	return nil
 }
 
-// groupRead recounts the reader's unread messages as those after the one
-// read: loading a group chat reads it.
+// groupRead moves the reader's read position up to the message read, never
+// back, recounts its unread messages as those after it (loading a group
+// chat reads it), and tells the senders of the messages it newly read (28).
 func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAcknowledged) error {
 	chatID := env.Stream.ID
 	seq, ok, err := b.seqOf(ctx, chatID, e.MessageID)
@@ -206,18 +212,36 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	b.clearMark(env, e)
 	key := SessionKey{Member: e.Reader, Peer: e.Peer}
 	s, err := b.loadSession(ctx, key)
-	if err != nil || s == nil || s.UnreadCount == 0 {
+	if err != nil || s == nil {
 		return err
 	}
-	after, err := b.after(ctx, chatID, seq)
+	from := max(s.ReadSeq, s.JoinSeq)
+	if seq > s.ReadSeq {
+		b.session(env, key, s.ChatType)
+		s.ReadSeq = seq
+	}
+	// A read reaches only unread messages of others: with none, there is
+	// nothing to recount or tell.
+	if s.UnreadCount == 0 {
+		return nil
+	}
+	after, err := b.after(ctx, chatID, min(from, seq))
 	if err != nil {
 		return err
 	}
 	n := 0
+	senders := map[string]bool{}
 	for _, m := range after {
-		if countable(m, e.Reader) {
+		switch {
+		case !countable(m, e.Reader):
+		case m.Seq > seq:
 			n++
+		case m.Seq > from:
+			senders[m.From] = true
 		}
+	}
+	if err := b.readBy(ctx, env, e, senders); err != nil {
+		return err
 	}
 	if n >= s.UnreadCount {
 		return nil
@@ -227,6 +251,28 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	b.deltas = append(b.deltas,
 		delta(env, CmdSessionChanged, s.View(), e.Reader),
 		delta(env, CmdReadAck, readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, e.Reader))
+	return nil
+}
+
+// readBy tells the senders, still members, of messages a member has just
+// read that it read them: their readers lists are out of date.
+func (b *chatBatch) readBy(ctx context.Context, env Envelope, e *chat.ReadAcknowledged, senders map[string]bool) error {
+	if len(senders) == 0 {
+		return nil
+	}
+	r, err := b.roster(ctx, env.Stream.ID)
+	if err != nil {
+		return err
+	}
+	for m := range senders {
+		if !r[m] {
+			delete(senders, m)
+		}
+	}
+	if len(senders) > 0 {
+		b.deltas = append(b.deltas, delta(env, CmdReadAck,
+			readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, sorted(senders)...))
+	}
 	return nil
 }
 

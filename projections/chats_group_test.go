@@ -1,6 +1,9 @@
 package projections_test
 
 import (
+	"encoding/json"
+	"fmt"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -94,6 +97,77 @@ var _ = Describe("The chats projector in a group chat", func() {
 		Expect(ds[len(ds)-2].To).To(Equal([]string{"o"}))
 		b, _ := session(store, "b")
 		Expect(b.UnreadCount).To(Equal(3))
+	})
+
+	It("keeps how far each member has read the chat: up to what it acknowledged or sent, never back; a new member from its joining on", func() {
+		// Positions 1, 2, ...: a group chat's sequence is the position times 8.
+		l := created(). // 8
+				add(chats, groupSent("m1", "a", "one")).                                               // 16: a reads it
+				add(chats, groupSent("m2", "o", "two")).                                               // 24: o reads to it
+				add(chats, groupAck("b", "m2")).                                                       // b reads to 24
+				add(chats, groupAck("b", "m1")).                                                       // never back
+				add(groups, &group.MemberRoleChanged{Member: "a", Role: group.Admin, By: "o", At: 6}). // 48, a line
+				add(chats, groupAck("b", fmt.Sprintf("%019d", 48))).                                   // nothing unread, still read
+				add(groups, &group.MembersAdded{Members: []string{"c"}, By: "o", At: 8}).              // 64: c joins
+				add(chats, groupAck("a", "m2")).                                                       // a reads to 24
+				add(chats, groupSent("m3", "c", "three"))                                              // 80: c reads to it
+		for _, n := range []int{0, 1, 3} {
+			store := openStore()
+			foldChats(store, l.envs, n)
+			reads, err := store.GroupReads(ctx, as("c"), "g1")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(reads).To(Equal([]projections.GroupRead{
+				{Tenant: "x0001", GroupID: "g1", Member: "a", JoinSeq: 8, ReadSeq: 24},
+				{Tenant: "x0001", GroupID: "g1", Member: "b", JoinSeq: 8, ReadSeq: 48},
+				{Tenant: "x0001", GroupID: "g1", Member: "c", JoinSeq: 64, ReadSeq: 80},
+				{Tenant: "x0001", GroupID: "g1", Member: "o", JoinSeq: 8, ReadSeq: 24},
+			}), "batches of %d", n)
+			b, _ := session(store, "b")
+			Expect(b.UnreadCount).To(Equal(1), "m3 alone")
+		}
+	})
+
+	It("tells the senders, still members, of the messages a member newly read that it read them (28), once", func() {
+		l := created().
+			add(chats, groupSent("m1", "a", "one")).
+			add(chats, groupSent("m2", "o", "two")).
+			add(chats, groupSent("m3", "a", "three")).
+			add(groups, &group.MemberLeft{Member: "a", At: 5}).
+			add(chats, groupSent("m4", "o", "four")).
+			add(chats, groupAck("b", "m2")).
+			add(chats, groupAck("b", "m1")).
+			add(chats, groupAck("b", "m4"))
+		for _, n := range []int{0, 1} {
+			store := openStore()
+			var acks [][]string
+			for _, d := range foldChats(store, l.envs, n) {
+				if d.Cmd != projections.CmdReadAck {
+					continue
+				}
+				var ack struct{ ChatType, From, To, MessageID string }
+				raw, err := json.Marshal(d.Payload)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(json.Unmarshal(raw, &ack)).To(Succeed())
+				Expect([]string{ack.ChatType, ack.From, ack.To}).To(Equal([]string{"Group", "b", "g1"}))
+				acks = append(acks, append([]string{ack.MessageID}, d.To...))
+			}
+			Expect(acks).To(Equal([][]string{
+				{"m2", "o"}, {"m2", "b"}, // a has left; b's own connections as before
+				{"m4", "o"}, {"m4", "b"}, // m1 was read already, m3 is a's
+			}), "batches of %d", n)
+		}
+	})
+
+	It("starts a member who left and came back over, from its new joining", func() {
+		store := openStore()
+		foldChats(store, created(). // 8
+						add(chats, groupSent("m1", "o", "one")).                                          // 16
+						add(chats, groupAck("b", "m1")).                                                  // b reads to 16
+						add(groups, &group.MemberLeft{Member: "b", At: 4}).                               // 32
+						add(groups, &group.MembersAdded{Members: []string{"b"}, By: "o", At: 5}).envs, 0) // 40
+		reads, err := store.GroupReads(ctx, as("o"), "g1")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reads[1]).To(Equal(projections.GroupRead{Tenant: "x0001", GroupID: "g1", Member: "b", JoinSeq: 40}))
 	})
 
 	It("ignores an acknowledgement of another group's message folded in an earlier batch", func() {

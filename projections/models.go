@@ -141,10 +141,25 @@ type Session struct {
 	DoNotDisturb           bool   `json:"-"`
 	MarkedUnread           bool   `json:"-"`
 	Hidden                 bool   `json:"-"` // out of the list until a newer message
+	// Of a group chat: the sequence the member joined it at, and up to
+	// which it has read it (acknowledged, or sent a message).
+	JoinSeq uint64 `json:"-"`
+	ReadSeq uint64 `json:"-"`
 }
 
 // Key returns the session's key.
 func (s Session) Key() SessionKey { return SessionKey{Member: s.Member, Peer: s.Peer} }
+
+// GroupRead is how far a current member of a group has read its chat:
+// every message with a sequence up to ReadSeq. It joined the chat at
+// JoinSeq and reads nothing before.
+type GroupRead struct {
+	Tenant  string
+	GroupID string
+	Member  string
+	JoinSeq uint64
+	ReadSeq uint64
+}
 
 // Apply is a friend request as listed.
 type Apply struct {

@@ -194,6 +194,9 @@ type Queries interface {
 	// GroupMembers lists a group's members: the owner, the admins, then
 	// the others, each by the time they joined.
 	GroupMembers(ctx context.Context, v Viewer, groupID string) ([]GroupMember, error)
+	// GroupReads lists how far each current member of a group has read
+	// its chat, by member id.
+	GroupReads(ctx context.Context, v Viewer, groupID string) ([]GroupRead, error)
 	// MemberGroups lists member's memberships, oldest first.
 	MemberGroups(ctx context.Context, member string) ([]GroupMember, error)
 	// Mentions lists member's unacknowledged mentions, oldest first.

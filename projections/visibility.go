@@ -79,6 +79,20 @@ func (v Viewer) Roster(ms []GroupMember) []GroupMember {
 	return ms
 }
 
+// ReadPositions returns rs, how far the members of one group have read
+// its chat, when v is one of them or the tenant's auditor, and none
+// otherwise.
+func (v Viewer) ReadPositions(rs []GroupRead) []GroupRead {
+	if len(rs) == 0 {
+		return rs
+	}
+	in := slices.ContainsFunc(rs, func(r GroupRead) bool { return r.Member == v.Member })
+	if rs[0].Tenant != v.Tenant || !(v.auditor || in) {
+		return []GroupRead{}
+	}
+	return rs
+}
+
 // Manages reports whether v handles the join requests of a group, given
 // m, v's membership of it: its owner and admins do.
 func (v Viewer) Manages(m GroupMember) bool {

@@ -24,6 +24,9 @@ func (a *API) groupChatRoutes() []route {
 		{method: http.MethodGet, path: "/chat/groupInfo/listPinnedMessage",
 			summary: "The pinned messages of a group the member belongs to, the latest pinned first (those deleted or cleared for the member left out).",
 			query:   []param{{"groupId", true, "the group"}}, result: []projections.Message{}, handle: a.pinnedMessages},
+		{method: http.MethodGet, path: "/chat/groupInfo/readers",
+			summary: "The sender of a group message: which current members have read it and which have not yet (neither lists the sender nor members who joined after it). Other members: 403.",
+			query:   []param{{"groupId", true, "the group"}, {"messageId", true, "the message"}}, result: MessageReaders{}, handle: a.messageReaders},
 	}
 }
 

@@ -36,6 +36,7 @@ type isoWorld struct {
 	nina, omar               isoMember // same-tenant members unrelated to anybody
 	mallory, eve, dave       isoMember // attackers
 	group                    string    // G: owned by alice, bob Admin, carol Normal; dave removed
+	groupLast                string    // alice's last message in G
 
 	// ids holds the victims' real ids by kind (see kindOf).
 	ids map[string][]string
@@ -167,6 +168,7 @@ func buildIsoWorld() *isoWorld {
 	s.ok("POST", "/v1/chat/friendInfo/delete", alice.Token, map[string]string{"friendMemberId": dave.ID}, nil)
 	after := sendGroup(alice, map[string]string{"content": text("after dave left")})
 	add("message", plan.ID, mention.ID, after.ID)
+	w.groupLast = after.ID
 
 	By("requests: alice asks frank to be friends; carol invites frank into G")
 	var applied struct{ ID string }
@@ -321,6 +323,7 @@ func (w *isoWorld) snapshot() map[string]string {
 			"/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=" + w.group,
 			"/v1/chat/groupInfo/listGroupMember?groupId=" + w.group,
 			"/v1/chat/groupInfo/listPinnedMessage?groupId=" + w.group,
+			"/v1/chat/groupInfo/readers?groupId=" + w.group + "&messageId=" + w.groupLast,
 			"/v1/message/messagePush/history/list/page?pageSize=100&groupId=" + w.group,
 		} {
 			read(v, p)

@@ -25,3 +25,10 @@ const (
 	MsgMessageNotPinned   = "this message is not pinned"
 	MsgGroupAvatarInvalid = "the group avatar must be a jpg or png picture you uploaded"
 )
+
+// Message keys of a message's readers.
+const (
+	MsgReadersMessageID = "messageId is required"
+	MsgReadersIDTooLong = "groupId and messageId are ids of at most 64 characters"
+	MsgReadersNotSender = "only the sender of a message sees who has read it"
+)

@@ -9,6 +9,7 @@ import {
   insertMention,
   inviteOutcome,
   mayDeleteForEveryone,
+  mayListReaders,
   mayPin,
   mentionCandidates,
   mentionQuery,
@@ -164,6 +165,17 @@ describe('group chat: permissions', () => {
   it('keeps a friend chat’s delete for everyone to one’s own messages', () => {
     assert.equal(mayDeleteForEveryone('Friend', { from: '11', msgType: 'Text' }, '11', undefined), true);
     assert.equal(mayDeleteForEveryone('Friend', { from: '22', msgType: 'Text' }, '11', undefined), false);
+  });
+
+  it('offers who has read a message to its sender only, once the server has it, never for a system line or a recall', () => {
+    const mine = { id: '900', from: '11', msgType: 'Text', msgStatus: 'Read' as const };
+    assert.equal(mayListReaders(mine, '11'), true);
+    assert.equal(mayListReaders(mine, '22'), false, 'another member’s message');
+    assert.equal(mayListReaders({ ...mine, id: '' }, '11'), false, 'not on the server yet');
+    assert.equal(mayListReaders({ ...mine, msgStatus: 'sending' as const }, '11'), false);
+    assert.equal(mayListReaders({ ...mine, msgStatus: 'failedSent' as const }, '11'), false);
+    assert.equal(mayListReaders({ ...mine, msgType: 'Event', from: '' }, ''), false, 'a system line has no sender');
+    assert.equal(mayListReaders({ ...mine, recalled: true }, '11'), false);
   });
 
   it('lets only the owner and admins pin', () => {

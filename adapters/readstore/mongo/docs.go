@@ -139,6 +139,8 @@ type sessionDoc struct {
 	FileName           string `bson:"lastMessageFileName,omitempty"`
 	ForwardFrom        string `bson:"lastMessageForwardFrom,omitempty"`
 	ForwardType        string `bson:"lastMessageForwardType,omitempty"`
+	JoinSeq            int64  `bson:"joinSeq,omitempty"`
+	ReadSeq            int64  `bson:"readSeq,omitempty"`
 }
 
 func sessionDocID(k projections.SessionKey) string { return pairID(k.Member, k.Peer) }
@@ -151,6 +153,7 @@ func toSessionDoc(s projections.Session) sessionDoc {
 		UnreadCount: int64(s.UnreadCount), Top: s.Top, TopTime: s.TopTime,
 		DoNotDisturb: s.DoNotDisturb, MarkedUnread: s.MarkedUnread, Hidden: s.Hidden,
 		From: s.LastMessageFrom, FileName: s.LastMessageFileName, ForwardFrom: s.LastMessageForwardFrom, ForwardType: s.LastMessageForwardType,
+		JoinSeq: int64(s.JoinSeq), ReadSeq: int64(s.ReadSeq),
 	}
 }
 
@@ -162,6 +165,7 @@ func (d sessionDoc) session() projections.Session {
 		UnreadCount: int(d.UnreadCount), Top: d.Top, TopTime: d.TopTime,
 		DoNotDisturb: d.DoNotDisturb, MarkedUnread: d.MarkedUnread, Hidden: d.Hidden,
 		LastMessageFrom: d.From, LastMessageFileName: d.FileName, LastMessageForwardFrom: d.ForwardFrom, LastMessageForwardType: d.ForwardType,
+		JoinSeq: uint64(d.JoinSeq), ReadSeq: uint64(d.ReadSeq),
 	}
 }
 

@@ -279,8 +279,9 @@ const (
 	infoScratch = "scratch"
 	// schemaVersion is the shape of the documents: a shadow of another
 	// version is started afresh. Version 2: the sessions' last sender,
-	// file name and forward origin (projector chats.v2).
-	schemaVersion = 2
+	// file name and forward origin (projector chats.v2); version 3 the
+	// group read positions (chats.v3).
+	schemaVersion = 3
 )
 
 // dropOldScratches drops the scratch stores created more than

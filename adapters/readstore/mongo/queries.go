@@ -83,6 +83,21 @@ func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Sess
 	return out, nil
 }
 
+// GroupReads lists how far the members of a group chat have read it, to
+// those v may see them (Viewer.ReadPositions).
+func (s *Store) GroupReads(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupRead, error) {
+	var docs []sessionDoc
+	filter := bson.D{{Key: "peer", Value: groupID}, {Key: "chatType", Value: "Group"}}
+	if err := s.findAll(ctx, sessionsColl, filter, options.Find().SetSort(bson.D{{Key: "member", Value: 1}}), &docs); err != nil {
+		return nil, fmt.Errorf("mongoread: reads of group %s: %w", groupID, err)
+	}
+	out := make([]projections.GroupRead, len(docs))
+	for i, d := range docs {
+		out[i] = projections.GroupRead{Tenant: d.Tenant, GroupID: groupID, Member: d.Member, JoinSeq: uint64(d.JoinSeq), ReadSeq: uint64(d.ReadSeq)}
+	}
+	return v.ReadPositions(out), nil
+}
+
 func (s *Store) MessageSeq(ctx context.Context, v projections.Viewer, messageID string) (string, uint64, bool, error) {
 	m, found, err := s.message(ctx, messageID)
 	if err == nil && found {

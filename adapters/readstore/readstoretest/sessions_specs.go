@@ -192,5 +192,39 @@ func describeSessions(store func() projections.ReadStore) {
 			})
 			Expect(members(groupSessions("g1"))).To(Equal([]string{"alice", "bob"}))
 		})
+
+		It("keeps how far each member of a group chat has read it, and lists it to the group's members only", func() {
+			alice, bob, carol := groupSession("alice", "g1"), groupSession("bob", "g1"), groupSession("carol", "g1")
+			alice.JoinSeq, alice.ReadSeq = 8, 48
+			bob.JoinSeq, bob.ReadSeq = 8, 16
+			carol.JoinSeq, carol.ReadSeq = 40, 0
+			elsewhere := groupSession("dave", "g2")
+			elsewhere.ReadSeq = 99
+			putSessions(carol, alice, bob, elsewhere, session("erin", "g1", 5))
+			Expect(getSessions(alice.Key())).To(HaveKeyWithValue(alice.Key(), alice))
+
+			want := []projections.GroupRead{
+				{Tenant: tenantA, GroupID: "g1", Member: "alice", JoinSeq: 8, ReadSeq: 48},
+				{Tenant: tenantA, GroupID: "g1", Member: "bob", JoinSeq: 8, ReadSeq: 16},
+				{Tenant: tenantA, GroupID: "g1", Member: "carol", JoinSeq: 40},
+			}
+			Expect(store().GroupReads(ctx, as("bob"), "g1")).To(Equal(want))
+			Expect(store().GroupReads(ctx, projections.Auditor(tenantA), "g1")).To(Equal(want))
+			for _, v := range []projections.Viewer{as("dave"), as("erin"), {Tenant: tenantB, Member: "bob"}, projections.Auditor(tenantB)} {
+				Expect(store().GroupReads(ctx, v, "g1")).To(BeEmpty(), "%+v", v)
+			}
+			Expect(store().GroupReads(ctx, as("bob"), "nope")).To(BeEmpty())
+
+			bob.ReadSeq = 48
+			putSessions(bob)
+			update(store(), func(tx projections.Tx) error {
+				return tx.DeleteSessions(ctx, []projections.SessionKey{alice.Key()})
+			})
+			Expect(store().GroupReads(ctx, as("bob"), "g1")).To(Equal([]projections.GroupRead{
+				{Tenant: tenantA, GroupID: "g1", Member: "bob", JoinSeq: 8, ReadSeq: 48},
+				{Tenant: tenantA, GroupID: "g1", Member: "carol", JoinSeq: 40},
+			}))
+			Expect(store().GroupReads(ctx, as("alice"), "g1")).To(BeEmpty(), "a member gone reads no more")
+		})
 	})
 }

@@ -23,7 +23,7 @@ const applicationID = 0x45435253
 // A store of a newer version is refused: it belongs to a newer build.
 // Version 7 adds the sessions' last_message_from, last_message_file_name,
 // last_message_forward_from and last_message_forward_type.
-const schemaVersion = 7
+const schemaVersion = 8
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -78,6 +78,7 @@ var schema = []string{
 		dnd INTEGER NOT NULL, marked_unread INTEGER NOT NULL, hidden INTEGER NOT NULL,
 		last_message_from TEXT NOT NULL, last_message_file_name TEXT NOT NULL, last_message_forward_from TEXT NOT NULL,
 		last_message_forward_type TEXT NOT NULL,
+		join_seq INTEGER NOT NULL, read_seq INTEGER NOT NULL, -- of a group chat, since schema 8
 		PRIMARY KEY (member, peer)
 	) WITHOUT ROWID`,
 	sessionsByPeerIndex,

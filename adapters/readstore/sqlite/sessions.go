@@ -15,7 +15,7 @@ var sessionsTable = table{
 	cols: []string{"member", "peer", "tenant", "chat_type", "chat_id", "last_message_id", "last_message_type",
 		"last_message_content", "last_message_time", "unread_count", "top", "top_time",
 		"dnd", "marked_unread", "hidden", "last_message_from", "last_message_file_name", "last_message_forward_from",
-		"last_message_forward_type"},
+		"last_message_forward_type", "join_seq", "read_seq"},
 	key: []string{"member", "peer"},
 }
 
@@ -25,6 +25,8 @@ var (
 		ORDER BY s.top DESC, s.top_time DESC, s.last_message_time DESC, s.peer`
 	groupSessionsSQL = `SELECT ` + sessionColumns + ` FROM sessions s WHERE s.peer = ? AND s.chat_type = 'Group'
 		ORDER BY s.member`
+	groupReadsSQL = `SELECT tenant, member, join_seq, read_seq FROM sessions WHERE peer = ? AND chat_type = 'Group'
+		ORDER BY member`
 )
 
 // getSessionsSQL looks rows keys up by primary key: SQLite scans the VALUES
@@ -45,7 +47,7 @@ func sessionAt(st *sqlitec.Stmt) projections.Session {
 		LastMessageTime: st.Int(8), UnreadCount: int(st.Int(9)), Top: st.Int(10) != 0, TopTime: st.Int(11),
 		DoNotDisturb: st.Int(12) != 0, MarkedUnread: st.Int(13) != 0, Hidden: st.Int(14) != 0,
 		LastMessageFrom: st.Text(15), LastMessageFileName: st.Text(16), LastMessageForwardFrom: st.Text(17),
-		LastMessageForwardType: st.Text(18),
+		LastMessageForwardType: st.Text(18), JoinSeq: uint64(st.Int(19)), ReadSeq: uint64(st.Int(20)),
 	}
 }
 
@@ -97,6 +99,8 @@ func (t *tx) PutSessions(ctx context.Context, ss []projections.Session) error {
 				st.BindText(s.LastMessageFileName)
 				st.BindText(s.LastMessageForwardFrom)
 				st.BindText(s.LastMessageForwardType)
+				st.BindInt(int64(s.JoinSeq))
+				st.BindInt(int64(s.ReadSeq))
 			}
 			return st.Exec()
 		})
@@ -123,6 +127,27 @@ func (s *Store) Sessions(ctx context.Context, member string) ([]projections.Sess
 		return nil, fmt.Errorf("sqliteread: sessions of %s: %w", member, err)
 	}
 	return out, nil
+}
+
+// GroupReads lists how far the members of a group chat have read it, to
+// those v may see them (Viewer.ReadPositions).
+func (s *Store) GroupReads(ctx context.Context, v projections.Viewer, groupID string) ([]projections.GroupRead, error) {
+	out := []projections.GroupRead{}
+	err := s.read(ctx, func(r *readStatements) error {
+		st := r.groupReads
+		st.BindText(groupID)
+		for st.Next() {
+			out = append(out, projections.GroupRead{
+				Tenant: st.Text(0), GroupID: groupID, Member: st.Text(1),
+				JoinSeq: uint64(st.Int(2)), ReadSeq: uint64(st.Int(3)),
+			})
+		}
+		return st.Done()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: reads of group %s: %w", groupID, err)
+	}
+	return v.ReadPositions(out), nil
 }
 
 // GroupSessions returns the sessions of a group chat, by member.

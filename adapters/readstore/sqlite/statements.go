@@ -117,6 +117,7 @@ type readStatements struct {
 	messageByID, clearFloor, mentions *sqlitec.Stmt
 
 	group, groupMember, groupMembers, memberGroups      *sqlitec.Stmt
+	groupReads                                          *sqlitec.Stmt
 	personalPage, personalCount, personalByID           *sqlitec.Stmt
 	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
 	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
@@ -146,6 +147,7 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.groupMember:       groupMemberSQL,
 		&r.groupMembers:      groupMembersSQL,
 		&r.memberGroups:      memberGroupsSQL,
+		&r.groupReads:        groupReadsSQL,
 		&r.personalPage:      personalPageSQL,
 		&r.personalCount:     personalCountSQL,
 		&r.personalByID:      personalByIDSQL,

@@ -16,7 +16,8 @@ export type MessageAction =
   | 'deleteForMe'
   | 'deleteForEveryone'
   | 'pin'
-  | 'unpin';
+  | 'unpin'
+  | 'readers';
 
 const EDITABLE_TYPES = new Set(['Text', 'AtText', 'Reply']);
 

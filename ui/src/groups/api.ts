@@ -146,6 +146,41 @@ export function unpinMessage(groupId: string, messageId: string): Promise<Writte
   return request('DELETE', '/v1/chat/groupInfo/unpinMessage', { body: { groupId, messageId } });
 }
 
+// Who has read a group message (docs/api-groups.md, "Who has read a message"): its sender asks.
+
+export interface Reader {
+  memberId: string;
+  name: string;
+  headUrl: string;
+}
+
+export interface MessageReaders {
+  groupId: string;
+  messageId: string;
+  read: Reader[];
+  unread: Reader[];
+  readCount: number;
+  unreadCount: number;
+}
+
+export function readersKey(groupId: string, messageId: string): string {
+  return `/v1/chat/groupInfo/readers?${new URLSearchParams({ groupId, messageId })}`;
+}
+
+/** A member read messages of mine in a group (28): an open readers list reads again. */
+export function refreshReaders(groupId: string): Promise<unknown> {
+  const prefix = `/v1/chat/groupInfo/readers?${new URLSearchParams({ groupId })}&`;
+  return mutate((key) => typeof key === 'string' && key.startsWith(prefix));
+}
+
+/** Read afresh each time the list opens: members read on while the sender looks elsewhere. */
+export function useMessageReaders(groupId: string, messageId: string) {
+  return useSWR<MessageReaders>(useSignedIn() ? readersKey(groupId, messageId) : null, {
+    dedupingInterval: 0,
+    revalidateOnMount: true,
+  });
+}
+
 // Join requests: a Normal member's invitations wait for the owner or an admin.
 
 export const groupApplyKeyPrefix = '/v1/chat/applyInfo/listGroupApplyInfo';

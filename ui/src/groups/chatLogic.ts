@@ -153,6 +153,15 @@ export function mayPin(role: GroupRole | undefined): boolean {
   return role === 'Owner' || role === 'Admin';
 }
 
+/** Who has read a group message: its sender asks, of a message on the server, never a system line. */
+export function mayListReaders(
+  message: Pick<Message, 'id' | 'from' | 'msgType' | 'msgStatus' | 'recalled'>,
+  me: string,
+): boolean {
+  const onServer = !!message.id && message.msgStatus !== 'sending' && message.msgStatus !== 'failedSent';
+  return onServer && message.from === me && message.msgType !== 'Event' && !message.recalled;
+}
+
 /**
  * Delete for everyone: in a friend chat one's own messages; in a group the owner and the admins,
  * anyone's messages (deleteRemoteGroupMessage), never a system line.

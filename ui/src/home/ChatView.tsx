@@ -19,8 +19,9 @@ import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
 import { pinMessage, refreshPinned, unpinMessage, usePinnedMessages } from '../groups/api';
-import { eventLineText, mayDeleteForEveryone, mayPin, resolveMentions, senderTone } from '../groups/chatLogic';
+import { eventLineText, mayDeleteForEveryone, mayListReaders, mayPin, resolveMentions, senderTone } from '../groups/chatLogic';
 import { PinnedBar } from '../groups/PinnedBar';
+import { ReadersDialog } from '../groups/ReadersDialog';
 import { previewText } from '../chat/preview';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
@@ -50,6 +51,7 @@ const ACTION_LABELS: Record<MessageAction, MessageKey> = {
   deleteForEveryone: 'menu.deleteForEveryone',
   pin: 'menu.pin',
   unpin: 'menu.unpin',
+  readers: 'gchat.readers',
 };
 
 type Confirm = { kind: 'deleteForMe' | 'deleteForEveryone'; ids: string[] } | { kind: 'clear' };
@@ -79,6 +81,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [forwardIds, setForwardIds] = useState<string[] | null>(null);
   const [mediaOpen, setMediaOpen] = useState(false);
+  const [readersOf, setReadersOf] = useState<string | null>(null);
   const headerMenuButton = useRef<HTMLButtonElement>(null);
 
   const pages = history.data;
@@ -157,6 +160,9 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       case 'unpin':
         void togglePin(action, message);
         return;
+      case 'readers':
+        setReadersOf(message.id);
+        return;
       case 'deleteForMe':
       case 'deleteForEveryone':
         setConfirm({ kind: action, ids: expandForwardBatches(timeline, [message.id]) });
@@ -177,6 +183,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
       if (mayPin(myRole) && message.msgType !== 'Event' && !message.recalled) {
         out.unshift(pinned?.some((item) => item.id === message.id) ? 'unpin' : 'pin');
       }
+      if (mayListReaders(message, me.id)) out.unshift('readers');
       if (mayDeleteForEveryone('Group', message, me.id, myRole)) out.push('deleteForEveryone');
     }
     return out;
@@ -491,6 +498,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
           testId="confirm-dialog"
         />
       ) : null}
+      {readersOf ? <ReadersDialog groupId={peerId} messageId={readersOf} onClose={() => setReadersOf(null)} /> : null}
       {mediaOpen ? (
         <MediaHistory
           timeline={timeline}

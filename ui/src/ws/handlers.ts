@@ -16,7 +16,7 @@ import type { NoticeCounts } from '../notices/logic';
 import { takeNoticeCounts } from '../notices/state';
 import { upsertLive } from '../chat/liveMessages';
 import { queueSessionUpdate, refetchSessions } from '../chat/sessionCache';
-import { groupApplyKeyPrefix } from '../groups/api';
+import { groupApplyKeyPrefix, refreshReaders } from '../groups/api';
 import { onPinPush, type PinPushData } from '../groups/pins';
 import { applySessionPush } from '../chat/conversations';
 import { applyMessage, markSessionRead, peerOf } from '../chat/sessions';
@@ -211,6 +211,8 @@ function onRead(ack: ReadAck, me: string): void {
     // This member read the group on another connection (or here): its badge and mentions clear.
     const groupId = ack.groupId || ack.to;
     if (groupId && ack.from === me && !ignoresReadFromElsewhere(ack, me, groupId)) queueSessionUpdate((list) => markSessionRead(list, groupId));
+    // Another member read messages of mine.
+    if (groupId && ack.from !== me) void refreshReaders(groupId);
     return;
   }
   if (!ack || ack.chatType !== 'Friend' || !ack.messageId) return;
