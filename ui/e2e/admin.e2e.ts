@@ -137,8 +137,12 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
 
   it('replays the tenant and browses a member’s conversations and history as they stood', async () => {
     await op.page.getByRole('button', { name: 'Replays' }).click();
+    await op.page.getByTestId('replays').locator('table').waitFor();
+    await op.page.waitForLoadState('networkidle');
+    const earlier = await op.page.locator('tr[data-replay]').count();
     await op.page.getByRole('button', { name: 'Replay', exact: true }).click();
-    const ready = op.page.locator('tr[data-state=done]').first();
+    // The new replay is listed last, after any a run against the same server left.
+    const ready = op.page.locator('tr[data-replay]').nth(earlier).and(op.page.locator('[data-state=done]'));
     await ready.waitFor({ timeout: 30_000 });
     await ready.getByRole('button', { name: 'Browse' }).click();
     await op.page.locator('input[name=member]').fill(alice.account);

@@ -1,22 +1,41 @@
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { BASE_URL, launchBrowser, login, missingEnv, newMember, openSession, type Session } from './harness';
-import { registerOverApi, type Account } from './rest';
+import { befriendOverApi, call, operatorToken, registerOverApi, type Account } from './rest';
 
 const homeChunk = /\/assets\/PaneRoutes-[A-Z0-9]+\.js$/;
 const adminChunk = /\/assets\/AdminApp-[A-Z0-9]+\.js$/;
 const callChunk = /\/assets\/CallOverlay-[A-Z0-9]+\.js$/;
 
+const loaded = (requested: string[], chunk: RegExp) => requested.filter((url) => chunk.test(url));
+
+/** The bytes the server sends for url when the client accepts only encoding, as they come. */
+function bytesSent(url: string, encoding: 'identity' | 'gzip' | 'br'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'Accept-Encoding': encoding } }, (response) => {
+      const sent = response.headers['content-encoding'] ?? 'identity';
+      if (sent !== encoding) reject(new Error(`${url}: asked for ${encoding}, sent ${sent}`));
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      response.on('end', () => resolve(bytes));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 60_000 }, () => {
   let browser: Browser;
   let a: Session;
   let alice: Account;
+  let bob: Account;
 
   before(async () => {
     browser = await launchBrowser();
     a = await openSession(browser);
-    alice = await registerOverApi(newMember('bundles'));
+    [alice, bob] = await Promise.all([registerOverApi(newMember('bundles')), registerOverApi(newMember('bundlec'))]);
+    await befriendOverApi(bob, alice);
   });
 
   after(async () => {
@@ -24,13 +43,9 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
     await browser?.close();
   });
 
-  it('loads the login page without the home chunk, compressed and cached, and the home after signing in', async () => {
+  it('loads the login page without the home, admin or call chunks, compressed and cached; the home after signing in, the call screens when a call rings', async () => {
     const requested: string[] = [];
     a.page.on('request', (request) => requested.push(request.url()));
-    const scripts: Promise<number>[] = [];
-    a.page.on('requestfinished', (request) => {
-      if (request.url().endsWith('.js')) scripts.push(request.sizes().then((sizes) => sizes.responseBodySize));
-    });
 
     const page = await a.page.goto(`${BASE_URL}/#/login`);
     assert.equal(page?.headers()['content-encoding'], 'br');
@@ -47,23 +62,51 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
       [adminChunk, 'admin'],
       [callChunk, 'call overlay'],
     ] as const) {
-      assert.deepEqual(
-        requested.filter((url) => chunk.test(url)),
-        [],
-        `the login page loads no ${what} chunk`,
-      );
+      assert.deepEqual(loaded(requested, chunk), [], `the login page loads no ${what} chunk`);
     }
-    // Its scripts, as sent (brotli): measured to keep the sign-in page light.
+    // Its scripts as they travel, measured to keep the sign-in page light.
     await a.page.waitForLoadState('networkidle');
-    const loginBytes = (await Promise.all(scripts)).reduce((sum, size) => sum + size, 0);
-    console.log(`the login page's scripts: ${scripts.length} files, ${loginBytes} bytes compressed`);
-    assert.ok(loginBytes > 0 && loginBytes < 100_000, `the login page's scripts take ${loginBytes} bytes`);
+    const scripts = requested.filter((url) => url.endsWith('.js'));
+    const total = async (encoding: 'identity' | 'gzip' | 'br') =>
+      (await Promise.all(scripts.map((url) => bytesSent(url, encoding)))).reduce((sum, size) => sum + size, 0);
+    const [raw, gzip, br] = [await total('identity'), await total('gzip'), await total('br')];
+    console.log(`the login page's scripts: ${scripts.length} files, ${raw} bytes raw, ${gzip} gzip, ${br} brotli`);
+    assert.ok(br > 0 && br < gzip && gzip < raw, `brotli ${br} < gzip ${gzip} < raw ${raw}`);
+    assert.ok(br < 100_000, `the login page's scripts take ${br} bytes brotli`);
     const beforeLogin = requested.length;
 
     await login(a.page, alice);
-    const chunk = requested.slice(beforeLogin).find((url) => homeChunk.test(url));
-    assert.ok(chunk, 'the home chunk is loaded on signing in');
+    assert.equal(loaded(requested.slice(beforeLogin), homeChunk).length, 1, 'the home chunk is loaded on signing in');
     await a.page.getByTestId('open-settings').click();
     await a.page.getByTestId('settings').waitFor();
+    assert.deepEqual(loaded(requested, callChunk), [], 'no call screens before a call');
+    assert.deepEqual(loaded(requested, adminChunk), [], 'no admin page in the members’ app');
+
+    await call('POST', '/v1/message/call/start', bob.token, {
+      uuid: `e2e-bundle-${Date.now()}`,
+      chatType: 'Friend',
+      to: alice.id,
+      media: 'voice',
+    });
+    const ringing = a.page.getByTestId('call-incoming');
+    await ringing.getByText('Incoming voice call').waitFor();
+    assert.equal(loaded(requested, callChunk).length, 1, 'the call screens are loaded when the call rings');
+    await ringing.getByTestId('call-reject').click();
+    await ringing.waitFor({ state: 'detached' });
+  });
+
+  it('loads the admin page with its own chunk, without the members’ home or call screens', async () => {
+    const session = await openSession(browser, { width: 375, height: 740 });
+    const requested: string[] = [];
+    session.page.on('request', (request) => requested.push(request.url()));
+    await session.page.goto(`${BASE_URL}/admin/`);
+    await session.page.locator('textarea[name=token]').fill(await operatorToken());
+    await session.page.getByRole('button', { name: 'Sign in' }).click();
+    await session.page.locator('[data-projector="chats.v2"]').waitFor();
+    assert.equal(loaded(requested, adminChunk).length, 1, 'the admin chunk');
+    assert.deepEqual(loaded(requested, homeChunk), [], 'no home chunk on the admin page');
+    assert.deepEqual(loaded(requested, callChunk), [], 'no call screens on the admin page');
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
   });
 });

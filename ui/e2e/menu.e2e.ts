@@ -75,9 +75,14 @@ describe('the menu of favourites, group send, notifications and the chat assista
     const session = await openSession(browser, PHONE);
     const { page } = session;
     await login(page, alice);
+    const badge = page.getByTestId('menu-badge');
+    await badge.waitFor();
+    const pill = await badge.boundingBox();
+    assert.ok(pill && pill.x >= 0 && pill.x + pill.width <= PHONE.width, 'the unread count sits inside the page');
     await page.getByTestId('open-menu').click();
     const menu = await page.getByTestId('fixed-menu').boundingBox();
     assert.ok(menu && menu.x >= 0 && menu.x + menu.width <= PHONE.width, 'the menu sits inside the page');
+    assert.equal(await page.getByTestId('fixed-badge-003').innerText(), await badge.innerText(), 'the notifications entry counts them too');
     await shot(page, 'menu-375');
     await page.getByTestId('open-menu').click();
     await page.getByTestId('fixed-menu').waitFor({ state: 'detached' });

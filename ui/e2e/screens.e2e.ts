@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { BASE_URL, SHOTS_DIR, launchBrowser, login, missingEnv, newMember, openChat, openSession, openSettings, setBackground, type Session } from './harness';
-import { befriendOverApi, groupOverApi, registerOverApi, sendOverApi, sendToGroupOverApi, type Account } from './rest';
+import { auditorToken, befriendOverApi, groupOverApi, registerOverApi, sendOverApi, sendToGroupOverApi, type Account } from './rest';
 
 const DIR = process.env.IM_DOCS_SHOTS ? path.resolve('..', 'docs', 'screenshots') : SHOTS_DIR;
 const DESKTOP = { width: 1100, height: 680 };
@@ -31,9 +31,12 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
   let bob: Account;
   let carol: Account;
   let groupId = '';
+  let start = 0;
 
   before(async () => {
     [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((tag) => registerOverApi(newMember(tag))));
+    start = Math.ceil(Date.now() / 1000) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, start - Date.now()));
     await befriendOverApi(alice, bob);
     await befriendOverApi(alice, carol);
     for (const [from, to, text] of [
@@ -97,6 +100,35 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
     const session = await signedIn();
     await openSettings(session.page);
     await photograph(session.page, 'settings');
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
+  });
+
+  it('the menu at 375 px', async () => {
+    const session = await signedIn(PHONE);
+    await session.page.getByTestId('open-menu').click();
+    await session.page.getByTestId('fixed-menu').waitFor();
+    await photograph(session.page, 'phone-menu');
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
+  });
+
+  it('the audit page, dark', async () => {
+    const session = await openSession(browser, DESKTOP);
+    const { page } = session;
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${BASE_URL}/admin/`);
+    await page.locator('textarea[name=token]').fill(await auditorToken('ines', 'x0001'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // What this spec's members did once signed up.
+    const at = new Date(start);
+    const two = (n: number) => String(n).padStart(2, '0');
+    await page
+      .locator('input[name=from]')
+      .fill(`${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('[data-testid=events] li').filter({ hasText: 'Count me in, thanks Bob!' }).waitFor();
+    await photograph(page, 'audit-dark');
     assert.deepEqual(session.errors, []);
     await session.context.close();
   });
