@@ -72,7 +72,7 @@ export function AssistantView() {
       <PaneHeader title={title} />
       <div className="assistant-toolbar">
         <label>
-          {t('assistant.model')}{' '}
+          <span>{t('assistant.model')}</span>
           <select
             data-testid="assistant-model"
             value={setting.data?.modelGpt ?? ''}
@@ -95,7 +95,11 @@ export function AssistantView() {
           <li className="assistant-bubble assistant-answer" data-testid="assistant-live">
             <p>{live[pending.questionId]?.text ?? ''}</p>
             <span className="muted">{t('assistant.writing')}</span>
-            <button type="button" data-testid="assistant-stop" onClick={() => void stop(pending.questionId).catch(() => undefined)}>
+            <button
+              type="button"
+              className="button button-secondary assistant-stop"
+              data-testid="assistant-stop"
+              onClick={() => void stop(pending.questionId).catch(() => undefined)}>
               {t('assistant.stop')}
             </button>
           </li>
@@ -107,7 +111,7 @@ export function AssistantView() {
         </p>
       ) : null}
       <form
-        className="assistant-composer"
+        className="composer assistant-composer"
         onSubmit={(e) => {
           e.preventDefault();
           void send();
@@ -115,6 +119,7 @@ export function AssistantView() {
       >
         <textarea
           data-testid="assistant-input"
+          rows={1}
           value={draft}
           maxLength={4000}
           placeholder={t('assistant.placeholder')}
@@ -126,7 +131,7 @@ export function AssistantView() {
             }
           }}
         />
-        <button type="submit" data-testid="assistant-send" disabled={asking || !!pending || !draft.trim()}>
+        <button type="submit" className="button button-primary send-button" data-testid="assistant-send" disabled={asking || !!pending || !draft.trim()}>
           {t('assistant.send')}
         </button>
       </form>
