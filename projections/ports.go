@@ -203,6 +203,11 @@ type Queries interface {
 	NoticesByID(ctx context.Context, v Viewer, ids []string) ([]Notice, error)
 	// NoticeCounts counts member's unread notices.
 	NoticeCounts(ctx context.Context, member string) (NoticeCounts, error)
+	// SearchMessages returns up to q.Size messages v sees whose text
+	// holds q.Text (see SearchQuery), the newest first: none recalled or
+	// deleted, none below v's clear floor of its chat (a group's starts
+	// where v joined), none of a group v is not in.
+	SearchMessages(ctx context.Context, v Viewer, q SearchQuery) ([]Message, error)
 }
 
 // Resolvers are the reads that come before a principal: the token check

@@ -74,6 +74,7 @@ type messageDoc struct {
 	OperationType   string   `bson:"opType,omitempty"`
 	OperatorID      string   `bson:"operatorId,omitempty"`
 	TargetID        string   `bson:"targetId,omitempty"`
+	Grams           []string `bson:"grams,omitempty"` // see search.go
 }
 
 func toMessageDoc(m projections.Message) messageDoc {
@@ -85,6 +86,7 @@ func toMessageDoc(m projections.Message) messageDoc {
 		ForwardBatchID: m.ForwardBatchID, ForwardBatch: m.ForwardBatch, ForwardFrom: m.ForwardFrom,
 		ForwardType: m.ForwardType, Deleted: m.Deleted, HiddenFor: m.HiddenFor,
 		OperationType: m.OperationType, OperatorID: m.OperatorID, TargetID: m.TargetID,
+		Grams: searchGrams(m),
 	}
 }
 

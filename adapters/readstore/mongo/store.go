@@ -88,6 +88,7 @@ var indexes = map[string][]bson.D{
 	messagesColl: {
 		{{Key: "chat", Value: 1}, {Key: "seq", Value: 1}},
 		{{Key: "chat", Value: 1}, {Key: "to", Value: 1}, {Key: "status", Value: 1}, {Key: "seq", Value: 1}},
+		{{Key: "grams", Value: 1}},
 	},
 	sessionsColl: {
 		{{Key: "member", Value: 1}, {Key: "top", Value: -1}, {Key: "topTime", Value: -1}, {Key: "lastMessageTime", Value: -1}},

@@ -56,6 +56,7 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeGroupApplies(current)
 		describeFriendsAndAuthSessions(current)
 		describeVisibility(current)
+		describeSearch(current)
 		describeLease(current, another)
 	})
 }

@@ -69,6 +69,9 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 			return t.checkIgnored(ms[from:to])
 		})
 	}
+	for i := 0; err == nil && i < len(ms); i++ {
+		err = t.index(&ms[i])
+	}
 	if err != nil {
 		return fmt.Errorf("sqliteread: insert messages: %w", err)
 	}

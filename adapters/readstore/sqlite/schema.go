@@ -21,7 +21,7 @@ const applicationID = 0x45435253
 // with an empty one of this version, which the projectors fold from the
 // start of the log (a read model's new shape is a rebuild, docs/admin.md).
 // A store of a newer version is refused: it belongs to a newer build.
-const schemaVersion = 6
+const schemaVersion = 7
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -54,6 +54,10 @@ var schema = []string{
 		UPDATE unread_floors SET seq = NEW.seq
 		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
 	END`,
+
+	searchTable,
+	searchVocab,
+	searchView,
 
 	clearFloorsTable,
 	mentionsTable,

@@ -21,6 +21,8 @@ type writeStatements struct {
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
+	index, unindex *sqlitec.Stmt
+
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
 	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies, putNotices             sqlitec.Batch
 }
@@ -69,6 +71,8 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.getNotice:         noticeByIDSQL,
 		&w.unreadNotices:     unreadNoticesSQL,
 		&w.deleteNotice:      deleteNoticeSQL,
+		&w.index:             indexSQL,
+		&w.unindex:           unindexSQL,
 	})
 	if err != nil {
 		return w, err
@@ -111,6 +115,7 @@ type readStatements struct {
 	personalPage, personalCount, personalByID           *sqlitec.Stmt
 	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
 	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
+	searchChats, searchRow, searchMatch, searchChat     *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -147,6 +152,10 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.noticesCount:      noticesCountSQL,
 		&r.noticeByID:        noticeByIDSQL,
 		&r.noticeCounts:      noticeCountsSQL,
+		&r.searchChats:       searchChatsSQL,
+		&r.searchRow:         searchRowSQL,
+		&r.searchMatch:       searchMatchSQL,
+		&r.searchChat:        searchChatSQL,
 	})
 	return r, err
 }

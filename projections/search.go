@@ -1,0 +1,85 @@
+package projections
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// SearchQuery asks for the messages a viewer sees whose text contains
+// Text, as people type it: case and diacritics do not matter ("an com"
+// finds "ăn cơm"), and neither does đ against d.
+type SearchQuery struct {
+	Text string
+	// ChatID keeps the messages of one chat only when it is not "".
+	ChatID string
+	// Before keeps the messages folded before the message of this id (the
+	// last of the previous page) when it is not "".
+	Before string
+	Size   int
+}
+
+// Search text lengths, in characters.
+const (
+	// SearchGram is the length of the grams the search indexes hold: a
+	// shorter text is looked for by a scan of the viewer's own chats.
+	SearchGram = 3
+	// MaxSearchText bounds a query's text.
+	MaxSearchText = 100
+)
+
+// FoldSearch is s as the search indexes hold it: lower case, without
+// diacritics, đ as d, runs of white space as one space.
+func FoldSearch(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range norm.NFD.String(s) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r == 'đ' || r == 'Đ':
+			r = 'd'
+		default:
+			r = unicode.ToLower(r)
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// SearchGrams are the distinct grams of SearchGram characters of folded,
+// a FoldSearch text, in the order they first appear.
+func SearchGrams(folded string) []string {
+	runes := []rune(folded)
+	if len(runes) < SearchGram {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i := 0; i+SearchGram <= len(runes); i++ {
+		g := string(runes[i : i+SearchGram])
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// MatchesSearch reports whether m's text contains folded, a FoldSearch
+// query. Recalled and deleted messages have no text to find.
+func (m *Message) MatchesSearch(folded string) bool {
+	return folded != "" && m.RecallTime == 0 && !m.Deleted && strings.Contains(FoldSearch(m.Content), folded)
+}
+
+// ShortSearch reports whether folded is too short for the gram indexes.
+func ShortSearch(folded string) bool { return utf8.RuneCountInString(folded) < SearchGram }
