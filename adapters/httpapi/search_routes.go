@@ -16,8 +16,8 @@ import (
 
 // SearchHit is a message found, with the conversation it belongs to.
 type SearchHit struct {
-	projections.Message
-	Conversation SearchConversation `json:"conversation"`
+	Message      projections.Message `json:"message"`
+	Conversation SearchConversation  `json:"conversation"`
 }
 
 // SearchConversation names a hit's conversation as the list does: the
