@@ -74,7 +74,7 @@ func (t *tx) UpdateMessages(ctx context.Context, ms []projections.Message) error
 		st.BindText(m.ID)
 		err := st.Exec()
 		if err == nil {
-			err = t.index(m)
+			err = t.index(m, false)
 		}
 		if err != nil {
 			return fmt.Errorf("sqliteread: update message %s: %w", m.ID, err)

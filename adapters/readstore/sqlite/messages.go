@@ -66,11 +66,12 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 			if err := st.Exec(); err != nil {
 				return err
 			}
-			return t.checkIgnored(ms[from:to])
+			fresh, err := t.checkIgnored(ms[from:to])
+			for i := from; err == nil && i < to; i++ {
+				err = t.index(&ms[i], fresh)
+			}
+			return err
 		})
-	}
-	for i := 0; err == nil && i < len(ms); i++ {
-		err = t.index(&ms[i])
 	}
 	if err != nil {
 		return fmt.Errorf("sqliteread: insert messages: %w", err)
@@ -80,30 +81,31 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 
 // checkIgnored fails when the insert of ms left out a row for another
 // message than the one stored under its id: only a message folded again
-// (the same chat and sequence) may be left as it is.
-func (t *tx) checkIgnored(ms []projections.Message) error {
+// (the same chat and sequence) may be left as it is. It reports whether
+// every message of ms was new.
+func (t *tx) checkIgnored(ms []projections.Message) (bool, error) {
 	var inserted int64
 	st := t.st.changes
 	if st.Next() {
 		inserted = st.Int(0)
 	}
 	if err := st.Done(); err != nil {
-		return err
+		return false, err
 	}
 	if inserted == int64(len(ms)) {
-		return nil
+		return true, nil
 	}
 	for i := range ms {
 		m := &ms[i]
 		chatID, seq, found, err := t.lookup(m.ID)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if found && (chatID != m.ChatID || seq != m.Seq) {
-			return projections.IDTaken(*m, chatID, seq)
+			return false, projections.IDTaken(*m, chatID, seq)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint64, bool, error) {

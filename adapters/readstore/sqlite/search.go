@@ -38,6 +38,8 @@ const (
 	searchChatsSQL = `SELECT chat_id FROM sessions WHERE member = ?1
 		UNION SELECT group_id FROM group_members WHERE member = ?1`
 	searchRowSQL = `SELECT rowid FROM messages WHERE id = ?`
+	// searchCountSQL counts the messages of the chats in ?1 (a JSON array).
+	searchCountSQL = `SELECT count(*) FROM messages WHERE chat_id IN (SELECT value FROM json_each(?1))`
 	// searchMatchSQL: a text of SearchGram characters or more, newest first.
 	searchMatchSQL = `SELECT ` + searchColumns + ` FROM message_search s JOIN messages m ON m.rowid = s.rowid
 		WHERE message_search MATCH ?1 AND s.rowid < ?2 AND m.chat_id IN (SELECT value FROM json_each(?3))
@@ -53,13 +55,21 @@ const (
 	maxSearchSize     = 100
 )
 
+// scanBelow is the number of messages of a viewer's chats under which
+// reading them all costs less than the index: the index finds a text in
+// every chat of the tenant, and the viewer's are a few of them.
+var scanBelow int64 = 5000
+
 // index puts m's folded text in the search model, in place of what it held
-// of m: nothing once m is recalled or deleted for everyone.
-func (t *tx) index(m *projections.Message) error {
-	st := t.st.unindex
-	st.BindText(m.ID)
-	if err := st.Exec(); err != nil {
-		return err
+// of m (nothing when fresh: m was just inserted): nothing once m is
+// recalled or deleted for everyone.
+func (t *tx) index(m *projections.Message, fresh bool) error {
+	if !fresh {
+		st := t.st.unindex
+		st.BindText(m.ID)
+		if err := st.Exec(); err != nil {
+			return err
+		}
 	}
 	if m.RecallTime != 0 || m.Deleted {
 		return nil
@@ -68,7 +78,7 @@ func (t *tx) index(m *projections.Message) error {
 	if text == "" {
 		return nil
 	}
-	st = t.st.index
+	st := t.st.index
 	st.BindText(m.ID)
 	st.BindText(text)
 	return st.Exec()
@@ -115,11 +125,25 @@ func (s *Store) SearchMessages(ctx context.Context, v projections.Viewer, q proj
 			}
 			return w.sees(m)
 		}
-		var err error
-		if projections.ShortSearch(folded) {
-			out, err = scanChats(r.searchChat, chats, before, size, keep)
+		inChats, err := json.Marshal(chats)
+		if err != nil {
+			return err
+		}
+		scan := projections.ShortSearch(folded)
+		if !scan {
+			st := r.searchCount
+			st.BindTextBytes(inChats)
+			if st.Next() {
+				scan = st.Int(0) < scanBelow
+			}
+			if err := st.Done(); err != nil {
+				return err
+			}
+		}
+		if scan {
+			out, err = scanChats(r.searchChat, chats, before, size, folded, keep)
 		} else {
-			out, err = matchIndex(r.searchMatch, folded, chats, before, size, keep)
+			out, err = matchIndex(r.searchMatch, folded, inChats, before, size, keep)
 		}
 		return err
 	})
@@ -138,12 +162,8 @@ func searchChats(st *sqlitec.Stmt, member string) ([]string, error) {
 	return out, st.Done()
 }
 
-func matchIndex(st *sqlitec.Stmt, folded string, chats []string, before int64, size int,
+func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before int64, size int,
 	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
-	inChats, err := json.Marshal(chats)
-	if err != nil {
-		return nil, err
-	}
 	st.BindText(`"` + strings.ReplaceAll(folded, `"`, `""`) + `"`)
 	st.BindInt(before)
 	st.BindTextBytes(inChats)
@@ -166,9 +186,9 @@ func matchIndex(st *sqlitec.Stmt, folded string, chats []string, before int64, s
 }
 
 // scanChats reads each of chats from the newest message below before and
-// keeps the first size messages keep admits of each, then the newest size
-// of them all.
-func scanChats(st *sqlitec.Stmt, chats []string, before int64, size int,
+// keeps the first size messages whose text holds folded and keep admits,
+// then the newest size of them all.
+func scanChats(st *sqlitec.Stmt, chats []string, before int64, size int, folded string,
 	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
 	type found struct {
 		m     projections.Message
@@ -180,6 +200,11 @@ func scanChats(st *sqlitec.Stmt, chats []string, before int64, size int,
 		st.BindInt(before)
 		n := 0
 		for n < size && st.Next() {
+			// The text first: most messages are left out by it, before
+			// their document is decoded.
+			if !strings.Contains(projections.FoldSearch(st.Text(5)), folded) {
+				continue
+			}
 			m, err := messageAt(st)
 			var ok bool
 			if err == nil {

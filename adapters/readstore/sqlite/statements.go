@@ -116,6 +116,7 @@ type readStatements struct {
 	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
 	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
 	searchChats, searchRow, searchMatch, searchChat     *sqlitec.Stmt
+	searchCount                                         *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -156,6 +157,7 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.searchRow:         searchRowSQL,
 		&r.searchMatch:       searchMatchSQL,
 		&r.searchChat:        searchChatSQL,
+		&r.searchCount:       searchCountSQL,
 	})
 	return r, err
 }
