@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -10,6 +12,7 @@ import (
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/audit"
 	"github.com/eventchat/eventchat/domain/fault"
+	"github.com/eventchat/eventchat/projections"
 )
 
 // The audit API (docs/api-audit.md): auditors and platform administrators
@@ -84,7 +87,88 @@ func (a *API) auditRoutes() []route {
 		{method: http.MethodGet, path: "/admin/audit/export", audit: audit.ActionExport, contentType: "application/x-ndjson",
 			summary: "A tenant's event history, filtered, as NDJSON: one event per line up to the log's head, then a line with the SHA-256 checksum of the lines before it (auditors of the tenant and operators; recorded as AuditAccessed).",
 			query:   auditFilterParams, result: audit.Entry{}, handle: a.auditExport},
+		{method: http.MethodGet, path: "/admin/audit/directory", audit: audit.ActionRead,
+			summary: "Names the members and groups of a tenant's history: members by id or by exact account or phone, groups by id, as the read models hold them now; another tenant's ids answer nothing (auditors of the tenant and operators; recorded as AuditAccessed).",
+			query: []param{{"tenant", false, "tenant code; required of operators, an auditor's own by default"},
+				{"members", false, "member ids, comma-separated, at most 500"},
+				{"groups", false, "group ids, comma-separated, at most 500"},
+				{"find", false, "a member's account or phone, exactly"}},
+			result: AuditDirectory{}, handle: a.auditDirectory},
 	}
+}
+
+// AuditDirectory names the members and groups a directory call asked for,
+// those of the tenant that exist.
+type AuditDirectory struct {
+	Members []AuditPerson `json:"members"`
+	Groups  []AuditGroup  `json:"groups"`
+}
+
+// AuditPerson is a member as an auditor reads it next to its id.
+type AuditPerson struct {
+	ID      string `json:"id"`
+	Account string `json:"account"`
+	Phone   string `json:"phone"`
+	Name    string `json:"name"`
+}
+
+// AuditGroup is a group as an auditor reads it next to its id.
+type AuditGroup struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Dissolved bool   `json:"dissolved"`
+}
+
+func (a *API) auditDirectory(c echo.Context, _ commands.Principal) error {
+	q := c.QueryParams()
+	members, badMembers := audit.DirectoryIDs("members", q.Get("members"))
+	groups, badGroups := audit.DirectoryIDs("groups", q.Get("groups"))
+	f := audit.Filter{Find: q.Get("find"), Members: members, Groups: groups}
+	check := func(string) error {
+		switch {
+		case badMembers != nil:
+			return badMembers
+		case badGroups != nil:
+			return badGroups
+		case len(f.Find) > 64:
+			return fault.New(fault.Invalid, audit.MsgBadFilter, "find")
+		}
+		return nil
+	}
+	acc, err := a.audited(c, q.Get("tenant"), f, check)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	viewer := projections.Auditor(acc.Tenant)
+	out := AuditDirectory{Members: []AuditPerson{}, Groups: []AuditGroup{}}
+	people, err := a.deps.Queries.MembersByID(ctx, viewer, f.Members)
+	if err != nil {
+		return err
+	}
+	if f.Find != "" {
+		m, found, err := a.deps.Queries.FindMember(ctx, acc.Tenant, f.Find)
+		if err != nil {
+			return err
+		}
+		if found {
+			people[m.ID] = m
+		}
+	}
+	for _, m := range people {
+		out.Members = append(out.Members, AuditPerson{ID: m.ID, Account: m.Account, Phone: m.Phone, Name: m.Name})
+	}
+	slices.SortFunc(out.Members, func(x, y AuditPerson) int { return strings.Compare(x.ID, y.ID) })
+	for _, id := range f.Groups {
+		g, found, err := a.deps.Queries.Group(ctx, viewer, id)
+		if err != nil {
+			return err
+		}
+		if found {
+			out.Groups = append(out.Groups, AuditGroup{ID: g.ID, Name: g.Name, Dissolved: g.Dissolved})
+		}
+	}
+	return ok(c, out)
 }
 
 // auditSelection reads the filter of the query, as given, and returns it

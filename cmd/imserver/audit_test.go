@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/eventchat/eventchat/adapters/authtoken"
+	"github.com/eventchat/eventchat/adapters/httpapi"
 	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/domain/audit"
 )
@@ -97,13 +98,14 @@ var _ = Describe("The audit API", func() {
 	var (
 		s            *testServer
 		a1, a2       member
+		b1, b2       member
 		sentA, sentB []sendResult
 	)
 	BeforeEach(func() {
 		s = startServer(GinkgoT().TempDir())
 		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
 		a1, a2 = s.register("alice001"), s.register("arthur01")
-		b1, b2 := s.registerIn("x0002", "bella001"), s.registerIn("x0002", "boris001")
+		b1, b2 = s.registerIn("x0002", "bella001"), s.registerIn("x0002", "boris001")
 		s.befriend(a1, a2)
 		s.befriend(b1, b2)
 		sentA = []sendResult{s.send(a1, a2, "ua1", "hello from A"), s.send(a2, a1, "ua2", "hi back")}
@@ -288,6 +290,58 @@ var _ = Describe("The audit API", func() {
 		Entry("another tenant's stream", "stream=x0002.chat-1_2", "stream must be a stream of tenant x0001", audit.Filter{Stream: "x0002.chat-1_2"}),
 		Entry("stream and chat", "stream=x0001.chat-1_2&chat=1_2", "give stream or chat, not both", audit.Filter{Stream: "x0001.chat-1_2", Chat: "1_2"}),
 	)
+
+	It("names members and groups of the auditor's own tenant only, by id, account or phone, and records each lookup", func() {
+		carol, phone := s.registerPhoneIn("x0001", "carol001")
+		var created struct {
+			GroupID  string
+			Position uint64
+		}
+		s.ok("POST", "/v1/chat/groupInfo/build", a1.Token, map[string]any{"name": "Weekend Hikers", "memberIds": []string{a2.ID}}, &created)
+		s.ok("GET", fmt.Sprintf("/v1/chat/groupInfo/getGroupInfoByGroupId?groupId=%s&after=%d", created.GroupID, created.Position), a1.Token, nil, nil)
+		var foreign struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", b1.Token, map[string]any{"name": "Elsewhere", "memberIds": []string{b2.ID}}, &foreign)
+
+		alice, bob := s.auditor("x0001", "alice"), s.auditor("x0002", "bob")
+		var dir httpapi.AuditDirectory
+		q := url.Values{"members": {strings.Join([]string{a1.ID, a2.ID, b1.ID, "nobody"}, ",")}, "groups": {created.GroupID + "," + foreign.GroupID}}
+		s.ok("GET", "/v1/admin/audit/directory?"+q.Encode(), alice.Token, nil, &dir)
+		names := map[string]string{}
+		for _, m := range dir.Members {
+			names[m.ID] = m.Account
+		}
+		Expect(names).To(Equal(map[string]string{a1.ID: "alice001", a2.ID: "arthur01"}), "nothing of x0002")
+		Expect(dir.Groups).To(Equal([]httpapi.AuditGroup{{ID: created.GroupID, Name: "Weekend Hikers"}}))
+
+		By("finding a member by account or by phone, exactly")
+		for _, find := range []string{"carol001", phone} {
+			s.ok("GET", "/v1/admin/audit/directory?find="+find, alice.Token, nil, &dir)
+			Expect(dir.Members).To(Equal([]httpapi.AuditPerson{{ID: carol.ID, Account: "carol001", Phone: phone, Name: dir.Members[0].Name}}))
+		}
+		s.ok("GET", "/v1/admin/audit/directory?find=carol", alice.Token, nil, &dir)
+		Expect(dir.Members).To(BeEmpty())
+		s.ok("GET", "/v1/admin/audit/directory?find=bella001", alice.Token, nil, &dir)
+		Expect(dir.Members).To(BeEmpty(), "another tenant's account finds nobody")
+
+		By("refusing another tenant's auditor and too long a list, recording both")
+		s.refused("GET", "/v1/admin/audit/directory?tenant=x0001&find=carol001", bob, nil, 403, "you are not allowed to do this")
+		head := s.head()
+		s.refused("GET", "/v1/admin/audit/directory?members="+strings.Repeat("1,", 501), alice, nil, 400, "members names at most 500 ids of up to 64 characters")
+		Expect(s.head()).To(Equal(head + 1))
+
+		var records []audit.Accessed
+		for _, e := range s.auditAll(alice, url.Values{"type": {audit.TypeAccessed}}, 100) {
+			if a := accessOf(e); a.Filter.Find != "" || len(a.Filter.Members) > 0 || a.Refusal != "" {
+				records = append(records, a)
+			}
+		}
+		Expect(records).To(HaveLen(7))
+		Expect(records[0].Filter.Members).To(Equal([]string{a1.ID, a2.ID, b1.ID, "nobody"}))
+		Expect(records[0].Filter.Groups).To(Equal([]string{created.GroupID, foreign.GroupID}))
+		Expect(outcome(records[5])).To(Equal("bob auditor read x0001 false"))
+		Expect(records[5].Filter.Find).To(Equal("carol001"))
+		Expect(records[6].Refusal).To(Equal("members names at most 500 ids of up to 64 characters"))
+	})
 
 	It("refuses an operator naming no existing tenant, with nothing to record it in", func() {
 		head := s.head()

@@ -64,6 +64,10 @@ type Filter struct {
 	Position uint64   `json:"position,omitempty"`
 	Time     string   `json:"time,omitempty"`
 	Replays  []string `json:"replays,omitempty"`
+	// Members, Groups and Find are what a directory call looked up.
+	Members []string `json:"members,omitempty"`
+	Groups  []string `json:"groups,omitempty"`
+	Find    string   `json:"find,omitempty"`
 }
 
 // Given is a query value as the call gave it. Records made before values
@@ -100,7 +104,30 @@ const (
 	MsgForeignStream   = "stream must be a stream of tenant %s"
 	MsgStreamOrChat    = "give stream or chat, not both"
 	MsgBadFilter       = "%s is too long"
+	MsgBadIDs          = "%s names at most 500 ids of up to 64 characters"
 )
+
+// A directory call's bounds: ids a list names, characters an id has.
+const (
+	MaxDirectoryIDs = 500
+	maxIDText       = 64
+)
+
+// DirectoryIDs splits a comma-separated list of ids, refusing one longer
+// than a directory call looks up; field names the list in the error.
+func DirectoryIDs(field, list string) ([]string, error) {
+	var ids []string
+	for _, id := range strings.Split(list, ",") {
+		if id = strings.TrimSpace(id); id == "" {
+			continue
+		}
+		if len(id) > maxIDText || len(ids) == MaxDirectoryIDs {
+			return nil, fault.New(fault.Invalid, MsgBadIDs, field)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
 
 // maxFilterText bounds each text field of a filter.
 const maxFilterText = 512

@@ -66,6 +66,7 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
     })();
     await waitUntil('traffic before the rebuild', async () => sent.length >= 3);
     await op.page.getByRole('button', { name: 'Rebuild' }).click();
+    await op.page.getByRole('button', { name: 'Yes, rebuild' }).click();
     await op.page.locator('[data-testid=rebuild][data-state=done]').waitFor({ timeout: 60_000 });
     const beforeDone = sent.length;
     rebuilt = true;
@@ -84,11 +85,11 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
   it('pages the tenant’s history with a filter and exports it with its checksum', async () => {
     await op.page.getByRole('button', { name: 'History' }).click();
     await op.page.locator('input[name=tenant]').fill('x0001');
-    await op.page.locator('input[name=type]').fill('MessageSent');
+    await op.page.locator('select[name=type]').selectOption('MessageSent');
     await op.page.getByRole('button', { name: 'Search' }).click();
-    const sent = op.page.locator('[data-testid=events] tr[data-type=MessageSent]');
+    const sent = op.page.locator('[data-testid=events] li[data-type=MessageSent]');
     await sent.first().waitFor();
-    assert.equal(await op.page.locator('[data-testid=events] tbody tr:not([data-type=MessageSent])').count(), 0);
+    assert.equal(await op.page.locator('[data-testid=events] li:not([data-type=MessageSent])').count(), 0);
     assert.ok((await sent.count()) >= 2);
 
     const [download] = await Promise.all([op.page.waitForEvent('download'), op.page.getByRole('button', { name: 'Export NDJSON' }).click()]);
@@ -140,7 +141,7 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
     const ready = op.page.locator('tr[data-state=done]').first();
     await ready.waitFor({ timeout: 30_000 });
     await ready.getByRole('button', { name: 'Browse' }).click();
-    await op.page.locator('input[name=memberId]').fill(alice.id!);
+    await op.page.locator('input[name=member]').fill(alice.account);
     await op.page.getByRole('button', { name: 'Conversations' }).click();
     const withBob = op.page.locator('[data-testid=replay-sessions] li').filter({ hasText: 'after the rebuild' });
     await withBob.waitFor();
@@ -166,11 +167,11 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
     await op.page.getByTestId('admin-who').filter({ hasText: 'Auditor ada of x0001' }).waitFor();
     assert.equal(await op.page.getByRole('button', { name: 'Projections' }).count(), 0);
     assert.equal(await op.page.locator('input[name=tenant]').count(), 0, 'an auditor cannot name another tenant');
-    await op.page.locator('input[name=type]').fill('AuditAccessed');
+    await op.page.locator('select[name=type]').selectOption('AuditAccessed');
     await op.page.getByRole('button', { name: 'Search' }).click();
-    const records = op.page.locator('[data-testid=events] tr[data-type=AuditAccessed]');
+    const records = op.page.locator('[data-testid=events] li[data-type=AuditAccessed]');
     await records.first().waitFor();
-    const actors = await op.page.locator('[data-testid=events] tr[data-type=AuditAccessed] td:nth-child(5)').allTextContents();
+    const actors = await records.evaluateAll((items) => items.map((item) => item.getAttribute('data-actor')));
     assert.ok(actors.includes('operator:e2e'), 'the operator’s reads are recorded');
     assert.ok(actors.includes('auditor:ada'), 'the auditor’s own reads are recorded');
     await shot(op.page, 'admin-06-auditor');

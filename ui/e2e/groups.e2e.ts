@@ -75,10 +75,16 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     }
     await a.page.getByTestId('group-create-submit').click();
 
+    // The new group's chat opens; its details are one click away.
+    const chat = a.page.locator('[data-testid=chat-view][data-chat-type=Group]');
+    await chat.waitFor();
+    groupId = (await chat.getAttribute('data-peer-id')) ?? '';
+    assert.match(groupId, /^\d+$/);
+    assert.equal(new URL(a.page.url()).hash, `#/historyPage/${groupId}`);
+    await a.page.getByTestId('chat-group-info').click();
     const details = a.page.locator('[data-testid=group-details][data-my-role=Owner]');
     await details.waitFor();
-    groupId = (await details.getAttribute('data-group-id')) ?? '';
-    assert.match(groupId, /^\d+$/);
+    assert.equal(await details.getAttribute('data-group-id'), groupId);
     await a.page.getByTestId('group-notice-text').getByText('Welcome, team').waitFor();
     await waitUntil('three members', async () => (await a.page.getByTestId('group-member').count()) === 3);
     assert.equal(await a.page.getByTestId('group-member').first().getAttribute('data-member-id'), alice.id);

@@ -135,12 +135,20 @@ export async function register(page: Page, member: Member, screenshot?: string):
   await page.locator('input[name=smsCode]').fill(await smsCodeFor(member.phone));
   await page.locator('input[name=account]').fill(member.account);
   await page.locator('input[name=password]').fill(member.password);
+  await page.locator('input[name=agreement]').check();
   if (screenshot) await shot(page, screenshot);
   await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-  await page.waitForURL(/#\/login/);
+  await page.waitForURL(/\/1\/\d+\/#\/$/);
+  member.id = new URL(page.url()).pathname.split('/')[2];
+  await page.getByTestId('me-name').waitFor();
 }
 
+/** Signs the member in through the login page; a member who just signed up on this page already is. */
 export async function login(page: Page, member: Member, origin = BASE_URL): Promise<void> {
+  if (member.id && page.url().startsWith(`${origin}/1/${member.id}/#/`)) {
+    await page.getByTestId('me-name').waitFor();
+    return;
+  }
   if (!page.url().includes('#/login')) await page.goto(`${origin}/#/login`);
   await page.locator('input[name=account]').fill(member.account);
   await page.locator('input[name=password]').fill(member.password);

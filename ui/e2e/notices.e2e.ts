@@ -12,14 +12,16 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
   let alice: Account;
   let bob: Account;
   let carol: Account;
+  let dave: Account;
 
   before(async () => {
     browser = await launchBrowser();
     b = await openSession(browser);
-    [alice, bob, carol] = await Promise.all([
+    [alice, bob, carol, dave] = await Promise.all([
       registerOverApi(newMember('alicen')),
       registerOverApi(newMember('bobn')),
       registerOverApi(newMember('caroln')),
+      registerOverApi(newMember('daven')),
     ]);
     await login(b.page, bob);
   });
@@ -34,13 +36,18 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
   it('counts notices live on the fixed entry 003 and lists them by tab', async () => {
     await b.page.getByTestId('tab-chats').click();
     assert.equal(await badge().count(), 0);
-    await befriendOverApi(alice, bob);
-    // carol's request stays pending: bob has two friend notices, both unread
-    await fetch(`${process.env.IM_BASE_URL}/v1/chat/applyInfo/build`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${carol.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ friendMemberId: bob.id, content: 'hello from carol' }),
-    });
+    // dave's and carol's requests stay pending (an answered one is read once seen): bob has two
+    // friend notices, both unread
+    for (const [from, content] of [
+      [dave, 'hello from dave'],
+      [carol, 'hello from carol'],
+    ] as const) {
+      await fetch(`${process.env.IM_BASE_URL}/v1/chat/applyInfo/build`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${from.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ friendMemberId: bob.id, content }),
+      });
+    }
     await badge().filter({ hasText: '2' }).waitFor();
 
     await b.page.getByTestId('fixed-entry-003').click();
@@ -85,6 +92,7 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
   });
 
   it('acknowledges what it caught up with after a reconnect', async () => {
+    await befriendOverApi(alice, bob);
     await b.page.context().setOffline(true);
     await sendOverApi(alice, bob, 'sent while bob was away');
     await b.page.context().setOffline(false);

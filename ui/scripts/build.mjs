@@ -1,10 +1,15 @@
-// Bundles src/main.tsx into dist/ (index.html, assets/app.js, assets/app.css).
-// Assets are referenced by absolute /assets/ paths with a content-hash query, so the page works
-// under any app path (/, /1/<memberId>/) and a new build is never served from a stale cache.
-import { createHash } from 'node:crypto';
+// Bundles src/main.tsx into dist/ (index.html and assets/): the app-<hash>.js entry, the chunks it
+// imports (the home screen's only once it is opened) and their stylesheets. Every asset's name
+// carries its content hash (esbuild's, which covers the chunks it imports), and the page names them
+// by absolute /assets/ paths, so the page works under any app path (/, /1/<memberId>/) and a new
+// build is never served from a stale cache.
+// Every file gets a gzip (.gz) and a brotli (.br) copy next to it, which the server sends to
+// clients that accept them.
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,18 +21,15 @@ async function cleanDist() {
   }
 }
 
-async function contentHash(file) {
-  return createHash('sha256')
-    .update(await readFile(file))
-    .digest('hex')
-    .slice(0, 12);
-}
-
 await cleanDist();
-await esbuild.build({
+const { metafile } = await esbuild.build({
   entryPoints: { app: path.join(root, 'src/main.tsx') },
   outdir: path.join(dist, 'assets'),
+  entryNames: '[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   bundle: true,
+  splitting: true,
+  metafile: true,
   minify: true,
   sourcemap: false,
   format: 'esm',
@@ -38,11 +40,56 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-const jsHash = await contentHash(path.join(dist, 'assets/app.js'));
-const cssHash = await contentHash(path.join(dist, 'assets/app.css'));
+const url = (output) => `/${path.relative(dist, path.join(root, output)).split(path.sep).join('/')}`;
+const outputs = Object.entries(metafile.outputs);
+const [appJs, app] = outputs.find(([file, o]) => o.entryPoint === 'src/main.tsx' && file.endsWith('.js'));
+// esbuild loads no stylesheet of a lazily imported chunk, so the page links those whose sources the
+// app's own stylesheet does not already hold, after it.
+const appCss = Object.keys(metafile.outputs[app.cssBundle].inputs);
+const stylesheets = [
+  app.cssBundle,
+  ...outputs
+    .filter(([file, o]) => file.endsWith('.css') && Object.keys(o.inputs).some((input) => !appCss.includes(input)))
+    .map(([file]) => file),
+];
 const template = await readFile(path.join(root, 'src/index.html'), 'utf8');
 const html = template
-  .replace('%APP_JS%', `/assets/app.js?v=${jsHash}`)
-  .replace('%APP_CSS%', `/assets/app.css?v=${cssHash}`);
+  .replace('%APP_JS%', url(appJs))
+  .replace(
+    '<link rel="stylesheet" href="%APP_CSS%" />',
+    stylesheets.map((file) => `<link rel="stylesheet" href="${url(file)}" />`).join('\n    '),
+  );
 await writeFile(path.join(dist, 'index.html'), html);
-console.log(`built dist/ (app.js ${jsHash}, app.css ${cssHash})`);
+const gzipped = promisify(gzip);
+const brotlied = promisify(brotliCompress);
+
+async function compress(dir) {
+  const sizes = { raw: 0, gzip: 0, br: 0 };
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await compress(file);
+      for (const k of Object.keys(sizes)) sizes[k] += inner[k];
+      continue;
+    }
+    if (entry.name === '.gitkeep') continue;
+    const data = await readFile(file);
+    const gz = await gzipped(data, { level: 9 });
+    const br = await brotlied(data, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    });
+    await writeFile(`${file}.gz`, gz);
+    await writeFile(`${file}.br`, br);
+    sizes.raw += data.length;
+    sizes.gzip += gz.length;
+    sizes.br += br.length;
+  }
+  return sizes;
+}
+
+const sizes = await compress(dist);
+const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
+console.log(`built dist/ (${outputs.length} assets): ${kb(sizes.raw)}, gzip ${kb(sizes.gzip)}, br ${kb(sizes.br)}`);

@@ -1,17 +1,17 @@
 import { useAtomValue } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { authAtom } from './auth/authState';
 import { Toaster } from './components/Toaster';
-import { Home } from './home/Home';
-import { FavoriteRoute, HistoryPageRoute } from './home/PaneRoutes';
 import { Agreement } from './pages/Agreement';
 import { Landing } from './pages/Landing';
 import { Login } from './pages/Login';
 import { Register } from './pages/Register';
 import { ResetPassword } from './pages/ResetPassword';
-import { SettingsRoute } from './settings/SettingsRoute';
 import { guard } from './routing/guard';
 import { useHashRoute } from './routing/useRoute';
+
+// The home screen is its own chunk, so the sign-in pages load without the chat.
+const AppRoute = lazy(() => import('./home/PaneRoutes').then((m) => ({ default: m.AppRoute })));
 
 export function App() {
   const route = useHashRoute();
@@ -41,16 +41,14 @@ export function App() {
         );
         break;
       case 'home':
-        page = <Home />;
-        break;
       case 'setting':
-        page = <SettingsRoute />;
-        break;
       case 'favorite':
-        page = <FavoriteRoute />;
-        break;
       case 'historyPage':
-        page = <HistoryPageRoute id={route.id ?? ''} />;
+        page = (
+          <Suspense fallback={null}>
+            <AppRoute route={route} />
+          </Suspense>
+        );
         break;
       case 'resetPassword':
         page = <ResetPassword />;

@@ -10,7 +10,7 @@ import {
   checkNewPassword,
   checkPasswordChange,
   countdownLeft,
-  fontPx,
+  chatFontPx,
   squareCrop,
 } from '../src/settings/logic';
 import { accountsEn, accountsVi, accountsZh } from '../src/i18n/accounts';
@@ -61,8 +61,8 @@ describe('settings rules', () => {
     assert.equal(checkFeedbackImages([{ size: 5_000_000, type: 'image/png' }], 0), 'feedback.imageTooLarge');
   });
 
-  it('maps the font levels 0, 1, 2 to 10 px to 12 px', () => {
-    assert.deepEqual([0, 1, 2].map(fontPx), [10, 11, 12]);
+  it('maps the font levels 0, 1, 2 to message text of 13, 15 and 17 px', () => {
+    assert.deepEqual([0, 1, 2].map(chatFontPx), [13, 15, 17]);
   });
 
   it('counts a resend countdown down to zero', () => {

@@ -83,7 +83,7 @@ describe('call records', () => {
   });
 
   it('previews records in the conversation list', () => {
-    assert.equal(previewText('VoiceCall', '{}', en), '[voice call]');
-    assert.equal(previewText('VideoCall', '{}', (key) => translate('vi_VN', key)), '[cuộc gọi video]');
+    assert.equal(previewText('VoiceCall', '{}', en), 'Voice call');
+    assert.equal(previewText('VideoCall', '{}', (key) => translate('vi_VN', key)), 'Cuộc gọi video');
   });
 });

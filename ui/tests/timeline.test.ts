@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message, MessageStatus } from '../src/api/types';
 import { compareIds } from '../src/chat/ids';
-import { incomingReadState, mergeTimeline } from '../src/chat/timeline';
+import { firstUnread, incomingReadState, mergeTimeline } from '../src/chat/timeline';
 import { PROCESSED_KEEP, PROCESSED_MAX, ProcessedIds } from '../src/ws/processedIds';
 
 const ME = '100';
@@ -25,6 +25,20 @@ function msg(id: string, uuid: string, from: string, status: MessageStatus, time
 }
 
 describe('chat timeline', () => {
+  it('puts the unread separator above the oldest of the unread messages from others', () => {
+    const timeline = [
+      msg('1', 'a', PEER, 'Read', 1),
+      msg('2', 'b', PEER, 'Unread', 2),
+      msg('3', 'c', ME, 'Unread', 3),
+      { ...msg('4', 'd', PEER, 'Read', 4), msgType: 'Event' as const },
+      msg('5', 'e', PEER, 'Unread', 5),
+    ];
+    assert.equal(firstUnread(timeline, ME, 2)?.uuid, 'b');
+    assert.equal(firstUnread(timeline, ME, 1)?.uuid, 'e');
+    assert.equal(firstUnread(timeline, ME, 9)?.uuid, 'a');
+    assert.equal(firstUnread(timeline, ME, 0), undefined);
+  });
+
   it('merges history with live messages by uuid, keeping the most advanced state', () => {
     const history = [msg('1001', 'a', PEER, 'Read', 10), msg('1002', 'b', ME, 'Unread', 20)];
     const live = [msg('', 'b', ME, 'sent', 19), msg('', 'c', ME, 'sending', 30)];

@@ -19,6 +19,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/livefeed"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
@@ -48,7 +49,7 @@ const recentIDs = 1 << 16
 // Store is the Pebble event store. It is safe for concurrent use.
 type Store struct {
 	db    *pebble.DB
-	hub   *hub
+	hub   *livefeed.Hub
 	types interner
 
 	// closeMu is held shared by every call using db, and exclusively by
@@ -93,7 +94,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("pebblestore: open %s: %w", dir, err)
 	}
 	s := &Store{
-		db: db, hub: newHub(), streams: make(map[string]uint64), types: interner{m: make(map[string]string)},
+		db: db, hub: livefeed.NewHub(ErrClosed), streams: make(map[string]uint64), types: interner{m: make(map[string]string)},
 		recent: make(map[string]idEntry), recentRing: make([]string, recentIDs),
 	}
 	if err := s.init(); err != nil {
@@ -184,7 +185,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.hub.closeAll()
+	s.hub.CloseAll()
 	return s.db.Close()
 }
 
@@ -224,7 +225,7 @@ func (s *Store) advance(upTo uint64) {
 	s.durable.Store(upTo)
 	n := 0
 	for n < len(s.pending) && s.pending[n].last <= upTo {
-		s.hub.publish(s.pending[n].events)
+		s.hub.Publish(s.pending[n].events)
 		n++
 	}
 	s.pending = append(s.pending[:0], s.pending[n:]...)

@@ -65,7 +65,7 @@ func (s *Store) settle(b committedBatch, err error) {
 	if err == nil {
 		s.durable.Store(b.head)
 		if len(b.events) > 0 {
-			s.hub.publish(b.events)
+			s.hub.Publish(b.events)
 		}
 	}
 	for i, r := range b.requests {

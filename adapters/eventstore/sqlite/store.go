@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/eventchat/eventchat/adapters/eventstore/internal/livefeed"
 	"github.com/eventchat/eventchat/domain/es"
 )
 
@@ -31,7 +32,7 @@ type Store struct {
 	w       *writer
 	ckpt    *checkpointer
 	readers *readers
-	hub     *hub
+	hub     *livefeed.Hub
 
 	requests    chan *appendRequest
 	inflight    atomic.Int64 // appends between queueing and returning
@@ -73,7 +74,7 @@ func Open(path string) (*Store, error) {
 		w:           w,
 		ckpt:        ckpt,
 		readers:     newReaders(path),
-		hub:         newHub(),
+		hub:         livefeed.NewHub(ErrClosed),
 		requests:    make(chan *appendRequest, maxBatchRequests),
 		gatherTimer: time.NewTimer(time.Hour),
 		committed:   make(chan committedBatch, maxSyncing),
@@ -100,7 +101,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closing)
 		<-s.stopped
-		s.hub.closeAll()
+		s.hub.CloseAll()
 		s.closeErr = errors.Join(s.ckpt.close(), s.readers.close(), s.w.close())
 	})
 	return s.closeErr

@@ -2,26 +2,13 @@ package sqlitestore
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
 
 	"github.com/eventchat/eventchat/domain/es"
 )
 
-const (
-	// catchUpPage is the page size of reads from the file.
-	catchUpPage = 2048
-	// liveBuffer is how many committed batches a subscriber may hold before
-	// it is considered lagging and falls back to reading the file.
-	liveBuffer = 256
-	// maxLiveDelivery bounds the events one Next merges from live batches.
-	maxLiveDelivery = 8192
-)
-
 // SubscribeAll delivers every event with a position above after: pages read
-// from the file, then the batches the writer pushes as they commit. A
-// subscriber that falls behind the live stream reads the file again until it
-// has caught up. The subscription ends with Close, with ctx or with the store.
+// from the file, then the batches the writer pushes as they commit (see
+// livefeed). The subscription ends with Close, with ctx or with the store.
 // Delivered slices must not be modified.
 func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error) {
 	if err := ctx.Err(); err != nil {
@@ -32,140 +19,5 @@ func (s *Store) SubscribeAll(ctx context.Context, after uint64) (es.Subscription
 			return nil, err
 		}
 	}
-	sub := &subscription{
-		store:      s,
-		live:       make(chan []es.RecordedEvent, liveBuffer),
-		done:       make(chan struct{}),
-		last:       after,
-		catchingUp: true,
-	}
-	// Registered before the first read, so that whatever commits after that
-	// read arrives live: the switch-over has no gap.
-	if !s.hub.add(sub) {
-		return nil, ErrClosed
-	}
-	stop := context.AfterFunc(ctx, func() { _ = sub.Close() })
-	sub.watchMu.Lock()
-	sub.stopWatch = stop
-	sub.watchMu.Unlock()
-	return sub, nil
-}
-
-type subscription struct {
-	store     *Store
-	live      chan []es.RecordedEvent
-	lagging   atomic.Bool // set by the writer when live was full
-	done      chan struct{}
-	endOnce   sync.Once
-	watchMu   sync.Mutex
-	stopWatch func() bool // stops watching the SubscribeAll context
-
-	mu         sync.Mutex // serialises Next
-	last       uint64     // position of the last event delivered
-	catchingUp bool
-}
-
-func (sub *subscription) offer(batch []es.RecordedEvent) {
-	select {
-	case sub.live <- batch:
-	default:
-		sub.lagging.Store(true)
-	}
-}
-
-// Next blocks until at least one event after the last delivered one is
-// available and returns them in position order.
-func (sub *subscription) Next(ctx context.Context) ([]es.RecordedEvent, error) {
-	sub.mu.Lock()
-	defer sub.mu.Unlock()
-	for {
-		if sub.ended() {
-			return nil, ErrClosed
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if sub.catchingUp {
-			page, err := sub.store.ReadAll(ctx, sub.last, catchUpPage)
-			if err != nil {
-				return nil, err
-			}
-			// A short page means the file holds nothing more: what commits
-			// from now on is in the live buffer.
-			sub.catchingUp = len(page) == catchUpPage
-			if len(page) > 0 {
-				sub.last = page[len(page)-1].Position
-				return page, nil
-			}
-			continue
-		}
-		if sub.lagging.Swap(false) {
-			sub.catchingUp = true
-			continue
-		}
-		select {
-		case batch := <-sub.live:
-			if out := sub.takeLive(batch); len(out) > 0 {
-				return out, nil
-			}
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-sub.done:
-			return nil, ErrClosed
-		}
-	}
-}
-
-// takeLive returns the events of batch, and of the batches queued behind it,
-// that follow the last one delivered. Events already read from the file are
-// skipped; a gap (batches dropped while lagging) sends the subscriber back to
-// the file.
-func (sub *subscription) takeLive(batch []es.RecordedEvent) []es.RecordedEvent {
-	var out []es.RecordedEvent
-	for {
-		for i := range batch {
-			if batch[i].Position <= sub.last {
-				continue
-			}
-			if batch[i].Position != sub.last+1 {
-				sub.catchingUp = true
-				return out
-			}
-			out = append(out, batch[i])
-			sub.last++
-		}
-		if len(out) >= maxLiveDelivery {
-			return out
-		}
-		select {
-		case batch = <-sub.live:
-		default:
-			return out
-		}
-	}
-}
-
-// Close ends the subscription; Next then fails with ErrClosed.
-func (sub *subscription) Close() error {
-	sub.end()
-	sub.store.hub.remove(sub)
-	sub.watchMu.Lock()
-	defer sub.watchMu.Unlock()
-	if sub.stopWatch != nil {
-		sub.stopWatch()
-	}
-	return nil
-}
-
-func (sub *subscription) end() {
-	sub.endOnce.Do(func() { close(sub.done) })
-}
-
-func (sub *subscription) ended() bool {
-	select {
-	case <-sub.done:
-		return true
-	default:
-		return false
-	}
+	return s.hub.Subscribe(ctx, after, s.ReadAll)
 }

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useT, type MessageKey } from '../i18n';
 import { adminApi, type ProjectionsStatus, type RebuildProgress } from './api';
+import { readableTime, useLang } from './names';
 import type { AdminCredential } from './token';
 import { useAdminCall } from './useAdminCall';
 
@@ -13,6 +14,7 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
   const [status, setStatus] = useState<ProjectionsStatus | null>(null);
   const [target, setTarget] = useState('all');
   const [starting, setStarting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
     let stopped = false;
@@ -31,6 +33,7 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
   const rebuild = status?.rebuild;
   const busy = starting || rebuild?.state === 'running' || rebuild?.state === 'swapping';
   const start = async () => {
+    setConfirming(false);
     setStarting(true);
     const progress = await run(() => api.startRebuild(target));
     if (progress && status) setStatus({ ...status, rebuild: progress });
@@ -78,7 +81,7 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
                 </option>
               ))}
             </select>
-            <button type="button" className="button button-primary" disabled={busy} onClick={start}>
+            <button type="button" className="button button-primary" disabled={busy || confirming} onClick={() => setConfirming(true)}>
               {t('admin.proj.rebuild')}
             </button>
             {rebuild?.state === 'running' && (
@@ -87,6 +90,19 @@ export function ProjectionsPanel({ credential, onExpired }: { credential: AdminC
               </button>
             )}
           </div>
+          {confirming && (
+            <div className="admin-confirm" role="alertdialog" aria-labelledby="rebuild-confirm" data-testid="rebuild-confirm">
+              <p id="rebuild-confirm">{t('audit.rebuild.confirm', { target: target === 'all' ? t('admin.proj.all') : target })}</p>
+              <div className="admin-row">
+                <button type="button" className="button button-primary" onClick={start}>
+                  {t('audit.rebuild.yes')}
+                </button>
+                <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+                  {t('audit.rebuild.no')}
+                </button>
+              </div>
+            </div>
+          )}
           {rebuild && rebuild.state && rebuild.state !== 'idle' && <RebuildBar progress={rebuild} />}
         </>
       )}
@@ -108,15 +124,40 @@ function RebuildBar({ progress }: { progress: RebuildProgress }) {
       <div className="admin-bar">
         <div className="admin-bar-fill" style={{ width: `${(fraction * 100).toFixed(1)}%` }} />
       </div>
-      <p>
-        {t(stateKey[progress.state] ?? 'admin.rebuild.running')}{' '}
-        {t('admin.rebuild.figures', {
-          done: progress.done,
-          rate: Math.round(progress.rate),
-          eta: Math.ceil(progress.etaSeconds),
-        })}
-      </p>
+      {progress.state === 'done' ? (
+        <p role="status">
+          <strong>{t('admin.rebuild.done')}</strong> <Finished progress={progress} />
+        </p>
+      ) : (
+        <p>
+          {t(stateKey[progress.state] ?? 'admin.rebuild.running')}{' '}
+          {progress.state !== 'failed' &&
+            t('admin.rebuild.figures', {
+              done: progress.done,
+              rate: Math.round(progress.rate),
+              eta: Math.ceil(progress.etaSeconds),
+            })}
+        </p>
+      )}
       {progress.error && <p className="field-error">{progress.error}</p>}
     </div>
+  );
+}
+
+/** What a finished rebuild did: events folded, how long, when it ended. */
+function Finished({ progress }: { progress: RebuildProgress }) {
+  const t = useT();
+  const lang = useLang();
+  const started = progress.startedAt ? Date.parse(progress.startedAt) : NaN;
+  const finished = progress.finishedAt ? Date.parse(progress.finishedAt) : NaN;
+  const seconds = Number.isNaN(started) || Number.isNaN(finished) ? 0 : Math.max(0, (finished - started) / 1000);
+  return (
+    <span data-testid="rebuild-finished">
+      {t('audit.rebuild.finished', {
+        done: progress.done,
+        seconds: seconds.toFixed(1),
+        time: Number.isNaN(finished) ? '-' : readableTime(finished, lang),
+      })}
+    </span>
   );
 }

@@ -42,6 +42,7 @@ export interface ProjectionsStatus {
 }
 
 export interface AuditEvent {
+  id?: string;
   stream: string;
   revision: number;
   position: number;
@@ -68,6 +69,25 @@ export interface HistoryFilter {
 }
 
 export const emptyFilter: HistoryFilter = { from: '', to: '', stream: '', chat: '', type: '', actor: '' };
+
+/** A member as an auditor reads it next to its id. */
+export interface AuditPerson {
+  id: string;
+  account: string;
+  phone: string;
+  name: string;
+}
+
+export interface AuditGroup {
+  id: string;
+  name: string;
+  dissolved: boolean;
+}
+
+export interface AuditDirectory {
+  members: AuditPerson[];
+  groups: AuditGroup[];
+}
 
 export interface Replay {
   id: string;
@@ -117,6 +137,12 @@ export function adminApi(credential: AdminCredential, tenant: string) {
     browse: <T>(id: string, view: string, params: Record<string, string | number | undefined>) =>
       call<T>('GET', `/audit/replays/${encodeURIComponent(id)}/${view}${scoped(params)}`),
     verify: () => call<Verification>('POST', '/audit/verify', { tenant }),
+    /** Names members (by id, or one by exact account or phone) and groups by id, of the tenant only. */
+    directory: (ask: { members?: string[]; groups?: string[]; find?: string }) =>
+      call<AuditDirectory>(
+        'GET',
+        `/audit/directory${scoped({ members: ask.members?.join(','), groups: ask.groups?.join(','), find: ask.find })}`,
+      ),
   };
 }
 

@@ -16,6 +16,11 @@ export function sortSessions(list: Session[]): Session[] {
   });
 }
 
+/** The unread messages of every chat not on do-not-disturb: the count the tab title shows. */
+export function unreadTotal(list: Session[]): number {
+  return list.reduce((sum, session) => sum + (session.dnd === 'Y' ? 0 : session.unreadCount || 0), 0);
+}
+
 function emptySession(peerId: string): Session {
   return {
     id: peerId,

@@ -69,3 +69,19 @@ export function incomingReadState(timeline: Message[], me: string): { newestId?:
   }
   return { newestId, anyUnread };
 }
+
+/**
+ * The message the "unread" separator goes above when a chat opens with `unread` unread messages:
+ * the oldest of the last `unread` messages from others (system lines aside). Undefined when none.
+ */
+export function firstUnread(timeline: Message[], me: string, unread: number): Message | undefined {
+  if (unread <= 0) return undefined;
+  let left = unread;
+  for (let i = timeline.length - 1; i >= 0; i -= 1) {
+    const message = timeline[i];
+    if (message.from === me || message.msgType === 'Event') continue;
+    left -= 1;
+    if (left === 0) return message;
+  }
+  return timeline.find((message) => message.from !== me && message.msgType !== 'Event');
+}

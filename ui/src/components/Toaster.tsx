@@ -7,9 +7,14 @@ export function Toaster() {
     <div className="toaster" aria-live="polite">
       {toasts.map((toast) => (
         <div key={toast.id} className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
-          {toast.text}
+          {capitalised(toast.text)}
         </div>
       ))}
     </div>
   );
+}
+
+/** Server texts may start in lower case; a toast reads as a sentence. */
+function capitalised(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }

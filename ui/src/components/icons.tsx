@@ -104,13 +104,6 @@ export const SearchIcon = () => (
   </Icon>
 );
 
-export const LockIcon = () => (
-  <Icon size={14}>
-    <rect x="4" y="11" width="16" height="10" rx="2" />
-    <path d="M8 11V7a4 4 0 0 1 8 0v4" />
-  </Icon>
-);
-
 export const PinIcon = () => (
   <Icon size={13}>
     <path d="M12 17v5M9 3h6l-1 6 4 4H6l4-4z" />

@@ -45,7 +45,7 @@ export function CreateGroupDialog({ onClose, onBack }: { onClose: () => void; on
     setBusy(false);
     if (!done) return;
     showToast(t('group.created'), 'success');
-    setPane({ kind: 'group', groupId });
+    setPane({ kind: 'chat', peerId: groupId, chatType: 'Group' });
     onClose();
   }
 

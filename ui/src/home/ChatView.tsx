@@ -10,11 +10,11 @@ import { FORWARD_TARGETS_MAX, forwardRefusal, inChatOrder, toggleSelection } fro
 import { forgetTimeline, rememberTimeline } from '../chat/life';
 import { copyText, messageActions, type MessageAction } from '../chat/menu';
 import { matchesQuery } from '../chat/search';
-import { mergeTimeline } from '../chat/timeline';
+import { firstUnread, mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
 import { ConfirmDialog } from '../components/Dialog';
-import { CloseIcon, ImageIcon, LockIcon, MoreIcon, SearchIcon } from '../components/icons';
+import { CloseIcon, ImageIcon, MoreIcon, SearchIcon } from '../components/icons';
 import { GroupAvatar } from '../groups/GroupAvatar';
 import { GroupMuteNotice } from '../groups/GroupMuteNotice';
 import { useGroupChat } from '../groups/useGroupChat';
@@ -31,7 +31,7 @@ import { paneAtom } from '../state/ui';
 import { Composer } from './Composer';
 import { MediaHistory } from './MediaHistory';
 import type { BubbleEnv } from './MessageBubble';
-import { MessageList } from './MessageList';
+import { MessageList, keyOf } from './MessageList';
 import { PaneHeader } from './PaneHeader';
 import { shownName } from './systemAccount';
 import { TargetPicker } from './TargetPicker';
@@ -91,6 +91,15 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     rememberTimeline(peerId, timeline);
   }, [peerId, timeline]);
   useEffect(() => () => forgetTimeline(peerId), [peerId]);
+
+  // The unread count as the chat opens marks where reading resumes; it stays put as the chat is read.
+  const [unreadAtOpen] = useState(peer.unreadCount);
+  const [unreadFrom, setUnreadFrom] = useState<string | null>(null);
+  useEffect(() => {
+    if (!pages || unreadFrom !== null) return;
+    const first = firstUnread(timeline, me.id, unreadAtOpen);
+    setUnreadFrom(first ? keyOf(first) : '');
+  }, [pages, timeline, me.id, unreadAtOpen, unreadFrom]);
 
   useReadAck(peerId, chatType, me.id, timeline, peer.unreadCount);
   useMentionAck(peerId, peer.atCount);
@@ -292,11 +301,9 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
         subtitle={
           isGroup ? (
             t('group.memberCount', { n: group?.memberCount ?? 0 })
-          ) : (
-            <>
-              <LockIcon /> {peer.code ? `@${peer.code}` : 'AES-256-GCM'}
-            </>
-          )
+          ) : peer.code ? (
+            `@${peer.code}`
+          ) : undefined
         }
         leading={
           isGroup ? (
@@ -392,6 +399,7 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
         onLoadMore={() => void history.setSize(history.size + 1)}
         onRetry={() => void mutate()}
         jumpTo={jump}
+        unreadFrom={searching ? undefined : unreadFrom || undefined}
         onShowInChat={
           searching
             ? (message) => {

@@ -7,6 +7,7 @@ import type { Apply } from '../api/types';
 import { refreshAfter } from '../chat/refresh';
 import { Avatar } from '../components/Avatar';
 import { useT } from '../i18n';
+import { readNoticesAbout } from '../notices/api';
 import { paneAtom } from '../state/ui';
 import { PaneHeader } from './PaneHeader';
 import { displayName } from './SessionItem';
@@ -43,7 +44,11 @@ function RequestRow({ apply }: { apply: Apply }) {
     setBusy(true);
     try {
       const written = await answerFriendRequest(apply.id, status);
-      await Promise.all([refreshAfter(keys.applies, written.position), refreshAfter(keys.friends, written.position)]);
+      await Promise.all([
+        refreshAfter(keys.applies, written.position),
+        refreshAfter(keys.friends, written.position),
+        readNoticesAbout(apply.id),
+      ]);
     } catch {
       // the request layer has shown the server's reason
     } finally {

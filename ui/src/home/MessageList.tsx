@@ -24,6 +24,8 @@ interface MessageListProps {
   onRetry: () => void;
   /** a message to scroll to and flash */
   jumpTo: { id: string; nonce: number } | null;
+  /** the row the "unread messages" separator goes above; the chat opens there */
+  unreadFrom?: string;
   /** search results: each row offers to show the message in the whole chat */
   onShowInChat?: (message: Message) => void;
   emptyNote?: string;
@@ -68,6 +70,7 @@ export function MessageList({
   onLoadMore,
   onRetry,
   jumpTo,
+  unreadFrom,
   onShowInChat,
   emptyNote,
 }: MessageListProps) {
@@ -151,6 +154,17 @@ export function MessageList({
     }
   }, [firstKey, lastKey, last?.from, env.me, anchor.kind, scrollToBottom]);
 
+  // A chat opening with more unread than fit starts at the separator rather than the bottom.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    const separator = unreadFrom ? element?.querySelector<HTMLElement>('.unread-separator') : null;
+    if (!element || !separator) return;
+    if (separator.getBoundingClientRect().top < element.getBoundingClientRect().top) {
+      separator.scrollIntoView({ block: 'start' });
+      nearBottom.current = false;
+    }
+  }, [unreadFrom]);
+
   useEffect(() => {
     if (!jumpTo) return;
     const index = messages.findIndex((message) => message.id === jumpTo.id);
@@ -212,6 +226,13 @@ export function MessageList({
       );
     }
     previousTime = time;
+    if (key === unreadFrom) {
+      rows.push(
+        <li key="unread-separator" className="unread-separator" role="separator" data-testid="unread-separator">
+          <span>{t('chat.unreadSeparator')}</span>
+        </li>,
+      );
+    }
     rows.push(
       <li key={key} data-row-key={key} className={flashKey === key ? 'row-flash' : undefined}>
         {isEventLike(message) ? (

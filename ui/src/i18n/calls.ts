@@ -25,8 +25,8 @@ export const callsEn = {
   'call.outcome.rejected': 'Rejected',
   'call.outcome.noAnswer': 'No answer',
   'call.outcome.busy': 'Busy',
-  'preview.VoiceCall': '[voice call]',
-  'preview.VideoCall': '[video call]',
+  'preview.VoiceCall': 'Voice call',
+  'preview.VideoCall': 'Video call',
 } as const;
 
 export type CallKey = keyof typeof callsEn;
@@ -57,8 +57,8 @@ export const callsZh: Record<CallKey, string> = {
   'call.outcome.rejected': '已拒绝',
   'call.outcome.noAnswer': '无人接听',
   'call.outcome.busy': '忙线',
-  'preview.VoiceCall': '[语音通话]',
-  'preview.VideoCall': '[视频通话]',
+  'preview.VoiceCall': '语音通话',
+  'preview.VideoCall': '视频通话',
 };
 
 export const callsVi: Record<CallKey, string> = {
@@ -87,6 +87,6 @@ export const callsVi: Record<CallKey, string> = {
   'call.outcome.rejected': 'Bị từ chối',
   'call.outcome.noAnswer': 'Không trả lời',
   'call.outcome.busy': 'Bận',
-  'preview.VoiceCall': '[cuộc gọi thoại]',
-  'preview.VideoCall': '[cuộc gọi video]',
+  'preview.VoiceCall': 'Cuộc gọi thoại',
+  'preview.VideoCall': 'Cuộc gọi video',
 };

@@ -1,6 +1,7 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import useSWR from 'swr';
+import { useFriendApplies } from '../api/hooks';
 import { authAtom } from '../auth/authState';
 import { clockTime } from '../chat/format';
 import { Avatar } from '../components/Avatar';
@@ -166,6 +167,18 @@ function NoticeItem({
     }
   };
   const target = noticeTarget(notice);
+  const applies = useFriendApplies();
+  const answer =
+    notice.command === 'FriendRequest'
+      ? applies.data?.records.find((apply) => apply.id === notice.contentId && apply.status !== 'pending')?.status
+      : undefined;
+  useEffect(() => {
+    if (answer && unread) void markRead();
+  }, [answer, unread]);
+  const openRequests = () => {
+    if (unread) void markRead();
+    setPane({ kind: 'requests' });
+  };
   return (
     <li
       className={unread ? 'personal-item notice-item notice-unread' : 'personal-item notice-item'}
@@ -210,8 +223,12 @@ function NoticeItem({
       </div>
       {!selecting ? (
         <div className="notice-actions">
-          {target === 'requests' ? (
-            <button type="button" className="button button-secondary" onClick={() => setPane({ kind: 'requests' })}>
+          {answer ? (
+            <span className={answer === 'accepted' ? 'pill pill-done' : 'pill'} data-testid="notice-answer" data-status={answer}>
+              {t(answer === 'accepted' ? 'requests.accepted' : 'requests.rejected')}
+            </span>
+          ) : target === 'requests' ? (
+            <button type="button" className="button button-secondary" onClick={openRequests} data-testid="notice-open-requests">
               {t('notice.openRequests')}
             </button>
           ) : null}

@@ -74,6 +74,16 @@ export function deleteNotices(ids: string[]): Promise<NoticesChanged> {
   return request('POST', '/v1/message/deleteSystemMessageBatch', { body: { ids } });
 }
 
+/** Marks read the unread notices about one act (a friend request's apply id), once it is dealt with. */
+export async function readNoticesAbout(contentId: string): Promise<void> {
+  const key = noticeKeys.list('friends');
+  const page = await getFetcher<NoticePage>(key);
+  const unread = page.records.filter((n) => n.contentId === contentId && n.readFlag === 'Unread');
+  let position = 0;
+  for (const notice of unread) position = Math.max(position, (await readNotice(notice.id)).position);
+  if (unread.length > 0) await refreshNotices(key, position);
+}
+
 /** Reloads the lists and counts of notices; `key` (the list on screen) and the counts wait for `position`. */
 export async function refreshNotices(key: string, position: number): Promise<void> {
   if (position > 0) await Promise.all([refreshKeyAfter(key, position), refreshKeyAfter(noticeKeys.count, position)]);

@@ -1,4 +1,3 @@
-import { LockIcon } from '../components/icons';
 import { LanguagePicker } from '../components/LanguagePicker';
 import { useT } from '../i18n';
 
@@ -13,8 +12,8 @@ export function AuthLayout({ title, children }: { title: string; children: React
         </div>
         <h2>{t('app.name')}</h2>
         <p>{t('app.tagline')}</p>
-        <p className="brand-note">
-          <LockIcon /> AES-256-GCM
+        <p className="brand-note" data-testid="storage-note">
+          {t('app.storageNote')}
         </p>
       </aside>
       <main className="auth-main">

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
-import { register, sendSmsCode } from '../api/endpoints';
+import { login, register, sendSmsCode } from '../api/endpoints';
+import { storeLogin } from '../auth/authState';
+import { enterApp } from '../auth/enterApp';
 import {
   DEFAULT_TENANT,
   SMS_RESEND_SECONDS,
+  checkAgreement,
   checkNewAccount,
   checkNewPassword,
   checkPhone,
@@ -17,7 +20,7 @@ import { showToast } from '../state/toast';
 import { AuthLayout } from './AuthLayout';
 import { ServerIdField } from './ServerIdField';
 
-type RegisterField = 'phone' | 'smsCode' | 'account' | 'password' | 'tenantCode';
+type RegisterField = 'phone' | 'smsCode' | 'account' | 'password' | 'tenantCode' | 'agreement';
 
 /** Seconds left before the code may be sent again; counts down once a second. */
 function useCountdown(): [number, (seconds: number) => void] {
@@ -40,6 +43,7 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
   const [tenantCode, setTenantCode] = useState(linkedTenant || DEFAULT_TENANT);
   const [inviteCode, setInviteCode] = useState(invited ?? '');
   const [errors, setErrors] = useState<Partial<Record<RegisterField, MessageKey>>>({});
+  const [agreed, setAgreed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [resendIn, startCountdown] = useCountdown();
 
@@ -65,6 +69,7 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
       account: checkNewAccount(account),
       password: checkNewPassword(password),
       tenantCode: checkServerId(tenantCode),
+      agreement: checkAgreement(agreed),
     });
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -78,11 +83,17 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
         tenantCode: tenantCode.trim(),
         ...(inviteCode.trim() ? { inviteCode: inviteCode.trim() } : {}),
       });
-      showToast(t('register.success'), 'success');
-      goTo(`#/login?account=${encodeURIComponent(account)}`);
     } catch (error) {
       setBusy(false);
       showToast(t('register.failed', { reason: reasonOf(error) }), 'error');
+      return;
+    }
+    // The new member is signed in at once; should that fail, the login page takes over.
+    try {
+      const result = await login({ account, password, tenantCode: tenantCode.trim() });
+      enterApp(storeLogin(result), t('register.success'));
+    } catch {
+      goTo(`#/login?account=${encodeURIComponent(account)}`);
     }
   }
 
@@ -147,6 +158,29 @@ export function Register({ inviteCode: invited, tenantCode: linkedTenant }: { in
           autoComplete="off"
           name="inviteCode"
         />
+        <label className={errors.agreement ? 'check check-invalid' : 'check'}>
+          <input
+            type="checkbox"
+            name="agreement"
+            checked={agreed}
+            onChange={(event) => setAgreed(event.target.checked)}
+            aria-invalid={errors.agreement ? true : undefined}
+          />
+          {t('login.agreement')}
+        </label>
+        <p className="auth-links">
+          <a href="#/userpolicy" onClick={(event) => (event.preventDefault(), goTo('#/userpolicy'))}>
+            {t('agreement.userTitle')}
+          </a>
+          <a href="#/hiddenagreement" onClick={(event) => (event.preventDefault(), goTo('#/hiddenagreement'))}>
+            {t('agreement.privacyTitle')}
+          </a>
+        </p>
+        {errors.agreement ? (
+          <p className="field-error" role="alert">
+            {error('agreement')}
+          </p>
+        ) : null}
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {t('register.submit')}
         </button>

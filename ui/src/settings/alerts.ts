@@ -13,19 +13,16 @@ import { DEFAULT_PREFERENCES, type Preferences } from './api';
 /** The signed-in member's settings as last read (kept by useApplyPreferences). */
 export const preferencesAtom = atom<Preferences>(DEFAULT_PREFERENCES);
 
-/** Messages that arrived while the tab was hidden; shown as "(n) " before the page title. */
-let unseen = 0;
-let plainTitle = '';
+/** Messages that arrived while the tab was hidden; the tab title counts them (useTabTitle). */
+export const unseenAtom = atom(0);
 
-/** The page title with the count of messages that arrived while it was hidden. */
+/** The page title with a count of unread messages. */
 export function badgedTitle(title: string, count: number): string {
   return count > 0 ? `(${count}) ${title}` : title;
 }
 
 function onVisible(): void {
-  if (document.visibilityState !== 'visible' || unseen === 0) return;
-  unseen = 0;
-  document.title = plainTitle;
+  if (document.visibilityState === 'visible') appStore.set(unseenAtom, 0);
 }
 
 if (typeof document !== 'undefined') document.addEventListener('visibilitychange', onVisible);
@@ -38,9 +35,7 @@ export function alertIncoming(message: Message, me: string): void {
   if (message.from === me || message.msgType === 'Event') return;
   if (typeof document === 'undefined' || document.visibilityState !== 'hidden') return;
   if (!appStore.get(preferencesAtom).notifications) return;
-  if (unseen === 0) plainTitle = document.title;
-  unseen += 1;
-  document.title = badgedTitle(plainTitle, unseen);
+  appStore.set(unseenAtom, (n) => n + 1);
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   const notice = new Notification(t('alert.newMessage'), {
     body: previewText(message.msgType, message.content, t),

@@ -72,9 +72,9 @@ export function checkFeedback(type: string, content: string): MessageKey | null 
 
 export type FontSize = 0 | 1 | 2;
 
-/** The chat's base font size in px for the spec's levels 0, 1, 2 (10 px to 12 px). */
-export function fontPx(size: number): number {
-  return size === 0 ? 10 : size === 2 ? 12 : 11;
+/** The message text size in px for the font-size levels 0, 1, 2: small, normal (15 px), large. */
+export function chatFontPx(size: number): number {
+  return size === 0 ? 13 : size === 2 ? 17 : 15;
 }
 
 /** Seconds left of a resend countdown started at `startedAt` (ms) lasting `seconds`. */

@@ -4,7 +4,7 @@ import useSWR from 'swr';
 import { authAtom } from '../auth/authState';
 import { DEFAULT_PREFERENCES, settingsKeys, type Preferences } from './api';
 import { preferencesAtom } from './alerts';
-import { fontPx } from './logic';
+import { chatFontPx } from './logic';
 import { appStore } from '../state/store';
 
 export function usePreferences() {
@@ -21,7 +21,7 @@ export function useApplyPreferences(): void {
   }, [prefs.notifications, prefs.readSync, prefs.showMessageTime, prefs.imagePreviewWindow, prefs.fontSize, prefs.background]);
   useEffect(() => {
     const root = document.documentElement;
-    root.style.setProperty('--chat-font-size', `${fontPx(prefs.fontSize) + 3}px`);
+    root.style.setProperty('--chat-font-size', `${chatFontPx(prefs.fontSize)}px`);
     root.dataset.fontSize = String(prefs.fontSize);
     root.dataset.background = prefs.background;
     root.dataset.showTime = prefs.showMessageTime ? 'true' : 'false';
