@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -64,6 +66,16 @@ type Engine struct {
 	// swapped for a rebuilt one: its checkpoints are read again.
 	reload atomic.Bool
 
+	// trail, when set, folds projectors behind these (see Trail); ahead is
+	// the engine a trailing one follows.
+	trail, ahead *Engine
+	// startWith, when set, are the checkpoints the next project starts
+	// from instead of the store's.
+	startWith map[string]uint64
+	// catchingUp is set while batches wait to be folded: a trailing engine
+	// leaves the store to its lead meanwhile.
+	catchingUp atomic.Bool
+
 	// started is the head of the log when Run was first called.
 	started    uint64
 	hasStarted bool
@@ -87,6 +99,42 @@ type Engine struct {
 // NewEngine returns an engine over projectors.
 func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registry, projectors ...Projector) *Engine {
 	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, advanced: make(chan struct{})}
+}
+
+// Trail has the engine fold projectors behind the others while it runs,
+// on a goroutine of their own with checkpoints of their own, and returns
+// the engine that folds them, which tells how far they are (WaitFor). They
+// read what the others stored: they never fold past them, and fold only
+// while the others have caught up, so that nothing the others fold or
+// publish waits for them. A rebuild, a replay and a verify fold them
+// together with the others, after them.
+func (e *Engine) Trail(projectors ...Projector) *Engine {
+	e.trail = NewEngine(e.log, e.store, nil, e.registry, projectors...)
+	e.trail.ahead = e
+	return e.trail
+}
+
+// every is the projectors the engine folds, those it trails last.
+func (e *Engine) every() []Projector {
+	if e.trail == nil {
+		return e.projectors
+	}
+	return append(slices.Clip(e.projectors), e.trail.projectors...)
+}
+
+// trailAlong runs the trailing engine until ctx ends, starting it again after
+// a failure (which Status tells).
+func (e *Engine) trailAlong(ctx context.Context) {
+	e.holdNew, e.OnHeld = e.ahead.holdNew, e.ahead.OnHeld
+	for ctx.Err() == nil {
+		if err := e.project(ctx); err != nil {
+			e.setErr(err)
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+			}
+		}
+	}
 }
 
 // decoded is a page of the log, decoded, with the position of its last
@@ -198,7 +246,11 @@ func (e *Engine) heldNow() map[string]bool {
 // store fails. Reading and decoding the log runs ahead of folding, on its
 // own goroutine.
 func (e *Engine) project(ctx context.Context) error {
-	checkpoints, err := e.store.Checkpoints(ctx)
+	checkpoints, err := e.startWith, error(nil)
+	e.startWith = nil
+	if checkpoints == nil {
+		checkpoints, err = e.store.Checkpoints(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
 	}
@@ -221,6 +273,20 @@ func (e *Engine) project(ctx context.Context) error {
 	defer cancel()
 	pages := make(chan decoded, 4)
 	go e.read(ctx, sub, pages)
+	if e.trail != nil {
+		// The trailing engine tells new projectors of its own by the
+		// checkpoints as they were before this one folded anything.
+		e.trail.startWith = maps.Clone(checkpoints)
+		trailing := make(chan struct{})
+		go func() {
+			defer close(trailing)
+			e.trail.trailAlong(ctx)
+		}()
+		defer func() {
+			cancel()
+			<-trailing
+		}()
+	}
 	for {
 		var batch decoded
 		select {
@@ -248,12 +314,16 @@ func (e *Engine) project(ctx context.Context) error {
 			}
 			e.hold(checkpoints)
 		}
+		if batch.last > 0 && !e.behindLead(ctx, batch.last) {
+			return nil
+		}
 		if batch.last > 0 {
 			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
 				e.setErr(err)
 				return err
 			}
 		}
+		e.catchingUp.Store(len(pages) > 0)
 		if batch.err != nil {
 			if parent.Err() != nil {
 				return nil
@@ -261,6 +331,25 @@ func (e *Engine) project(ctx context.Context) error {
 			return fmt.Errorf("projections: next: %w", batch.err)
 		}
 	}
+}
+
+// behindLead waits, for a trailing engine, until its lead has folded last
+// and has no batch waiting; it reports false when ctx ends first.
+func (e *Engine) behindLead(ctx context.Context, last uint64) bool {
+	if e.ahead == nil {
+		return true
+	}
+	if !e.ahead.WaitFor(ctx, last) {
+		return false
+	}
+	for e.ahead.catchingUp.Load() {
+		select {
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
 }
 
 // read decodes pages of the subscription into out until ctx ends or the
@@ -399,6 +488,14 @@ func (e *Engine) Position() uint64 {
 	return e.position
 }
 
+// settled is the position the projectors it trails have folded too.
+func (e *Engine) settled() uint64 {
+	if e.trail == nil {
+		return e.Position()
+	}
+	return min(e.Position(), e.trail.Position())
+}
+
 // Status tells how far the engine is and what went wrong last.
 type Status struct {
 	Position uint64
@@ -434,10 +531,13 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 	}
 }
 
-// All lists every projector the server runs.
+// All lists every projector the server runs, but those it trails.
 func All() []Projector {
 	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}, Feedback{}}
 }
+
+// Trailing lists the projectors the server folds behind All (see Trail).
+func Trailing() []Projector { return []Projector{SearchIndex{}} }
 
 func (e *Engine) setProjectorErr(name string, err error) {
 	e.mu.Lock()
@@ -454,6 +554,10 @@ func (e *Engine) setProjectorErr(name string, err error) {
 func (e *Engine) Paused(fn func(position uint64) error) error {
 	e.foldMu.Lock()
 	defer e.foldMu.Unlock()
+	if e.trail != nil {
+		e.trail.foldMu.Lock()
+		defer e.trail.foldMu.Unlock()
+	}
 	return fn(e.Position())
 }
 

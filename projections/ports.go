@@ -95,6 +95,10 @@ type Tx interface {
 	// UpdateMessages replaces stored messages by new states of them: their
 	// id, chat and sequence are unchanged.
 	UpdateMessages(ctx context.Context, ms []Message) error
+	// IndexMessages puts the stored text of the messages of ids in the
+	// search model in place of what it held of them: none once recalled
+	// or deleted. An id of no stored message is passed over.
+	IndexMessages(ctx context.Context, ids []string) error
 	// SetClearFloor hides from member every message of chatID with a
 	// sequence below seq; a floor never goes down.
 	SetClearFloor(ctx context.Context, member, chatID string, seq uint64) error

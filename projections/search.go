@@ -1,11 +1,14 @@
 package projections
 
 import (
+	"context"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/eventchat/eventchat/domain/chat"
 )
 
 // SearchQuery asks for the messages a viewer sees whose text contains
@@ -83,3 +86,31 @@ func (m *Message) MatchesSearch(folded string) bool {
 
 // ShortSearch reports whether folded is too short for the gram indexes.
 func ShortSearch(folded string) bool { return utf8.RuneCountInString(folded) < SearchGram }
+
+// SearchIndex folds the texts of messages into the search model: what the
+// chats projector stored of each message an event sent, edited, recalled
+// or deleted. The engine folds it behind the others, on its own (see
+// Engine.Trail), so that sends do not wait for the index.
+type SearchIndex struct{}
+
+func (SearchIndex) Name() string { return "search.v1" }
+
+func (SearchIndex) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
+	var ids []string
+	for _, env := range events {
+		switch e := env.Event.(type) {
+		case *chat.MessageSent:
+			ids = append(ids, e.MessageID)
+		case *chat.MessageEdited:
+			ids = append(ids, e.MessageID)
+		case *chat.MessageRecalled:
+			ids = append(ids, e.MessageID)
+		case *chat.MessagesDeleted:
+			ids = append(ids, e.MessageIDs...)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return nil, tx.IndexMessages(ctx, ids)
+}

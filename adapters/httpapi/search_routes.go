@@ -38,7 +38,7 @@ func (a *API) searchRoutes() []route {
 				{"to", false, "the friend's member id or the group id of that conversation"},
 				{"messageId", false, "the last message of the previous page: the page after it"},
 				{"pageSize", false, "1 to 100, default 20"}},
-			result: []SearchHit{}, handle: a.search},
+			result: []SearchHit{}, handle: a.search, searched: true},
 	}
 }
 

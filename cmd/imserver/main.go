@@ -166,6 +166,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	defer func() { _ = publisher.Close() }()
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
+	search := engine.Trail(projections.Trailing()...)
 	lookups.Wait = engine.WaitFor
 	// The lease names this instance, not only the node: an earlier
 	// instance of the same name that resumes after a pause (its successor
@@ -207,7 +208,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	gateway := ws.New(gwCfg, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
-		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
+		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Search: search, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
 		Admin: projectionAdmin{engine, rebuilder}, Replays: replays, Counters: counters,
 		Ready: func() error {

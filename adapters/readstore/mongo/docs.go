@@ -74,7 +74,6 @@ type messageDoc struct {
 	OperationType   string   `bson:"opType,omitempty"`
 	OperatorID      string   `bson:"operatorId,omitempty"`
 	TargetID        string   `bson:"targetId,omitempty"`
-	Grams           []string `bson:"grams,omitempty"` // see search.go
 }
 
 func toMessageDoc(m projections.Message) messageDoc {
@@ -86,7 +85,6 @@ func toMessageDoc(m projections.Message) messageDoc {
 		ForwardBatchID: m.ForwardBatchID, ForwardBatch: m.ForwardBatch, ForwardFrom: m.ForwardFrom,
 		ForwardType: m.ForwardType, Deleted: m.Deleted, HiddenFor: m.HiddenFor,
 		OperationType: m.OperationType, OperatorID: m.OperatorID, TargetID: m.TargetID,
-		Grams: searchGrams(m),
 	}
 }
 

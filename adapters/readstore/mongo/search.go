@@ -12,11 +12,22 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-// The search model: each message with a text keeps the distinct grams of
-// its folded text (projections.SearchGrams) in grams, under a multikey
-// index; a query asks for the messages holding all of its grams, then
-// checks the text itself. MongoDB's text index splits words on spaces,
-// which Chinese does not have, and a $regex scans every document.
+// The search model: a document for each message with a text, under the
+// message's _id, keeps the distinct grams of its folded text
+// (projections.SearchGrams) in grams, under a multikey index; a query asks
+// for the messages holding all of its grams, then checks the text itself.
+// MongoDB's text index splits words on spaces, which Chinese does not
+// have, and a $regex scans every document. The model is a collection of
+// its own: the search projector folds it behind the chats projector.
+const searchColl = "message_search"
+
+type gramsDoc struct {
+	ID       string   `bson:"_id"`
+	Tenant   string   `bson:"tenant"`
+	ChatID   string   `bson:"chat"`
+	Position int64    `bson:"position"`
+	Grams    []string `bson:"grams"`
+}
 
 // searchGrams are the grams m is found by: none once recalled or deleted.
 func searchGrams(m projections.Message) []string {
@@ -24,6 +35,24 @@ func searchGrams(m projections.Message) []string {
 		return nil
 	}
 	return projections.SearchGrams(projections.FoldSearch(m.Content))
+}
+
+func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
+	ms, err := t.GetMessages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		grams := searchGrams(m)
+		if len(grams) == 0 {
+			delete(t.grams, m.ID)
+			t.unindexed[m.ID] = true
+			continue
+		}
+		delete(t.unindexed, m.ID)
+		t.grams[m.ID] = gramsDoc{ID: m.ID, Tenant: m.Tenant, ChatID: m.ChatID, Position: int64(m.Position), Grams: grams}
+	}
+	return nil
 }
 
 // Search page sizes.
@@ -93,7 +122,68 @@ func (s *Store) search(ctx context.Context, v projections.Viewer, q projections.
 		{Key: "chat", Value: bson.D{{Key: "$in", Value: chats}}},
 	}
 	filter = append(filter, before...)
-	return s.collect(ctx, filter, newestFirst, size, out, keep)
+	return s.matchIndex(ctx, filter, size, out, keep)
+}
+
+// matchIndex appends to out the messages of the search documents of
+// filter, newest first, that keep admits, until out holds size.
+func (s *Store) matchIndex(ctx context.Context, filter bson.D, size int, out []projections.Message,
+	keep func(*messageDoc) (projections.Message, bool, error)) ([]projections.Message, error) {
+	page := 4 * size
+	opts := options.Find().SetSort(newestFirst).SetBatchSize(int32(page)).SetProjection(bson.D{{Key: "_id", Value: 1}})
+	cur, err := s.coll(searchColl).Find(ctx, filter, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer cur.Close(ctx)
+	ids := make([]string, 0, page)
+	flush := func() error {
+		var docs []messageDoc
+		if err := s.findAll(ctx, messagesColl, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}, nil, &docs); err != nil {
+			return err
+		}
+		byID := make(map[string]*messageDoc, len(docs))
+		for i := range docs {
+			byID[docs[i].ID] = &docs[i]
+		}
+		for _, id := range ids {
+			d, found := byID[id]
+			if !found || len(out) == size {
+				continue
+			}
+			m, ok, err := keep(d)
+			if err != nil {
+				return err
+			}
+			if ok {
+				out = append(out, m)
+			}
+		}
+		ids = ids[:0]
+		return nil
+	}
+	for len(out) < size && cur.Next(ctx) {
+		var d struct {
+			ID string `bson:"_id"`
+		}
+		if err := cur.Decode(&d); err != nil {
+			return nil, err
+		}
+		if ids = append(ids, d.ID); len(ids) == page {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := cur.Err(); err != nil {
+		return nil, err
+	}
+	if len(ids) > 0 && len(out) < size {
+		if err := flush(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // collect appends to out the messages of filter in order that keep admits,

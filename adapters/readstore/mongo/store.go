@@ -88,6 +88,8 @@ var indexes = map[string][]bson.D{
 	messagesColl: {
 		{{Key: "chat", Value: 1}, {Key: "seq", Value: 1}},
 		{{Key: "chat", Value: 1}, {Key: "to", Value: 1}, {Key: "status", Value: 1}, {Key: "seq", Value: 1}},
+	},
+	searchColl: {
 		{{Key: "grams", Value: 1}},
 	},
 	sessionsColl: {

@@ -58,6 +58,7 @@ var _ = Describe("Hash of the read models", func() {
 				return firstErr(
 					func() error { return tx.PutMembers(ctx, c.members[from:to]) },
 					func() error { return tx.InsertMessages(ctx, c.messages[from:to]) },
+					func() error { return tx.IndexMessages(ctx, messageIDs(c.messages[from:to])) },
 					func() error { return tx.PutSessions(ctx, c.sessions[from:to]) },
 					func() error { return tx.PutApplies(ctx, c.applies[from:to]) },
 					func() error { return tx.PutFriends(ctx, c.friends[from:to]) },
@@ -121,7 +122,10 @@ var _ = Describe("Hash of the read models", func() {
 			"search": func(tx projections.Tx) error {
 				m := sample().messages[3]
 				m.Content, m.EditTime = "edited", 9
-				return tx.UpdateMessages(ctx, []projections.Message{m})
+				if err := tx.UpdateMessages(ctx, []projections.Message{m}); err != nil {
+					return err
+				}
+				return tx.IndexMessages(ctx, []string{m.ID})
 			},
 			"groups": func(tx projections.Tx) error {
 				return tx.PutGroups(ctx, []projections.Group{{ID: "g1", Tenant: "x0001", Name: "Team"}})
@@ -318,4 +322,12 @@ func firstErr(steps ...func() error) error {
 		}
 	}
 	return nil
+}
+
+func messageIDs(ms []projections.Message) []string {
+	ids := make([]string, len(ms))
+	for i := range ms {
+		ids[i] = ms[i].ID
+	}
+	return ids
 }

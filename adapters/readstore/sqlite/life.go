@@ -72,11 +72,7 @@ func (t *tx) UpdateMessages(ctx context.Context, ms []projections.Message) error
 		t.doc = appendDoc(t.doc[:0], m)
 		st.BindTextBytes(t.doc)
 		st.BindText(m.ID)
-		err := st.Exec()
-		if err == nil {
-			err = t.index(m, false)
-		}
-		if err != nil {
+		if err := st.Exec(); err != nil {
 			return fmt.Errorf("sqliteread: update message %s: %w", m.ID, err)
 		}
 	}

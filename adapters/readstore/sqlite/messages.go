@@ -66,11 +66,7 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 			if err := st.Exec(); err != nil {
 				return err
 			}
-			fresh, err := t.checkIgnored(ms[from:to])
-			for i := from; err == nil && i < to; i++ {
-				err = t.index(&ms[i], fresh)
-			}
-			return err
+			return t.checkIgnored(ms[from:to])
 		})
 	}
 	if err != nil {
@@ -81,31 +77,30 @@ func (t *tx) InsertMessages(ctx context.Context, ms []projections.Message) error
 
 // checkIgnored fails when the insert of ms left out a row for another
 // message than the one stored under its id: only a message folded again
-// (the same chat and sequence) may be left as it is. It reports whether
-// every message of ms was new.
-func (t *tx) checkIgnored(ms []projections.Message) (bool, error) {
+// (the same chat and sequence) may be left as it is.
+func (t *tx) checkIgnored(ms []projections.Message) error {
 	var inserted int64
 	st := t.st.changes
 	if st.Next() {
 		inserted = st.Int(0)
 	}
 	if err := st.Done(); err != nil {
-		return false, err
+		return err
 	}
 	if inserted == int64(len(ms)) {
-		return true, nil
+		return nil
 	}
 	for i := range ms {
 		m := &ms[i]
 		chatID, seq, found, err := t.lookup(m.ID)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if found && (chatID != m.ChatID || seq != m.Seq) {
-			return false, projections.IDTaken(*m, chatID, seq)
+			return projections.IDTaken(*m, chatID, seq)
 		}
 	}
-	return false, nil
+	return nil
 }
 
 func (t *tx) LookupMessage(ctx context.Context, messageID string) (string, uint64, bool, error) {

@@ -60,16 +60,31 @@ const (
 // every chat of the tenant, and the viewer's are a few of them.
 var scanBelow int64 = 5000
 
-// index puts m's folded text in the search model, in place of what it held
-// of m (nothing when fresh: m was just inserted): nothing once m is
-// recalled or deleted for everyone.
-func (t *tx) index(m *projections.Message, fresh bool) error {
-	if !fresh {
-		st := t.st.unindex
-		st.BindText(m.ID)
-		if err := st.Exec(); err != nil {
-			return err
+func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	ms, err := t.GetMessages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		m, ok := ms[id]
+		if !ok {
+			continue
 		}
+		if err := t.index(&m); err != nil {
+			return fmt.Errorf("sqliteread: index message %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// index puts m's folded text in the search model in place of what it held
+// of m: nothing once m is recalled or deleted for everyone.
+func (t *tx) index(m *projections.Message) error {
+	st := t.st.unindex
+	st.BindText(m.ID)
+	if err := st.Exec(); err != nil {
+		return err
 	}
 	if m.RecallTime != 0 || m.Deleted {
 		return nil
@@ -78,7 +93,7 @@ func (t *tx) index(m *projections.Message, fresh bool) error {
 	if text == "" {
 		return nil
 	}
-	st := t.st.index
+	st = t.st.index
 	st.BindText(m.ID)
 	st.BindText(text)
 	return st.Exec()
