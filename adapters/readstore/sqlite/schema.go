@@ -23,7 +23,7 @@ const applicationID = 0x45435253
 // A store of a newer version is refused: it belongs to a newer build.
 // Version 7 adds the sessions' last_message_from, last_message_file_name,
 // last_message_forward_from and last_message_forward_type.
-const schemaVersion = 7
+const schemaVersion = 8
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -56,6 +56,11 @@ var schema = []string{
 		UPDATE unread_floors SET seq = NEW.seq
 		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
 	END`,
+
+	searchTable,
+	searchTextTable,
+	searchVocab,
+	searchView,
 
 	clearFloorsTable,
 	mentionsTable,

@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, login, missingEnv, newMember, openSession, shot, type Session } from './harness';
+import { befriendOverApi, registerOverApi, sendOverApi, type Account } from './rest';
+
+const box = (page: Page) => page.getByTestId('global-search');
+const hits = (page: Page) => page.getByTestId('global-search-hit');
+
+describe('one search box for chats, contacts and message text', { skip: missingEnv || false, timeout: 90_000 }, () => {
+  let browser: Browser;
+  let a: Session;
+  let alice: Account;
+  let bob: Account;
+  const searches: string[] = [];
+
+  before(async () => {
+    if (missingEnv) return;
+    [alice, bob] = await Promise.all([registerOverApi(newMember('alice')), registerOverApi(newMember('bob'))]);
+    await befriendOverApi(alice, bob);
+    await sendOverApi(bob, alice, 'Tối nay ăn cơm ở đâu?');
+    await sendOverApi(bob, alice, '我们今天去吃饭吧');
+    for (let i = 0; i < 25; i++) await sendOverApi(alice, bob, `filler ${i}`);
+    browser = await launchBrowser();
+    a = await openSession(browser);
+    a.page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/message/search') searches.push(url.searchParams.get('q') ?? '');
+    });
+    await login(a.page, alice);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it('finds Vietnamese typed without diacritics on the server, once typing pauses, and opens its chat', async () => {
+    const page = a.page;
+    await box(page).pressSequentially('an com', { delay: 40 });
+    await hits(page).first().waitFor();
+    assert.equal(searches.at(-1), 'an com');
+    assert.ok(searches.length < 'an com'.length, `requests once typing pauses, not one per key: ${JSON.stringify(searches)}`);
+    assert.equal(await hits(page).count(), 1);
+    assert.match((await hits(page).first().textContent()) ?? '', /Tối nay ăn cơm ở đâu\?/);
+    assert.equal(await hits(page).first().locator('mark').textContent(), 'ăn cơm', 'the match is marked as written');
+    await shot(page, 'search-01-message');
+    await hits(page).first().click();
+    await page.locator(`[data-testid=chat-view][data-peer-id="${bob.id}"]`).waitFor();
+    assert.equal(await box(page).inputValue(), '', 'opening a result clears the box');
+    await page.getByTestId('session-list').waitFor();
+  });
+
+  it('finds Chinese by two characters, and contacts and chats by name', async () => {
+    const page = a.page;
+    await box(page).fill('吃饭');
+    await page.getByTestId('global-search-hit').filter({ hasText: '我们今天去吃饭吧' }).waitFor();
+    await box(page).fill(bob.account.slice(0, 6));
+    const results = page.getByTestId('global-search-results');
+    await results.getByRole('region', { name: 'Contacts' }).getByText(`@${bob.account}`).waitFor();
+    await shot(page, 'search-02-contact');
+  });
+
+  it('pages older messages and says when nothing is found', async () => {
+    const page = a.page;
+    await box(page).fill('filler');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=global-search-hit]').length === 20);
+    await page.getByRole('button', { name: 'More messages' }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=global-search-hit]').length === 25);
+    await box(page).fill('nothing like this');
+    await page.getByTestId('global-search-none').waitFor();
+    await box(page).press('Escape');
+    await page.getByTestId('session-list').waitFor();
+    assert.deepEqual(a.errors, []);
+  });
+});
