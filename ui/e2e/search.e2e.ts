@@ -7,6 +7,20 @@ import { befriendOverApi, registerOverApi, sendOverApi, type Account } from './r
 const box = (page: Page) => page.getByTestId('global-search');
 const hits = (page: Page) => page.getByTestId('global-search-hit');
 
+/** Waits until the chat shows the message of text within its scroller's view. */
+async function landsOn(page: Page, text: string): Promise<void> {
+  const bubble = page.getByTestId('message-text').filter({ hasText: text });
+  await bubble.waitFor();
+  await page.waitForFunction((wanted) => {
+    const scroller = document.querySelector('[data-testid=message-scroller]');
+    const el = [...document.querySelectorAll('[data-testid=message-text]')].find((e) => e.textContent?.includes(wanted));
+    if (!scroller || !el) return false;
+    const s = scroller.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= s.top && r.bottom <= s.bottom;
+  }, text);
+}
+
 describe('one search box for chats, contacts and message text', { skip: missingEnv || false, timeout: 90_000 }, () => {
   let browser: Browser;
   let a: Session;
@@ -46,8 +60,30 @@ describe('one search box for chats, contacts and message text', { skip: missingE
     await shot(page, 'search-01-message');
     await hits(page).first().click();
     await page.locator(`[data-testid=chat-view][data-peer-id="${bob.id}"]`).waitFor();
+    // 26 messages came after it: the chat loads older pages until the hit is there, and shows it.
+    await landsOn(page, 'Tối nay ăn cơm ở đâu?');
+    await shot(page, 'search-01-landed');
     assert.equal(await box(page).inputValue(), '', 'opening a result clears the box');
     await page.getByTestId('session-list').waitFor();
+  });
+
+  it('works on a 375 px phone: a query without diacritics finds the message of another chat, which opens on it', async () => {
+    const phone = await openSession(browser, { width: 375, height: 740 });
+    try {
+      await login(phone.page, alice);
+      await box(phone.page).fill('toi nay');
+      await hits(phone.page).first().waitFor();
+      assert.equal(await hits(phone.page).count(), 1);
+      const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 375, `no sideways scroll: ${width}px`);
+      await shot(phone.page, 'search-03-phone');
+      await hits(phone.page).first().click();
+      await landsOn(phone.page, 'Tối nay ăn cơm ở đâu?');
+      await shot(phone.page, 'search-04-phone-landed');
+      assert.deepEqual(phone.errors, []);
+    } finally {
+      await phone.context.close();
+    }
   });
 
   it('finds Chinese by two characters, and contacts and chats by name', async () => {

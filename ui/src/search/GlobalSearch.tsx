@@ -83,8 +83,8 @@ function SearchResults({ query, onOpen }: { query: string; onOpen: () => void })
       return matchesFolded(`${f.remark} ${f.name} ${f.code}`, folded);
     });
 
-  const open = (peerId: string, chatType: ChatType) => {
-    setPane({ kind: 'chat', peerId, chatType });
+  const open = (peerId: string, chatType: ChatType, messageId?: string) => {
+    setPane({ kind: 'chat', peerId, chatType, messageId });
     onOpen();
   };
 
@@ -151,7 +151,7 @@ function MessagePage({
   query: string;
   before: string;
   last: boolean;
-  onOpen: (peerId: string, chatType: ChatType) => void;
+  onOpen: (peerId: string, chatType: ChatType, messageId?: string) => void;
   onMore: (before: string) => void;
 }) {
   const t = useT();
@@ -170,7 +170,7 @@ function MessagePage({
             <button
               type="button"
               className="session-item global-search-hit"
-              onClick={() => onOpen(hit.conversation.id, hit.conversation.type)}
+              onClick={() => onOpen(hit.conversation.id, hit.conversation.type, hit.message.id)}
               data-testid="global-search-hit"
             >
               <Avatar name={hit.conversation.name} headUrl={hit.conversation.headUrl} seed={hit.conversation.id} size={36} />
