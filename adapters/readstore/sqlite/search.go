@@ -50,13 +50,15 @@ const (
 		UNION SELECT group_id FROM group_members WHERE member = ?1`
 	searchRowSQL = `SELECT rowid FROM messages WHERE id = ?`
 	// searchSizeSQL is the number of messages of the chats in ?1 (a JSON
-	// array) by their last sequence: one index probe a chat.
-	searchSizeSQL = `SELECT coalesce(sum((SELECT max(seq) FROM messages WHERE chat_id = c.value)), 0)
+	// array), by their last sequence (one index probe a chat), and the
+	// last rowid of messages, the number of messages of the store.
+	searchSizeSQL = `SELECT coalesce(sum((SELECT max(seq) FROM messages WHERE chat_id = c.value)), 0),
+		(SELECT coalesce(max(rowid), 0) FROM messages)
 		FROM json_each(?1) c`
 	// searchMatchSQL: a text of SearchGram characters or more through the
 	// index, newest first.
 	searchMatchSQL = `SELECT ` + searchColumns + ` FROM message_search s JOIN messages m ON m.rowid = s.rowid
-		WHERE message_search MATCH ?1 AND s.rowid < ?2 AND m.chat_id IN (SELECT value FROM json_each(?3))
+		WHERE message_search MATCH ?1 AND s.rowid < ?2 AND s.rowid >= ?4 AND m.chat_id IN (SELECT value FROM json_each(?3))
 		ORDER BY s.rowid DESC`
 	// searchScanSQL: the rowids of the messages of the chats in ?3 below ?2
 	// whose text holds ?1, newest first, read from search_text alone;
@@ -74,17 +76,17 @@ const (
 )
 
 // How a search chooses between reading the viewer's own chats and walking
-// the index. The index finds a text in every chat of the tenant, most of
-// them not the viewer's: its walk costs the tenant's matches, however few
-// are the viewer's. Reading the viewer's chats costs their messages, about
-// 0.3 us each (imbench search). scanBelow is the number of messages under
-// which the read costs less (docs/performance.md); above it the index is
-// walked for at most walkLimit matches, then the chats are read below the
-// last one, so that a rare text in a busy viewer's chats costs at most
-// both.
+// the index. Reading the viewer's n messages costs a·n. The index finds a
+// text in every chat of the store: to fill a page it walks the matches of
+// about t/n messages for each of the viewer's (t the store's messages),
+// b·t/n. Measured (docs/performance.md), b/a is about scanFactor: the read
+// costs less while n² < scanFactor·t, n under 10,000 at a million
+// messages. The walk goes over the newest walkWindow messages at most;
+// the chats are read below where it stopped, so that a text rare in a busy
+// viewer's chats costs at most both.
 var (
-	scanBelow int64 = 5000
-	walkLimit       = 2000
+	scanFactor int64 = 100
+	walkWindow int64 = 200_000
 )
 
 func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
@@ -174,22 +176,26 @@ func (s *Store) SearchMessages(ctx context.Context, v projections.Viewer, q proj
 			return err
 		}
 		scan := projections.ShortSearch(folded)
+		var stored int64
 		if !scan {
 			st := r.searchSize
 			st.BindTextBytes(inChats)
 			if st.Next() {
-				scan = st.Int(0) < scanBelow
+				n := st.Int(0)
+				stored = st.Int(1)
+				scan = n*n < scanFactor*stored
 			}
 			if err := st.Done(); err != nil {
 				return err
 			}
 		}
 		if !scan {
-			var walked bool
-			out, before, walked, err = matchIndex(r.searchMatch, folded, inChats, before, size, keep)
-			if err != nil || walked || len(out) == size {
+			floor := max(0, min(before, stored+1)-walkWindow)
+			out, err = matchIndex(r.searchMatch, folded, inChats, before, floor, size, keep)
+			if err != nil || len(out) == size || floor == 0 {
 				return err
 			}
+			before = floor
 		}
 		out, err = scanChats(r.searchScan, r.searchRowid, folded, inChats, before, size, out, keep)
 		return err
@@ -209,22 +215,16 @@ func searchChats(st *sqlitec.Stmt, member string) ([]string, error) {
 	return out, st.Done()
 }
 
-// matchIndex walks the index for at most walkLimit matches below before,
-// newest first, and keeps those keep admits until it holds size. It
-// returns them, the rowid it stopped at and whether it walked every match.
-func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before int64, size int,
-	keep func(*projections.Message) (bool, error)) ([]projections.Message, int64, bool, error) {
+// matchIndex walks the index from before down to floor, newest first, and
+// keeps the messages keep admits until it holds size.
+func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before, floor int64, size int,
+	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
 	st.BindText(`"` + strings.ReplaceAll(folded, `"`, `""`) + `"`)
 	st.BindInt(before)
 	st.BindTextBytes(inChats)
+	st.BindInt(floor)
 	out := []projections.Message{}
-	for walked := 0; len(out) < size; walked++ {
-		if walked == walkLimit {
-			return out, before, false, st.Done()
-		}
-		if !st.Next() {
-			return out, before, true, st.Done()
-		}
+	for len(out) < size && st.Next() {
 		m, err := messageAt(st)
 		var ok bool
 		if err == nil {
@@ -232,14 +232,13 @@ func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before int64, s
 		}
 		if err != nil {
 			st.Done()
-			return nil, 0, false, err
+			return nil, err
 		}
-		before = st.Int(7)
 		if ok {
 			out = append(out, m)
 		}
 	}
-	return out, before, false, st.Done()
+	return out, st.Done()
 }
 
 // scanChats reads the texts of the chats of inChats below before, newest
