@@ -42,7 +42,7 @@ const maxBatch = 4096
 // each waits until its lead has no batch waiting, and a read store takes
 // one transaction at a time, so that a batch of the lead's never waits long
 // behind one of the trailing engine's, however far behind it is.
-const trailSlice = 128
+const trailSlice = 64
 
 // Engine runs projectors over the log: each batch of events is folded by
 // every projector that has not seen it yet, in one read-store transaction
