@@ -383,7 +383,8 @@ func searchBehind(path string) (int64, error) {
 	}
 	defer db.Close()
 	var behind int64
-	err = db.QueryRow(`SELECT (SELECT position FROM checkpoints WHERE projector = 'chats.v1')
-		- coalesce((SELECT position FROM checkpoints WHERE projector = 'search.v1'), 0)`).Scan(&behind)
+	err = db.QueryRow(`SELECT (SELECT position FROM checkpoints WHERE projector = ?)
+		- coalesce((SELECT position FROM checkpoints WHERE projector = ?), 0)`,
+		projections.Chats{}.Name(), projections.SearchIndex{}.Name()).Scan(&behind)
 	return behind, err
 }
