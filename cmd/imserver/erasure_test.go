@@ -246,8 +246,9 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 	It("keeps the read store's files free of the erased data without a rebuild", func() {
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(found(bob, erased, "heron")).To(BeEmpty())
 		Expect(s.stop()).To(Succeed())
-		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+		Expect(filesHolding(dir, phone, name, text, projections.FoldSearch(text))).To(BeEmpty(), "nor the text as the search folded it")
 	})
 
 	It("erases its group notices and nicknames, friend requests and remarks, favourites, mass messages, feedback and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {
