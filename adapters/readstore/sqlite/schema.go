@@ -22,7 +22,8 @@ const applicationID = 0x45435253
 // start of the log (a read model's new shape is a rebuild, docs/admin.md).
 // A store of a newer version is refused: it belongs to a newer build.
 // Version 7 adds the sessions' last_message_from, last_message_file_name,
-// last_message_forward_from and last_message_forward_type.
+// last_message_forward_from and last_message_forward_type; version 8 the
+// sessions' group read positions and the search tables.
 const schemaVersion = 8
 
 var schema = []string{
