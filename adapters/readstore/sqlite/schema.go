@@ -23,7 +23,7 @@ const applicationID = 0x45435253
 // A store of a newer version is refused: it belongs to a newer build.
 // Version 7 adds the sessions' last_message_from, last_message_file_name,
 // last_message_forward_from and last_message_forward_type; version 8 the
-// sessions' group read positions and the search tables.
+// sessions' group read positions.
 const schemaVersion = 8
 
 var schema = []string{
