@@ -219,6 +219,22 @@ describe(suite, { skip: missingEnv || false, timeout: 120_000 }, () => {
     assert.equal(await a.page.getByTestId('composer').inputValue(), 'half a thought');
   });
 
+  it('keeps a draft through a reload, and forgets it on logging out', async () => {
+    const bobRow = a.page.locator(`[data-testid=session-item][data-peer-id="${bob.id}"]`);
+    await a.page.reload();
+    await openChat(a.page, carol.id!);
+    await a.page.getByTestId('tab-chats').click();
+    await bobRow.getByTestId('session-preview').getByText('[Draft]').waitFor();
+    await bobRow.click();
+    assert.equal(await a.page.getByTestId('composer').inputValue(), 'half a thought');
+    await a.page.getByRole('button', { name: 'Log out', exact: true }).click();
+    await a.page.waitForURL(/#\/login/);
+    assert.equal(await a.page.evaluate(() => localStorage.getItem('eventchat.drafts')), null, 'no draft stays in the browser');
+    await login(a.page, alice);
+    await bobRow.waitFor();
+    assert.equal(await bobRow.getByTestId('session-preview').getByText('[Draft]').count(), 0);
+  });
+
   it('lists the pictures of a conversation and opens them in the media viewer', async () => {
     await openChat(a.page, bob.id!);
     await a.page.getByTestId('chat-media-history').click();

@@ -1,10 +1,40 @@
-import { atom } from 'jotai';
+import { atom, type SetStateAction } from 'jotai';
 import type { Message } from '../api/types';
 import type { MessageChanges } from '../chat/changes';
 import type { ReadMarks } from '../chat/timeline';
+import { readJSON, removeKey, writeJSON } from './localStore';
 
-/** Unsent text per conversation (peer id). */
-export const draftsAtom = atom<Record<string, string>>({});
+/** Drafts as kept in the browser: the member they belong to, so another login never sees them. */
+interface StoredDrafts {
+  member: string;
+  drafts: Record<string, string>;
+}
+
+const DRAFTS_KEY = 'drafts';
+
+/** The drafts kept for member, or none when they were another member's. */
+export function storedDrafts(member: string | undefined): Record<string, string> {
+  const stored = readJSON<StoredDrafts>(DRAFTS_KEY);
+  return member && stored?.member === member && stored.drafts && typeof stored.drafts === 'object' ? stored.drafts : {};
+}
+
+const draftsBase = atom<Record<string, string>>(storedDrafts(readJSON<{ user?: { id?: string } }>('auth')?.user?.id));
+
+/**
+ * Unsent text per conversation (peer id), kept in the browser for the signed-in member so that
+ * a reload keeps it; logging out forgets it.
+ */
+export const draftsAtom = atom(
+  (get) => get(draftsBase),
+  (get, set, update: SetStateAction<Record<string, string>>) => {
+    const next = typeof update === 'function' ? update(get(draftsBase)) : update;
+    set(draftsBase, next);
+    const member = readJSON<{ user?: { id?: string } }>('auth')?.user?.id;
+    const kept = Object.fromEntries(Object.entries(next).filter(([, text]) => text !== ''));
+    if (member && Object.keys(kept).length > 0) writeJSON(DRAFTS_KEY, { member, drafts: kept } satisfies StoredDrafts);
+    else removeKey(DRAFTS_KEY);
+  },
+);
 
 /** Messages this page knows better than the history pages: optimistic sends and pushes, per peer id. */
 export const liveMessagesAtom = atom<Record<string, Message[]>>({});
