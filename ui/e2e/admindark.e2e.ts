@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { BASE_URL, launchBrowser, missingEnv, newMember, openSession, shot, waitUntil } from './harness';
+import { BASE_URL, launchBrowser, missingEnv, newMember, openSession, shot, startedReplay } from './harness';
 import { befriendOverApi, operatorToken, registerOverApi, sendOverApi, type Account } from './rest';
 
 interface Reading {
@@ -133,12 +133,11 @@ describe('the admin page, dark or light', { skip: missingEnv || false, timeout: 
       await page.getByRole('button', { name: 'Replays', exact: true }).click();
       await page.getByTestId('replays').waitFor();
       await page.waitForLoadState('networkidle');
-      const rows = page.locator('tr[data-replay]');
-      const earlier = await rows.count();
-      await page.getByRole('button', { name: 'Replay', exact: true }).click();
-      // Replays are listed oldest first: this one, holding alice's chat, is the last.
-      await waitUntil('the replay to finish', async () => (await rows.count()) > earlier && (await rows.last().getAttribute('data-state')) === 'done', 30_000);
-      const done = rows.last();
+      // Other browser tests replay the same tenant at the same time: this one follows its own.
+      const id = await startedReplay(page);
+      const row = page.locator(`tr[data-replay="${id}"]`);
+      const done = row.and(page.locator('[data-state=done]'));
+      await done.waitFor({ timeout: 30_000 });
       await done.getByRole('button', { name: 'Browse' }).click();
       await page.locator('input[name=member]').fill(alice.account);
       await page.getByRole('button', { name: 'Conversations' }).click();
@@ -149,8 +148,8 @@ describe('the admin page, dark or light', { skip: missingEnv || false, timeout: 
       await shot(page, `admin-dark-replay-${viewport.width}`);
       // A tenant keeps twenty replays at most: this spec leaves none behind.
       await page.getByRole('button', { name: 'Back', exact: true }).click();
-      await rows.last().getByRole('button', { name: 'Delete' }).click();
-      await waitUntil('the replay to be deleted', async () => (await rows.count()) === earlier);
+      await row.getByRole('button', { name: 'Delete' }).click();
+      await row.waitFor({ state: 'detached' });
 
       await page.getByRole('button', { name: 'Verify', exact: true }).first().click();
       await page.getByTestId('verify').getByRole('button', { name: 'Verify', exact: true }).click();

@@ -246,3 +246,14 @@ export async function openFixedEntry(page: Page, id: '001' | '002' | '003' | '00
   await page.getByTestId('open-menu').click();
   await page.getByTestId('fixed-menu').locator(`[data-action=fixed-${id}]`).click();
 }
+
+/** Starts a replay from the admin page's Replays tab and returns its id as the server answered it. */
+export async function startedReplay(page: Page): Promise<string> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/v1/admin/audit/replays'),
+    page.getByRole('button', { name: 'Replay', exact: true }).click(),
+  ]);
+  const id = ((await response.json()) as { data?: { id?: string } }).data?.id;
+  if (!id) throw new Error(`no replay started: ${response.status()}`);
+  return id;
+}
