@@ -51,7 +51,12 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 				return time.Since(at)
 			}).WithTimeout(20*time.Second).WithPolling(50*time.Millisecond).Should(BeNumerically(">", 2*time.Second), "no push of a message sent after the stop")
 			acked := chat.halt()
-			for deadline := time.Now().Add(10 * time.Second); len(chat.unpushed()) > 0 && time.Now().Before(deadline); {
+			// A holder killed between committing a batch and publishing it never
+			// sends those pushes: the takeover resync, after which the client
+			// reloads history, covers them (docs/admin.md). A graceful stop
+			// publishes what it committed.
+			covered := how == "kill -9"
+			for deadline := time.Now().Add(10 * time.Second); len(chat.unpushed(covered)) > 0 && time.Now().Before(deadline); {
 				time.Sleep(50 * time.Millisecond)
 			}
 
@@ -64,7 +69,7 @@ var _ = Describe("Two server processes on the production profile", Label("fault"
 			AddReportEntry("takeover", report)
 			GinkgoWriter.Println(report)
 
-			Expect(chat.unpushed()).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.pushes.socket.Err())
+			Expect(chat.unpushed(covered)).To(BeEmpty(), "acknowledged messages never pushed; the socket's end: %v", chat.pushes.socket.Err())
 			Expect(chat.takeoverResyncs()).To(Equal(1), "the node taking over tells every socket to resync")
 			history := map[string]int{}
 			for _, m := range other.history(bob, alice.ID, acked[len(acked)-1].Position) {
@@ -203,14 +208,22 @@ func (t *timedChat) firstPushSentAfter(at time.Time) time.Time {
 	return first
 }
 
-func (t *timedChat) unpushed() []string {
+// unpushed are the acknowledged messages the socket got no push of; with
+// covered, those acknowledged before a takeover resync came are not.
+func (t *timedChat) unpushed(covered bool) []string {
+	takeover := string(projections.ResyncData(projections.ResyncTakeover))
+	resyncs := t.pushes.resyncsSeen()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var missing []string
 	for _, a := range t.acked {
-		if _, ok := t.pushes.pushedAt(a.UUID); !ok {
-			missing = append(missing, a.UUID)
+		if _, ok := t.pushes.pushedAt(a.UUID); ok {
+			continue
 		}
+		if covered && slices.ContainsFunc(resyncs, func(r resyncSeen) bool { return r.data == takeover && r.at.After(a.ackedAt) }) {
+			continue
+		}
+		missing = append(missing, a.UUID)
 	}
 	return missing
 }
