@@ -69,28 +69,29 @@ func (v Viewer) GroupSeen(g Group, isMember bool) (Group, bool) {
 // Roster returns ms, the members of one group, when v lists them, and
 // none otherwise: the group's current members and its tenant's auditor do.
 func (v Viewer) Roster(ms []GroupMember) []GroupMember {
-	if len(ms) == 0 {
-		return ms
-	}
-	in := slices.ContainsFunc(ms, func(m GroupMember) bool { return m.Member == v.Member })
-	if ms[0].Tenant != v.Tenant || !(v.auditor || in) {
-		return []GroupMember{}
-	}
-	return ms
+	return inGroup(v, ms, func(m GroupMember) (string, string) { return m.Tenant, m.Member })
 }
 
 // ReadPositions returns rs, how far the members of one group have read
 // its chat, when v is one of them or the tenant's auditor, and none
 // otherwise.
 func (v Viewer) ReadPositions(rs []GroupRead) []GroupRead {
-	if len(rs) == 0 {
-		return rs
+	return inGroup(v, rs, func(r GroupRead) (string, string) { return r.Tenant, r.Member })
+}
+
+// inGroup returns rows, one group's rows by member (of tenant and member
+// as of tells), when v is one of those members or the tenant's auditor,
+// and none otherwise.
+func inGroup[T any](v Viewer, rows []T, of func(T) (tenant, member string)) []T {
+	if len(rows) == 0 {
+		return rows
 	}
-	in := slices.ContainsFunc(rs, func(r GroupRead) bool { return r.Member == v.Member })
-	if rs[0].Tenant != v.Tenant || !(v.auditor || in) {
-		return []GroupRead{}
+	tenant, _ := of(rows[0])
+	in := slices.ContainsFunc(rows, func(r T) bool { _, m := of(r); return m == v.Member })
+	if tenant != v.Tenant || !(v.auditor || in) {
+		return []T{}
 	}
-	return rs
+	return rows
 }
 
 // Manages reports whether v handles the join requests of a group, given
