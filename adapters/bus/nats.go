@@ -59,6 +59,10 @@ func NewNATS(url string, log *zap.Logger, opts ...NATSOption) (*Bus, error) {
 		nats.Name("eventchat-bus"),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(250*time.Millisecond),
+		// A delta published while the connection is down is refused,
+		// never kept for the reconnect: the caller has counted it as
+		// dropped and sends a resync, which must come after it.
+		nats.ReconnectBufSize(-1),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			if err != nil {
 				log.Warn("nats disconnected", zap.Error(err))
@@ -106,8 +110,8 @@ var errDisconnected = errors.New("nats: not connected")
 
 // jsPublisher publishes to the stream under the message's context, where
 // watermill's JetStream publisher waits for the library's own timeout. It
-// refuses at once while the connection is down rather than buffer the
-// message for a reconnect that may come after the caller gave up on it.
+// refuses at once while the connection is down (the connection keeps no
+// reconnect buffer either, for a drop between the check and the send).
 type jsPublisher struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
