@@ -27,7 +27,7 @@ type Report struct {
 	// Head is the position of the last event in the log, HeadTime its time.
 	Head     uint64    `json:"head"`
 	HeadTime time.Time `json:"headTime,omitzero"`
-	// Position is what every projector has folded.
+	// Position is what every projector has folded, those trailed too.
 	Position uint64 `json:"position"`
 	// Skipped counts events this version could not decode.
 	Skipped   uint64 `json:"skipped"`
@@ -54,7 +54,7 @@ func (e *Engine) Report(ctx context.Context) (Report, error) {
 	}
 	st := e.Status()
 	head := last.Position
-	r := Report{Head: head, HeadTime: last.Metadata.Time, Position: st.Position, Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
+	r := Report{Head: head, HeadTime: last.Metadata.Time, Position: e.settled(), Skipped: st.Skipped, Leader: st.Leader, Projector: []ProjectorStatus{}}
 	if st.LastErr != nil {
 		r.LastError = st.LastErr.Error()
 	}
@@ -81,7 +81,14 @@ func (e *Engine) Report(ctx context.Context) (Report, error) {
 		errs[k] = v
 	}
 	e.mu.Unlock()
-	for _, p := range e.projectors {
+	if t := e.trail; t != nil {
+		t.mu.Lock()
+		for k, v := range t.errs {
+			errs[k] = v
+		}
+		t.mu.Unlock()
+	}
+	for _, p := range e.every() {
 		cp := checkpoints[p.Name()]
 		ps := ProjectorStatus{Name: p.Name(), Checkpoint: cp, Head: head}
 		if cp < head {
@@ -273,7 +280,7 @@ func (r *Rebuilder) Start(name string) (Rebuild, error) {
 	}
 	names := make([]string, 0, len(r.live.projectors))
 	known := name == "all"
-	for _, p := range r.live.projectors {
+	for _, p := range r.live.every() {
 		names = append(names, p.Name())
 		known = known || p.Name() == name
 	}
@@ -366,7 +373,7 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		}
 	}()
 	e := r.live
-	sh := NewEngine(e.log, shadow, nil, e.registry, e.projectors...)
+	sh := NewEngine(e.log, shadow, nil, e.registry, e.every()...)
 	checkpoints, err := shadow.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: shadow checkpoints: %w", err)
@@ -434,6 +441,9 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 			return err
 		}
 		e.reload.Store(true)
+		if e.trail != nil {
+			e.trail.reload.Store(true)
+		}
 		swapped = true
 		r.update(func(p *Rebuild) { p.SwappedAt = pos })
 		return nil

@@ -180,6 +180,9 @@ func (e *Engine) follow(ctx context.Context, d time.Duration) error {
 			return fmt.Errorf("projections: checkpoints: %w", err)
 		}
 		e.advance(e.folded(checkpoints))
+		if e.trail != nil {
+			e.trail.advance(e.trail.folded(checkpoints))
+		}
 		select {
 		case <-ctx.Done():
 			return nil

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -36,6 +38,12 @@ type Envelope struct {
 // maxBatch bounds the events folded in one read-store transaction.
 const maxBatch = 4096
 
+// trailSlice bounds the events a trailing engine folds in one transaction:
+// each waits until its lead has no batch waiting, and a read store takes
+// one transaction at a time, so that a batch of the lead's never waits long
+// behind one of the trailing engine's, however far behind it is.
+const trailSlice = 64
+
 // Engine runs projectors over the log: each batch of events is folded by
 // every projector that has not seen it yet, in one read-store transaction
 // together with their checkpoints; deltas are published after the commit.
@@ -60,9 +68,19 @@ type Engine struct {
 	// projectors the engine holds back each time it starts folding with
 	// some: the server starts the rebuild that folds them.
 	OnHeld func(names []string)
-	// reload tells the engine, between two batches, that its store was
+	// reload tells the engine, before its next fold, that its store was
 	// swapped for a rebuilt one: its checkpoints are read again.
 	reload atomic.Bool
+
+	// trail, when set, folds projectors behind these (see Trail); ahead is
+	// the engine a trailing one follows.
+	trail, ahead *Engine
+	// startWith, when set, are the checkpoints the next project starts
+	// from instead of the store's.
+	startWith map[string]uint64
+	// catchingUp is set while batches wait to be folded: a trailing engine
+	// leaves the store to its lead meanwhile.
+	catchingUp atomic.Bool
 
 	// started is the head of the log when Run was first called.
 	started    uint64
@@ -87,6 +105,43 @@ type Engine struct {
 // NewEngine returns an engine over projectors.
 func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registry, projectors ...Projector) *Engine {
 	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, advanced: make(chan struct{})}
+}
+
+// Trail has the engine fold projectors behind the others while it runs,
+// on a goroutine of their own with checkpoints of their own, and returns
+// the engine that folds them, which tells how far they are (WaitFor). They
+// read what the others stored: they never fold past them, and fold only
+// while the others have caught up, so that nothing the others fold or
+// publish waits for them. A rebuild, a replay and a verify fold them
+// together with the others, after them.
+func (e *Engine) Trail(projectors ...Projector) *Engine {
+	e.trail = NewEngine(e.log, e.store, nil, e.registry, projectors...)
+	e.trail.ahead = e
+	return e.trail
+}
+
+// every is the projectors the engine folds, those it trails last.
+func (e *Engine) every() []Projector {
+	if e.trail == nil {
+		return e.projectors
+	}
+	return append(slices.Clip(e.projectors), e.trail.projectors...)
+}
+
+// trailAlong runs the trailing engine until ctx ends, starting it again after
+// a failure (which Status tells); its batches are folded under work, as the
+// lead's are.
+func (e *Engine) trailAlong(ctx, work context.Context) {
+	e.holdNew, e.OnHeld = e.ahead.holdNew, e.ahead.OnHeld
+	for ctx.Err() == nil {
+		if err := e.project(ctx, work); err != nil {
+			e.setErr(err)
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+			}
+		}
+	}
 }
 
 // decoded is a page of the log, decoded, with the position of its last
@@ -199,7 +254,11 @@ func (e *Engine) heldNow() map[string]bool {
 // own goroutine. A batch taken before ctx ends is folded under work, which
 // only the lease's loss ends.
 func (e *Engine) project(ctx, work context.Context) error {
-	checkpoints, err := e.store.Checkpoints(ctx)
+	checkpoints, err := e.startWith, error(nil)
+	e.startWith = nil
+	if checkpoints == nil {
+		checkpoints, err = e.store.Checkpoints(ctx)
+	}
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
 	}
@@ -222,6 +281,20 @@ func (e *Engine) project(ctx, work context.Context) error {
 	defer cancel()
 	pages := make(chan decoded, 4)
 	go e.read(ctx, sub, pages)
+	if e.trail != nil {
+		// The trailing engine tells new projectors of its own by the
+		// checkpoints as they were before this one folded anything.
+		e.trail.startWith = maps.Clone(checkpoints)
+		trailing := make(chan struct{})
+		go func() {
+			defer close(trailing)
+			e.trail.trailAlong(ctx, work)
+		}()
+		defer func() {
+			cancel()
+			<-trailing
+		}()
+	}
 	for {
 		var batch decoded
 		select {
@@ -240,21 +313,23 @@ func (e *Engine) project(ctx, work context.Context) error {
 				break merge
 			}
 		}
-		if e.reload.Swap(false) {
-			// A rebuilt store was swapped in at this engine's position:
-			// its checkpoints hold every projector's.
-			if checkpoints, err = e.store.Checkpoints(work); err != nil {
-				e.setErr(err)
-				return fmt.Errorf("projections: checkpoints: %w", err)
+		for envs := batch.envs; batch.last > 0; {
+			n, last := len(envs), batch.last
+			if e.ahead != nil && n > trailSlice {
+				n, last = trailSlice, envs[trailSlice-1].Position
 			}
-			e.hold(checkpoints)
-		}
-		if batch.last > 0 {
-			if err := e.fold(work, batch.envs, batch.last, checkpoints); err != nil {
+			if !e.behindLead(ctx, last) {
+				return nil
+			}
+			if err := e.fold(work, envs[:n], last, checkpoints); err != nil {
 				e.setErr(err)
 				return err
 			}
+			if envs = envs[n:]; len(envs) == 0 {
+				break
+			}
 		}
+		e.catchingUp.Store(len(pages) > 0)
 		if batch.err != nil {
 			if parent.Err() != nil {
 				return nil
@@ -262,6 +337,25 @@ func (e *Engine) project(ctx, work context.Context) error {
 			return fmt.Errorf("projections: next: %w", batch.err)
 		}
 	}
+}
+
+// behindLead waits, for a trailing engine, until its lead has folded last
+// and has no batch waiting; it reports false when ctx ends first.
+func (e *Engine) behindLead(ctx context.Context, last uint64) bool {
+	if e.ahead == nil {
+		return true
+	}
+	if !e.ahead.WaitFor(ctx, last) {
+		return false
+	}
+	for e.ahead.catchingUp.Load() {
+		select {
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+			return false
+		}
+	}
+	return true
 }
 
 // read decodes pages of the subscription into out until ctx ends or the
@@ -313,6 +407,19 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 func (e *Engine) fold(ctx context.Context, envs []Envelope, last uint64, checkpoints map[string]uint64) error {
 	e.foldMu.Lock()
 	defer e.foldMu.Unlock()
+	if e.reload.Swap(false) {
+		// A rebuilt store was swapped in (under foldMu) at the lead's
+		// position: its checkpoints hold every projector's, a trailing
+		// one's beyond what it had folded.
+		fresh, err := e.store.Checkpoints(ctx)
+		if err != nil {
+			e.reload.Store(true)
+			return fmt.Errorf("projections: checkpoints: %w", err)
+		}
+		clear(checkpoints)
+		maps.Copy(checkpoints, fresh)
+		e.hold(checkpoints)
+	}
 	var deltas []Delta
 	held := e.heldNow()
 	err := e.store.Update(ctx, func(tx Tx) error {
@@ -400,6 +507,14 @@ func (e *Engine) Position() uint64 {
 	return e.position
 }
 
+// settled is the position the projectors it trails have folded too.
+func (e *Engine) settled() uint64 {
+	if e.trail == nil {
+		return e.Position()
+	}
+	return min(e.Position(), e.trail.Position())
+}
+
 // Status tells how far the engine is and what went wrong last.
 type Status struct {
 	Position uint64
@@ -435,10 +550,13 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 	}
 }
 
-// All lists every projector the server runs.
+// All lists every projector the server runs, but those it trails.
 func All() []Projector {
 	return []Projector{Members{}, Auth{}, Friends{}, Chats{}, Groups{}, Calls{}, Personal{}, Notices{}, Feedback{}, Wallet{}, Assistant{}}
 }
+
+// Trailing lists the projectors the server folds behind All (see Trail).
+func Trailing() []Projector { return []Projector{SearchIndex{}} }
 
 func (e *Engine) setProjectorErr(name string, err error) {
 	e.mu.Lock()
@@ -455,6 +573,10 @@ func (e *Engine) setProjectorErr(name string, err error) {
 func (e *Engine) Paused(fn func(position uint64) error) error {
 	e.foldMu.Lock()
 	defer e.foldMu.Unlock()
+	if e.trail != nil {
+		e.trail.foldMu.Lock()
+		defer e.trail.foldMu.Unlock()
+	}
 	return fn(e.Position())
 }
 

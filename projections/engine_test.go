@@ -16,6 +16,7 @@ import (
 	sqlitestore "github.com/eventchat/eventchat/adapters/eventstore/sqlite"
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
 	"github.com/eventchat/eventchat/domain/catalog"
+	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
 	"github.com/eventchat/eventchat/domain/member"
 	"github.com/eventchat/eventchat/projections"
@@ -199,6 +200,41 @@ var _ = Describe("The engine", func() {
 		Eventually(func() int { return unread(store, "2") }).Should(Equal(12), "the new version folds live after the swap")
 		Expect(chatsNext().Checkpoint).To(Equal(pos))
 		Expect(chatsNext().LastError).To(BeEmpty())
+	})
+
+	It("folds the search projection behind the others with a checkpoint of its own, and a rebuild folds it too", func() {
+		store, pub := openStore(), &recorder{}
+		e := engine(log, store, pub)
+		search := e.Trail(projections.SearchIndex{})
+		stop := run(e)
+		defer stop()
+		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "Tối nay ĂN CƠM nhé"))
+		waitFor(e, pos)
+		waitFor(search, pos)
+		Eventually(pub.count).Should(Equal(1))
+		checkpoints, err := store.Checkpoints(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(checkpoints).To(HaveKeyWithValue("search.v1", pos))
+		Expect(checkpoints).To(HaveKeyWithValue(projections.Chats{}.Name(), pos))
+		indexed, err := store.Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		empty, err := openStore().Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(indexed["search"]).NotTo(Equal(empty["search"]))
+		r, err := e.Report(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(r.Projector).To(ContainElement(HaveField("Name", "search.v1")))
+
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		_, err = rebuilder.Start("search.v1")
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { return rebuilder.Progress().State }, 10*time.Second).Should(Equal(projections.RebuildDone))
+		Expect(rebuilder.Progress().Projectors).To(ContainElement("search.v1"))
+		Expect(store.Hash(ctx)).To(HaveKeyWithValue("search", indexed["search"]), "the rebuilt store holds the index")
+		recalled := appendEvent(log, chatStream, &chat.MessageRecalled{MessageID: "m1", By: "1", At: 2000})
+		waitFor(search, recalled)
+		Expect(store.Hash(ctx)).To(HaveKeyWithValue("search", empty["search"]), "a recalled message leaves the index")
 	})
 
 	It("reports a rebuild under traffic with its head following the log's: never folded beyond the head, never complete at its start", func() {

@@ -95,6 +95,10 @@ type Tx interface {
 	// UpdateMessages replaces stored messages by new states of them: their
 	// id, chat and sequence are unchanged.
 	UpdateMessages(ctx context.Context, ms []Message) error
+	// IndexMessages puts the stored text of the messages of ids in the
+	// search model in place of what it held of them: none once recalled
+	// or deleted. An id of no stored message is passed over.
+	IndexMessages(ctx context.Context, ids []string) error
 	// SetClearFloor hides from member every message of chatID with a
 	// sequence below seq; a floor never goes down.
 	SetClearFloor(ctx context.Context, member, chatID string, seq uint64) error
@@ -103,7 +107,7 @@ type Tx interface {
 	MessagesAfter(ctx context.Context, chatID string, seq uint64) ([]Message, error)
 	// MessagesFrom returns the stored messages member of tenant sent,
 	// deleted ones too, in no particular order. It reads every message:
-	// an erasure asks it once.
+	// an erasure asks it once for each model that holds messages.
 	MessagesFrom(ctx context.Context, tenant, member string) ([]Message, error)
 	// LastVisible returns the newest message of chatID that member sees.
 	LastVisible(ctx context.Context, chatID, member string) (Message, bool, error)
@@ -223,6 +227,11 @@ type Queries interface {
 	NoticesByID(ctx context.Context, v Viewer, ids []string) ([]Notice, error)
 	// NoticeCounts counts member's unread notices.
 	NoticeCounts(ctx context.Context, member string) (NoticeCounts, error)
+	// SearchMessages returns up to q.Size messages v sees whose text
+	// holds q.Text (see SearchQuery), the newest first: none recalled or
+	// deleted, none below v's clear floor of its chat (a group's starts
+	// where v joined), none of a group v is not in.
+	SearchMessages(ctx context.Context, v Viewer, q SearchQuery) ([]Message, error)
 }
 
 // Resolvers are the reads that come before a principal: the token check

@@ -378,7 +378,7 @@ func (r *Replays) start(rp Replay, log EventLog, keep func(*es.RecordedEvent) bo
 	r.all[rp.ID] = run
 	r.mu.Unlock()
 	started = true
-	e := NewEngine(log, store, nil, r.live.registry, r.live.projectors...)
+	e := NewEngine(log, store, nil, r.live.registry, r.live.every()...)
 	e.keep = keep
 	r.wg.Add(1)
 	go func() {
@@ -642,11 +642,11 @@ func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, erro
 		return Verification{}, ErrNoSnapshot
 	}
 	prefix := es.TenantPrefix(tenant)
-	e := NewEngine(r.live.log, tmp, nil, r.live.registry, r.live.projectors...)
+	e := NewEngine(r.live.log, tmp, nil, r.live.registry, r.live.every()...)
 	e.keep = func(ev *es.RecordedEvent) bool { return strings.HasPrefix(ev.Stream, prefix) }
 	// Most of the fold happens before the snapshot, so that it is held
 	// open only for the tail.
-	if err := e.FoldTo(ctx, r.live.Position(), nil); err != nil {
+	if err := e.FoldTo(ctx, r.live.settled(), nil); err != nil {
 		return Verification{}, err
 	}
 	snap, err := live.Snapshot(ctx)
@@ -655,6 +655,9 @@ func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, erro
 	}
 	defer snap.Close()
 	pos := r.live.folded(snap.Checkpoints())
+	if t := r.live.trail; t != nil {
+		pos = min(pos, t.folded(snap.Checkpoints()))
+	}
 	if err := e.FoldTo(ctx, pos, nil); err != nil {
 		return Verification{}, err
 	}

@@ -40,7 +40,7 @@ func Translatef(lang, key string, args ...any) string {
 // Each feature keeps its texts in a table of its own beside this one; init
 // merges them into texts.
 func init() {
-	for _, table := range []map[string]map[string]string{lifeTexts, groupTexts, mediaTexts, callTexts, friendTexts, noticeTexts, tenantTexts, profileTexts, auditTexts, replayTexts, assistantTexts} {
+	for _, table := range []map[string]map[string]string{lifeTexts, groupTexts, mediaTexts, callTexts, friendTexts, noticeTexts, tenantTexts, profileTexts, auditTexts, replayTexts, assistantTexts, searchTexts} {
 		for lang, entries := range table {
 			for key, text := range entries {
 				texts[lang][key] = text

@@ -15,6 +15,7 @@ func (a *API) table() []route {
 	rs = append(rs, a.friendRoutes()...)
 	rs = append(rs, a.groupApplyRoutes()...)
 	rs = append(rs, a.messageRoutes()...)
+	rs = append(rs, a.searchRoutes()...)
 	rs = append(rs, a.messageLifeRoutes()...)
 	rs = append(rs, a.groupRoutes()...)
 	rs = append(rs, a.groupChatRoutes()...)

@@ -144,12 +144,15 @@ type Deps struct {
 	Queries     projections.Queries
 	Tokens      Tokens
 	Projections Projections
-	Log         Log
-	Socket      http.Handler // the websocket gateway at /message-ws
-	UI          http.FileSystem
-	Blobs       Blobs // uploaded files; nil: uploads are not served
-	Ready       func() error
-	Presence    Presence // nil: every friend shows offline
+	// Search tells how far the search model is, which folds behind the
+	// others; nil: as far as Projections.
+	Search   Projections
+	Log      Log
+	Socket   http.Handler // the websocket gateway at /message-ws
+	UI       http.FileSystem
+	Blobs    Blobs // uploaded files; nil: uploads are not served
+	Ready    func() error
+	Presence Presence // nil: every friend shows offline
 	// Admin reports on and rebuilds the projections; nil: not served.
 	Admin ProjectionAdmin
 	// Replays serves the audit replays and verify; nil: not served.

@@ -34,6 +34,7 @@ type route struct {
 	streamed   bool
 	tokenQuery bool // the token may come as ?token= too, for <img src>
 	lookup     bool // a query sent with a body: it waits for ?after= as GETs do
+	searched   bool // reads the search model: ?after= waits for it too
 	admin      bool // served to operators only: the bearer is an operator token
 	// audit is the action on a tenant's history of a route served to
 	// operators and auditors (an operator's or an auditor's token); "": none.
@@ -91,7 +92,7 @@ func (a *API) add(g *echo.Group, r route) {
 			return err
 		}
 		if r.waits() {
-			if err := a.waitAfter(c); err != nil {
+			if err := a.waitAfter(c, r.searched); err != nil {
 				return err
 			}
 		}

@@ -180,8 +180,9 @@ func (a *API) recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // waitAfter honours ?after=<position>: the read waits until the read models
-// have folded that position, at most maxAfterWait.
-func (a *API) waitAfter(c echo.Context) error {
+// have folded that position, the search model too when searched, at most
+// maxAfterWait each.
+func (a *API) waitAfter(c echo.Context, searched bool) error {
 	raw := c.QueryParam("after")
 	if raw == "" {
 		return nil
@@ -191,13 +192,20 @@ func (a *API) waitAfter(c echo.Context) error {
 		return fault.New(fault.Invalid, fault.MsgBadRequest)
 	}
 	a.waitFor(c.Request().Context(), pos)
+	if searched && a.deps.Search != nil {
+		waitOn(c.Request().Context(), a.deps.Search, pos)
+	}
 	return nil
 }
 
 func (a *API) waitFor(ctx context.Context, pos uint64) {
+	waitOn(ctx, a.deps.Projections, pos)
+}
+
+func waitOn(ctx context.Context, p Projections, pos uint64) {
 	ctx, cancel := context.WithTimeout(ctx, maxAfterWait)
 	defer cancel()
-	a.deps.Projections.WaitFor(ctx, pos)
+	p.WaitFor(ctx, pos)
 }
 
 // waitHead waits until the read models have folded the whole log, for

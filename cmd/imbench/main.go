@@ -37,6 +37,7 @@ var subcommands = map[string]subcommand{
 	"fsync":     {"fsync latency of the temp dir's disk, the floor under durable appends", runFsync},
 	"relay":     {"serve a bare gobwas/ws relay, the floor sockets -relay measures the server against", runRelay},
 	"freeport":  {"print a free TCP port on 127.0.0.1", runFreePort},
+	"search":    {"search p50/p99 over folded messages and the fold's cost per message with text indexed (in process)", runSearch},
 }
 
 func main() {

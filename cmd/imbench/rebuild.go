@@ -31,6 +31,7 @@ func runRebuild(ctx context.Context, args []string) error {
 	log, reads, head := f.log, f.reads, f.head
 
 	live := projections.NewEngine(log, reads, nil, catalog.Registry(), projections.All()...)
+	live.Trail(projections.Trailing()...)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- live.Run(runCtx) }()

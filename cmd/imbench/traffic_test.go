@@ -30,7 +30,7 @@ var _ = Describe("Synthetic chat traffic", func() {
 		reads, err := sqliteread.Open(filepath.Join(dir, "read.db"))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(reads.Close)
-		_, err = catchUp(ctx, log, reads, head)
+		_, _, err = catchUp(ctx, log, reads, head, nil)
 		Expect(err).NotTo(HaveOccurred())
 
 		unread := 0

@@ -62,7 +62,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 	}
 	equal := func(models []projections.ModelComparison) {
 		GinkgoHelper()
-		Expect(models).To(HaveLen(13))
+		Expect(models).To(HaveLen(14))
 		for _, m := range models {
 			Expect(m.Equal).To(BeTrue(), "%s differs at %s", m.Name, m.FirstDifference)
 		}

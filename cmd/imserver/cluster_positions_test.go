@@ -56,7 +56,7 @@ var _ = Describe("Positions on the production profile", func() {
 		Expect(r.Head).To(BeNumerically(">=", last))
 		Expect(r.HeadTime).To(BeTemporally("~", time.Now(), time.Minute))
 		Expect(r.HeadTime).To(BeTemporally(">=", cut))
-		Expect(r.Projector).To(HaveLen(len(projections.All())))
+		Expect(r.Projector).To(HaveLen(len(projections.All()) + len(projections.Trailing())))
 		for _, p := range r.Projector {
 			Expect(p.Checkpoint).To(Equal(r.Head), p.Name)
 			Expect(p.Behind).To(BeFalse(), p.Name)

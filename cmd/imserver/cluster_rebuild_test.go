@@ -148,7 +148,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		DeferCleanup(fresh.Close, ctx)
 		// The log read as the nodes read it, with the keys they share.
 		opened := sealing.NewStore(log, sealing.New(served, catalog.Registry()))
-		Expect(projections.NewEngine(opened, fresh, nil, catalog.Registry(), projections.All()...).FoldTo(ctx, head, nil)).To(Succeed())
+		Expect(projections.NewEngine(opened, fresh, nil, catalog.Registry(), append(projections.All(), projections.Trailing()...)...).FoldTo(ctx, head, nil)).To(Succeed())
 		want, err := fresh.Hash(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(served.Hash(ctx)).To(Equal(want))
@@ -166,7 +166,7 @@ var _ = Describe("Two nodes on the production profile, rebuilt and verified", fu
 		code, out, errOut = one.imctl("audit", "verify", "x0001", "--json")
 		Expect(code).To(Equal(1), errOut)
 		Expect(json.Unmarshal([]byte(out), &v)).To(Succeed())
-		Expect(v.Models).To(HaveLen(13))
+		Expect(v.Models).To(HaveLen(14))
 		for _, m := range v.Models {
 			Expect(m.Equal).To(Equal(m.Name != "sessions"), "%s %s", m.Name, m.FirstDifference)
 		}

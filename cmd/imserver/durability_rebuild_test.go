@@ -95,6 +95,7 @@ func rebuild(eventsPath, readPath string) map[string]string {
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.All()...)
+	search := engine.Trail(projections.Trailing()...)
 	head, err := events.Head(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	runCtx, stop := context.WithCancel(ctx)
@@ -102,7 +103,7 @@ func rebuild(eventsPath, readPath string) map[string]string {
 	go func() { done <- engine.Run(runCtx) }()
 	waitCtx, cancel := context.WithTimeout(ctx, 40*time.Second)
 	defer cancel()
-	reached := engine.WaitFor(waitCtx, head)
+	reached := engine.WaitFor(waitCtx, head) && search.WaitFor(waitCtx, head)
 	stop()
 	Expect(<-done).To(Succeed())
 	Expect(reached).To(BeTrue(), "rebuild did not reach the head %d: %+v", head, engine.Status())

@@ -103,6 +103,17 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		Expect(h[1].From).To(Equal(zeb.ID))
 		Expect(h[1].Content).To(Equal(wantBody))
 	}
+	// found is the ids of the messages viewer's search for text finds.
+	found := func(viewer member, after uint64, text string) []string {
+		GinkgoHelper()
+		var hits []struct{ Message struct{ ID string } }
+		s.ok("GET", fmt.Sprintf("/v1/message/search?after=%d&q=%s", after, url.QueryEscape(text)), viewer.Token, nil, &hits)
+		ids := []string{}
+		for _, h := range hits {
+			ids = append(ids, h.Message.ID)
+		}
+		return ids
+	}
 	replayOf := func(op member, path string, body any) projections.Replay {
 		GinkgoHelper()
 		var r projections.Replay
@@ -138,6 +149,8 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 	})
 
 	It("leaves no byte of the member's phone, name or message in the data directory or an export, and shows placeholders live, after a rebuild and in replays", func() {
+		Expect(found(bob, sent.Position, "HERON flies")).To(Equal([]string{sent.ID}))
+
 		By("the log and its exports hold them sealed, never in the clear")
 		Expect(exportedAt).To(ContainSubstring(sent.ID))
 		for _, secret := range []string{phone, name, text} {
@@ -160,6 +173,8 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 
 		By("live: bob sees a placeholder name and a deleted body, the chat's shape unchanged")
 		shows(sessionWith(bob, zeb.ID, erased.Position), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(found(bob, erased.Position, "heron flies")).To(BeEmpty(), "the search finds the text no more")
+		Expect(found(bob, erased.Position, "deleted")).To(BeEmpty(), "nor the placeholder")
 		code, _ = s.call("POST", "/v1/member/memberInfo/login", "", map[string]string{"account": "zebq0001", "password": "pass1234"})
 		Expect(code).NotTo(Equal(http.StatusOK), "an erased member cannot log in")
 		var registered bool
@@ -181,6 +196,7 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 		code, _, errOut = s.imctl("projections", "rebuild", "all")
 		Expect(code).To(Equal(0), errOut)
 		shows(sessionWith(bob, zeb.ID, 0), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(found(bob, 0, "heron flies")).To(BeEmpty())
 
 		By("no file of the data directory holds any of it")
 		Expect(s.stop()).To(Succeed())
@@ -230,8 +246,9 @@ var _ = Describe("Erasing a member by crypto-shredding", func() {
 	It("keeps the read store's files free of the erased data without a rebuild", func() {
 		erased := s.written("PUT", "/v1/admin/member/erase", s.operator(), map[string]string{"tenant": "x0001", "account": "zebq0001"})
 		shows(sessionWith(bob, zeb.ID, erased), history(bob, zeb.ID), projections.ErasedName, projections.ErasedContent)
+		Expect(found(bob, erased, "heron")).To(BeEmpty())
 		Expect(s.stop()).To(Succeed())
-		Expect(filesHolding(dir, phone, name, text)).To(BeEmpty())
+		Expect(filesHolding(dir, phone, name, text, projections.FoldSearch(text))).To(BeEmpty(), "nor the text as the search folded it")
 	})
 
 	It("erases its group notices and nicknames, friend requests and remarks, favourites, mass messages, feedback and exchanges with the assistant: placeholders in the read models, no byte in the data directory", func() {

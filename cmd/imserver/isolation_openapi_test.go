@@ -241,6 +241,8 @@ var isoDefaults = map[string]any{
 	"content": "hi", "status": "accepted", "role": "Admin", "minutes": 10, "nickname": "nick", "name": "Team",
 	"notice": "n", "remark": "r", "media": "voice", "on": true, "allowLeave": true, "reply": "r", "width": 4,
 	"height": 3, "pageSize": "20", "curPage": "1", "queryType": "Up", "deleteMessageType": "Bilateral",
+	// A search looks for the text of the victims' messages.
+	"q": "secret",
 }
 
 // isoFill gives the values of one request: the chat type and which of

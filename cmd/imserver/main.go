@@ -194,6 +194,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	assistantPush.pub = publisher
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
+	search := engine.Trail(projections.Trailing()...)
 	lookups.Wait = engine.WaitFor
 	// The lease names this instance, not only the node: an earlier
 	// instance of the same name that resumes after a pause (its successor
@@ -237,7 +238,7 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	}
 	gateway := ws.New(gwCfg, tokens, app, log.Named("ws"))
 	api := httpapi.New(httpapi.Deps{
-		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Log: events,
+		Commands: app, Queries: reads, Tokens: tokens, Projections: engine, Search: search, Log: events,
 		Socket: gateway, UI: webClient(), Blobs: blobs, Presence: gateway,
 		Admin: projectionAdmin{engine, rebuilder}, Replays: replays, Counters: counters,
 		Ready: func() error {

@@ -50,7 +50,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		r := status()
 		Expect(r.Head).To(BeNumerically(">=", last))
 		Expect(r.HeadTime).NotTo(BeZero())
-		Expect(r.Projector).To(HaveLen(len(projections.All())))
+		Expect(r.Projector).To(HaveLen(len(projections.All()) + len(projections.Trailing())))
 		for _, p := range r.Projector {
 			Expect(p.Checkpoint).To(Equal(r.Head), p.Name)
 			Expect(p.Behind).To(BeFalse(), p.Name)
@@ -118,6 +118,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(err).NotTo(HaveOccurred())
 		defer store.Close()
 		engine := projections.NewEngine(log, store, nil, catalog.Registry(), projections.All()...)
+		engine.Trail(projections.Trailing()...)
 		ctx, stopEngine := context.WithCancel(context.Background())
 		engineDone := make(chan error, 1)
 		go func() { engineDone <- engine.Run(ctx) }()

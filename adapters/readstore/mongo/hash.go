@@ -28,6 +28,7 @@ import (
 var hashedModels = []hashedModel{
 	{name: "members", coll: membersColl, key: []keyField{{"id", "_id"}}},
 	{name: "messages", coll: messagesColl, key: []keyField{{"id", "_id"}}},
+	{name: "search", coll: searchColl, key: []keyField{{"id", "_id"}}},
 	// A clear floor has no tenant: it belongs to the tenant of its member.
 	{name: "clearFloors", coll: clearFloorsColl, key: []keyField{{"member", "member"}, {"chat_id", "chat"}}, byMember: true},
 	{name: "mentions", coll: mentionsColl, key: []keyField{{"member", "member"}, {"message_id", "messageId"}}},

@@ -89,6 +89,9 @@ var indexes = map[string][]bson.D{
 		{{Key: "chat", Value: 1}, {Key: "seq", Value: 1}},
 		{{Key: "chat", Value: 1}, {Key: "to", Value: 1}, {Key: "status", Value: 1}, {Key: "seq", Value: 1}},
 	},
+	searchColl: {
+		{{Key: "grams", Value: 1}},
+	},
 	sessionsColl: {
 		{{Key: "member", Value: 1}, {Key: "top", Value: -1}, {Key: "topTime", Value: -1}, {Key: "lastMessageTime", Value: -1}},
 		{{Key: "peer", Value: 1}},

@@ -58,7 +58,11 @@ type tx struct {
 	// notices deleted, before every other write.
 	notices       map[string]noticeDoc
 	noticeDeletes map[string]bool
-	over          bool
+	// grams are the search documents put, by _id; unindexed the _ids of
+	// the messages taken out of the search model, before every other write.
+	grams     map[string]gramsDoc
+	unindexed map[string]bool
+	over      bool
 }
 
 var _ projections.Tx = (*tx)(nil)
@@ -73,6 +77,7 @@ func newTx(s *Store) *tx {
 		updated: map[string]*messageDoc{}, floors: map[string]clearFloorDoc{}, mentions: map[string]mentionDoc{},
 		groups: map[string]groupDoc{}, groupMembers: map[string]groupMemberDoc{}, deletedMembers: map[string]bool{},
 		personal: map[string]personalDoc{}, notices: map[string]noticeDoc{}, noticeDeletes: map[string]bool{},
+		grams: map[string]gramsDoc{}, unindexed: map[string]bool{},
 	}
 }
 
@@ -163,6 +168,12 @@ func (t *tx) ops() ([]op, error) {
 		}
 		slices.Sort(ids)
 		add(noticesColl, opDelete, bson.D{{Key: "_id", Value: ids}})
+	}
+	if len(t.unindexed) > 0 {
+		add(searchColl, opDelete, bson.D{{Key: "_id", Value: setIDs(t.unindexed)}})
+	}
+	for _, d := range t.grams {
+		add(searchColl, opReplace, d)
 	}
 	for p, pos := range t.checkpoints {
 		add(checkpointsColl, opReplace, checkpointDoc{Projector: p, Position: pos})

@@ -37,7 +37,7 @@ var _ = Describe("Hash, snapshots, and rebuilds and verifies with engines", func
 		put(fresh, "x0001", "m1", "Ann", 3)
 		h, err := g.live.Hash(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(h).To(HaveLen(13))
+		Expect(h).To(HaveLen(14))
 		Expect(fresh.Hash(ctx)).To(Equal(h))
 
 		_, err = g.client.Database(g.base).Collection("members").UpdateOne(ctx, bson.D{{Key: "_id", Value: "m2"}},
@@ -56,7 +56,7 @@ var _ = Describe("Hash, snapshots, and rebuilds and verifies with engines", func
 		Expect(a.Checkpoints()).To(Equal(map[string]uint64{"members.v1": 3}))
 		models, err := a.CompareTenant(ctx, b, "x0001")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(models).To(HaveLen(13))
+		Expect(models).To(HaveLen(14))
 		for _, m := range models {
 			Expect(m.Equal).To(Equal(m.Name != "members"), m.Name)
 		}
@@ -195,7 +195,7 @@ var _ = Describe("Hash, snapshots, and rebuilds and verifies with engines", func
 			v, err := replays.Verify(ctx, "x0001")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(v.Position).To(Equal(head()))
-			Expect(v.Models).To(HaveLen(13))
+			Expect(v.Models).To(HaveLen(14))
 			for _, m := range v.Models {
 				Expect(m.Equal).To(BeTrue(), "%s differs at %s", m.Name, m.FirstDifference)
 			}

@@ -57,7 +57,22 @@ func DescribeReadStore(name string, factory Factory) bool {
 		describeGroupApplies(current)
 		describeFriendsAndAuthSessions(current)
 		describeVisibility(current)
+		describeSearch(current)
 		describeLease(current, another)
+	})
+}
+
+// DescribeSearch declares the search specs of the contract alone, for an
+// adapter to run them again in another mode.
+func DescribeSearch(name string, factory Factory) bool {
+	return Describe(name+" search contract", func() {
+		var store projections.ReadStore
+		BeforeEach(func() {
+			var closeStore func()
+			store, closeStore = factory(GinkgoT().TempDir())
+			DeferCleanup(closeStore)
+		})
+		describeSearch(func() projections.ReadStore { return store })
 	})
 }
 

@@ -26,6 +26,8 @@ var hashedModels = []hashedModel{
 	{"members", "members", "id", "tenant = ?1"},
 	// A message keeps its tenant in its doc.
 	{"messages", "messages", "id", "doc ->> '$.tenant' = ?1"},
+	// The search index, gram by gram, of the messages of the tenant.
+	{"search", "search_terms", "id, term, pos", "tenant = ?1"},
 	// A clear floor belongs to the tenant of its member.
 	{"clearFloors", "clear_floors", "member, chat_id", "member IN (SELECT id FROM members WHERE tenant = ?1)"},
 	{"mentions", "mentions", "member, message_id", "tenant = ?1"},

@@ -58,6 +58,11 @@ var schema = []string{
 		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
 	END`,
 
+	searchTable,
+	searchTextTable,
+	searchVocab,
+	searchView,
+
 	clearFloorsTable,
 	mentionsTable,
 	mentionsIndex,

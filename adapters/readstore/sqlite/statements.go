@@ -23,6 +23,8 @@ type writeStatements struct {
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
+	index, unindex, indexText, unindexText *sqlitec.Stmt
+
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
 	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies, putNotices             sqlitec.Batch
 }
@@ -78,6 +80,10 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.allFriends:        friendsSQL,
 		&w.personalOf:        personalOfSQL,
 		&w.groupsNoticedBy:   groupsNoticedBySQL,
+		&w.index:             indexSQL,
+		&w.unindex:           unindexSQL,
+		&w.indexText:         indexTextSQL,
+		&w.unindexText:       unindexTextSQL,
 	})
 	if err != nil {
 		return w, err
@@ -121,6 +127,8 @@ type readStatements struct {
 	personalPage, personalCount, personalByID           *sqlitec.Stmt
 	groupApplies, countGroupApplies, groupOfApply       *sqlitec.Stmt
 	noticesPage, noticesCount, noticeByID, noticeCounts *sqlitec.Stmt
+	searchChats, searchRow, searchMatch, searchScan     *sqlitec.Stmt
+	searchSize, searchRowid                             *sqlitec.Stmt
 }
 
 func prepareReads(c *sqlitec.Conn) (readStatements, error) {
@@ -158,6 +166,12 @@ func prepareReads(c *sqlitec.Conn) (readStatements, error) {
 		&r.noticesCount:      noticesCountSQL,
 		&r.noticeByID:        noticeByIDSQL,
 		&r.noticeCounts:      noticeCountsSQL,
+		&r.searchChats:       searchChatsSQL,
+		&r.searchRow:         searchRowSQL,
+		&r.searchMatch:       searchMatchSQL,
+		&r.searchScan:        searchScanSQL,
+		&r.searchSize:        searchSizeSQL,
+		&r.searchRowid:       searchRowidSQL,
 	})
 	return r, err
 }

@@ -21,10 +21,25 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-var _ = readstoretest.DescribeReadStore("sqlite", func(dir string) (projections.ReadStore, func()) {
+func openForContract(dir string) (projections.ReadStore, func()) {
 	s, err := sqliteread.Open(filepath.Join(dir, "read.db"))
 	Expect(err).NotTo(HaveOccurred())
 	return s, func() { Expect(s.Close()).To(Succeed()) }
+}
+
+var _ = readstoretest.DescribeReadStore("sqlite", openForContract)
+
+// The contract's chats are small: their searches read the chats. These go
+// through the trigram index, then through the index for a match or two
+// before the chats are read below it.
+var _ = Describe("sqlite search through the index", func() {
+	BeforeEach(func() { DeferCleanup(sqliteread.SearchIndexOnly(1000)) })
+	readstoretest.DescribeSearch("sqlite", openForContract)
+})
+
+var _ = Describe("sqlite search through the index, its walk cut short", func() {
+	BeforeEach(func() { DeferCleanup(sqliteread.SearchIndexOnly(2)) })
+	readstoretest.DescribeSearch("sqlite", openForContract)
 })
 
 var _ = Describe("sqlite read store file", func() {

@@ -56,7 +56,8 @@ const ACTION_LABELS: Record<MessageAction, MessageKey> = {
 
 type Confirm = { kind: 'deleteForMe' | 'deleteForEveryone'; ids: string[] } | { kind: 'clear' };
 
-export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: ChatType; me: UserInfo }) {
+/** landOn is a message to show once the chat opens (a search result): older pages load until it is there. */
+export function ChatView({ peerId, chatType, me, landOn }: { peerId: string; chatType: ChatType; me: UserInfo; landOn?: string }) {
   const t = useT();
   const isGroup = chatType === 'Group';
   const peer = usePeer(peerId);
@@ -125,6 +126,17 @@ export function ChatView({ peerId, chatType, me }: { peerId: string; chatType: C
     [searching, timeline, query],
   );
   const byId = useMemo(() => new Map(timeline.filter((m) => m.id).map((m) => [m.id, m])), [timeline]);
+
+  const [landing, setLanding] = useState(landOn);
+  useEffect(() => setLanding(landOn), [landOn]);
+  useEffect(() => {
+    if (!landing || pages === undefined || loadingMore) return;
+    if (byId.has(landing)) {
+      setJump({ id: landing, nonce: Date.now() });
+      setLanding(undefined);
+    } else if (hasMore) void history.setSize(history.size + 1);
+    else setLanding(undefined);
+  }, [landing, pages, loadingMore, byId, hasMore, history]);
 
   // A reply or an edit stops when its message is recalled, deleted or cleared meanwhile.
   const modeId = modes[peerId]?.message.id;

@@ -18,7 +18,9 @@ export function RightPane({ me }: { me: UserInfo }) {
   let content: React.ReactNode;
   switch (pane.kind) {
     case 'chat':
-      content = <ChatView key={pane.peerId} peerId={pane.peerId} chatType={pane.chatType ?? 'Friend'} me={me} />;
+      content = (
+        <ChatView key={pane.peerId} peerId={pane.peerId} chatType={pane.chatType ?? 'Friend'} me={me} landOn={pane.messageId} />
+      );
       break;
     case 'fixed':
       content = <FixedEntryView id={pane.id} />;

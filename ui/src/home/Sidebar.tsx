@@ -1,4 +1,5 @@
 import { useAtom, useSetAtom } from 'jotai';
+import { useState } from 'react';
 import { useFriendApplies, useSessions } from '../api/hooks';
 import type { UserInfo } from '../api/types';
 import { logout } from '../auth/logout';
@@ -8,6 +9,7 @@ import { Avatar } from '../components/Avatar';
 import { ChatIcon, ContactsIcon, LogoutIcon } from '../components/icons';
 import { useT } from '../i18n';
 import { goTo } from '../routing/useRoute';
+import { GlobalSearch } from '../search/GlobalSearch';
 import { leftTabAtom, paneAtom, type LeftTab } from '../state/ui';
 import { Contacts } from './Contacts';
 import { CountBadge } from './CountBadge';
@@ -22,6 +24,7 @@ export function Sidebar({ me }: { me: UserInfo }) {
   const applies = useFriendApplies();
   const unread = totalUnread(sessions.data ?? []);
   const requests = pendingReceived(applies.data?.records);
+  const [searching, setSearching] = useState(false);
 
   const tabs: { id: LeftTab; label: string; icon: React.ReactNode; count: number; countLabel: string }[] = [
     {
@@ -73,7 +76,8 @@ export function Sidebar({ me }: { me: UserInfo }) {
           <LogoutIcon />
         </button>
       </header>
-      <div className="tabs" role="tablist">
+      <GlobalSearch onActive={setSearching} />
+      <div className="tabs" role="tablist" hidden={searching}>
         {tabs.map((item) => (
           <button
             key={item.id}
@@ -90,7 +94,7 @@ export function Sidebar({ me }: { me: UserInfo }) {
           </button>
         ))}
       </div>
-      <div className="sidebar-body" role="tabpanel">
+      <div className="sidebar-body" role="tabpanel" hidden={searching}>
         {tab === 'chats' ? <SessionList sessions={sessions} /> : <Contacts />}
       </div>
     </aside>

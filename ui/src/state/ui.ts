@@ -9,8 +9,8 @@ export type FixedEntryId = '001' | '002' | '003' | '004';
 /** What the right panel shows. */
 export type Pane =
   | { kind: 'none' }
-  /** a friend chat, or a group chat when chatType is Group (peerId is then the group id) */
-  | { kind: 'chat'; peerId: string; chatType?: ChatType }
+  /** a friend chat, or a group chat when chatType is Group (peerId is then the group id); messageId a message to land on */
+  | { kind: 'chat'; peerId: string; chatType?: ChatType; messageId?: string }
   | { kind: 'fixed'; id: FixedEntryId }
   | { kind: 'addFriend' }
   | { kind: 'requests' }

@@ -1,0 +1,277 @@
+package sqliteread
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/eventchat/eventchat/projections"
+
+	"github.com/eventchat/eventchat/adapters/sqlitec"
+)
+
+// The search model: an FTS5 index of the folded text of every message
+// with a text (projections.FoldSearch), under the message's rowid, and the
+// same texts by chat in search_text. The FTS5 index holds no copy of the
+// text (contentless); the trigram tokenizer finds any substring of three
+// characters or more, which is how Chinese and Vietnamese are typed: no
+// word breaker needed. search_text is what a viewer's own chats are read
+// from, a covering primary key, no message decoded but those that match.
+const (
+	searchTable = `CREATE VIRTUAL TABLE message_search USING fts5(
+		body, content='', contentless_delete=1, tokenize='trigram'
+	)`
+	searchTextTable = `CREATE TABLE search_text (
+		chat_id TEXT NOT NULL, msg INTEGER NOT NULL, body TEXT NOT NULL,
+		PRIMARY KEY (chat_id, msg)
+	) WITHOUT ROWID`
+	// searchTerms is the index as rows verify compares: each gram of each
+	// message, by message id, and each message's text.
+	searchVocab = `CREATE VIRTUAL TABLE message_search_terms USING fts5vocab(message_search, instance)`
+	searchView  = `CREATE VIEW search_terms AS
+		SELECT m.id AS id, v.term AS term, printf('%010d', v.offset) AS pos, m.doc ->> '$.tenant' AS tenant
+		FROM message_search_terms v JOIN messages m ON m.rowid = v.doc
+		UNION ALL SELECT m.id, t.body, 'text', m.doc ->> '$.tenant'
+		FROM search_text t JOIN messages m ON m.rowid = t.msg`
+
+	unindexSQL     = `DELETE FROM message_search WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)`
+	indexSQL       = `INSERT INTO message_search (rowid, body) SELECT rowid, ?2 FROM messages WHERE id = ?1`
+	unindexTextSQL = `DELETE FROM search_text
+		WHERE chat_id = (SELECT chat_id FROM messages WHERE id = ?1) AND msg = (SELECT rowid FROM messages WHERE id = ?1)`
+	indexTextSQL = `INSERT INTO search_text (chat_id, msg, body) SELECT chat_id, rowid, ?2 FROM messages WHERE id = ?1`
+
+	searchColumns = messageColumns + `, m.rowid`
+	// searchChatsSQL: the chats member has a conversation in or a group of.
+	searchChatsSQL = `SELECT chat_id FROM sessions WHERE member = ?1
+		UNION SELECT group_id FROM group_members WHERE member = ?1`
+	searchRowSQL = `SELECT rowid FROM messages WHERE id = ?`
+	// searchSizeSQL is the number of messages of the chats in ?1 (a JSON
+	// array), by their last sequence (one index probe a chat), and the
+	// last rowid of messages, the number of messages of the store.
+	searchSizeSQL = `SELECT coalesce(sum((SELECT max(seq) FROM messages WHERE chat_id = c.value)), 0),
+		(SELECT coalesce(max(rowid), 0) FROM messages)
+		FROM json_each(?1) c`
+	// searchMatchSQL: a text of SearchGram characters or more through the
+	// index, newest first.
+	searchMatchSQL = `SELECT ` + searchColumns + ` FROM message_search s JOIN messages m ON m.rowid = s.rowid
+		WHERE message_search MATCH ?1 AND s.rowid < ?2 AND s.rowid >= ?4 AND m.chat_id IN (SELECT value FROM json_each(?3))
+		ORDER BY s.rowid DESC`
+	// searchScanSQL: the rowids of the messages of the chats in ?3 below ?2
+	// whose text holds ?1, newest first, read from search_text alone;
+	// searchRowidSQL the message of one.
+	searchScanSQL = `SELECT t.msg FROM json_each(?3) c
+		CROSS JOIN search_text t ON t.chat_id = c.value AND t.msg < ?2 AND instr(t.body, ?1) > 0
+		ORDER BY t.msg DESC`
+	searchRowidSQL = `SELECT ` + searchColumns + ` FROM messages m WHERE m.rowid = ?`
+)
+
+// Search page sizes.
+const (
+	defaultSearchSize = 20
+	maxSearchSize     = 100
+)
+
+// How a search chooses between reading the viewer's own chats and walking
+// the index. Reading the viewer's n messages costs a·n. The index finds a
+// text in every chat of the store: to fill a page it walks the matches of
+// about t/n messages for each of the viewer's (t the store's messages),
+// b·t/n. Measured (docs/performance.md), b/a is about scanFactor: the read
+// costs less while n² < scanFactor·t, n under 10,000 at a million
+// messages. The walk goes over the newest walkWindow messages at most;
+// the chats are read below where it stopped, so that a text rare in a busy
+// viewer's chats costs at most both.
+var (
+	scanFactor int64 = 100
+	walkWindow int64 = 200_000
+)
+
+func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	ms, err := t.GetMessages(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		m, ok := ms[id]
+		if !ok {
+			continue
+		}
+		if err := t.index(&m); err != nil {
+			return fmt.Errorf("sqliteread: index message %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// index puts m's folded text in the search model in place of what it held
+// of m: nothing once m is recalled, deleted for everyone or erased.
+func (t *tx) index(m *projections.Message) error {
+	for _, st := range []*sqlitec.Stmt{t.st.unindex, t.st.unindexText} {
+		st.BindText(m.ID)
+		if err := st.Exec(); err != nil {
+			return err
+		}
+	}
+	text := m.SearchText()
+	if text == "" {
+		return nil
+	}
+	for _, st := range []*sqlitec.Stmt{t.st.index, t.st.indexText} {
+		st.BindText(m.ID)
+		st.BindText(text)
+		if err := st.Exec(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SearchMessages finds the messages v sees whose text holds q.Text, newest
+// first: through the trigram index, or, for a text too short for it, by
+// reading v's chats (each through its index, newest first).
+func (s *Store) SearchMessages(ctx context.Context, v projections.Viewer, q projections.SearchQuery) ([]projections.Message, error) {
+	folded := projections.FoldSearch(q.Text)
+	size := q.Size
+	if size <= 0 {
+		size = defaultSearchSize
+	}
+	size = min(size, maxSearchSize)
+	out := []projections.Message{}
+	if folded == "" || v.Member == "" {
+		return out, nil
+	}
+	err := s.read(ctx, func(r *readStatements) error {
+		before := int64(math.MaxInt64)
+		if q.Before != "" {
+			st := r.searchRow
+			st.BindText(q.Before)
+			found := st.Next()
+			if found {
+				before = st.Int(0)
+			}
+			if err := st.Done(); err != nil || !found {
+				return err
+			}
+		}
+		chats := []string{q.ChatID}
+		if q.ChatID == "" {
+			var err error
+			if chats, err = searchChats(r.searchChats, v.Member); err != nil {
+				return err
+			}
+		}
+		w := newViewing(r, v)
+		keep := func(m *projections.Message) (bool, error) {
+			if !m.MatchesSearch(folded) {
+				return false, nil
+			}
+			return w.sees(m)
+		}
+		inChats, err := json.Marshal(chats)
+		if err != nil {
+			return err
+		}
+		scan := projections.ShortSearch(folded)
+		var stored int64
+		if !scan {
+			st := r.searchSize
+			st.BindTextBytes(inChats)
+			if st.Next() {
+				n := st.Int(0)
+				stored = st.Int(1)
+				scan = n*n < scanFactor*stored
+			}
+			if err := st.Done(); err != nil {
+				return err
+			}
+		}
+		if !scan {
+			floor := max(0, min(before, stored+1)-walkWindow)
+			out, err = matchIndex(r.searchMatch, folded, inChats, before, floor, size, keep)
+			if err != nil || len(out) == size || floor == 0 {
+				return err
+			}
+			before = floor
+		}
+		out, err = scanChats(r.searchScan, r.searchRowid, folded, inChats, before, size, out, keep)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqliteread: search for %s: %w", v.Member, err)
+	}
+	return out, nil
+}
+
+func searchChats(st *sqlitec.Stmt, member string) ([]string, error) {
+	st.BindText(member)
+	var out []string
+	for st.Next() {
+		out = append(out, st.Text(0))
+	}
+	return out, st.Done()
+}
+
+// matchIndex walks the index from before down to floor, newest first, and
+// keeps the messages keep admits until it holds size.
+func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before, floor int64, size int,
+	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
+	st.BindText(`"` + strings.ReplaceAll(folded, `"`, `""`) + `"`)
+	st.BindInt(before)
+	st.BindTextBytes(inChats)
+	st.BindInt(floor)
+	out := []projections.Message{}
+	for len(out) < size && st.Next() {
+		m, err := messageAt(st)
+		var ok bool
+		if err == nil {
+			ok, err = keep(&m)
+		}
+		if err != nil {
+			st.Done()
+			return nil, err
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	return out, st.Done()
+}
+
+// scanChats reads the texts of the chats of inChats below before, newest
+// first, and appends to out the messages whose text holds folded that
+// keep admits, until out holds size; only those are read from messages.
+func scanChats(st, byRowid *sqlitec.Stmt, folded string, inChats []byte, before int64, size int, out []projections.Message,
+	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
+	st.BindText(folded)
+	st.BindInt(before)
+	st.BindTextBytes(inChats)
+	for len(out) < size && st.Next() {
+		byRowid.BindInt(st.Int(0))
+		var m projections.Message
+		found := byRowid.Next()
+		err := error(nil)
+		if found {
+			m, err = messageAt(byRowid)
+		}
+		if err := errors.Join(err, byRowid.Done()); err != nil || !found {
+			if err != nil {
+				st.Done()
+				return nil, err
+			}
+			continue
+		}
+		ok, err := keep(&m)
+		if err != nil {
+			st.Done()
+			return nil, err
+		}
+		if ok {
+			out = append(out, m)
+		}
+	}
+	return out, st.Done()
+}
