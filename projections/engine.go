@@ -38,11 +38,18 @@ type Envelope struct {
 // maxBatch bounds the events folded in one read-store transaction.
 const maxBatch = 4096
 
-// trailSlice bounds the events a trailing engine folds in one transaction:
-// each waits until its lead has no batch waiting, and a read store takes
-// one transaction at a time, so that a batch of the lead's never waits long
-// behind one of the trailing engine's, however far behind it is.
+// trailSlice bounds the events a trailing engine folds in one transaction
+// on its lead's writer: each waits until its lead has no batch waiting, and
+// a read store takes one transaction at a time, so that a batch of the
+// lead's never waits long behind one of the trailing engine's, however far
+// behind it is. On a writer of its own (TrailWriting) it folds maxBatch.
 const trailSlice = 64
+
+// trailPause is how long a trailing engine that has caught up gathers
+// events before it folds them: its index grows by one segment per
+// transaction, which a transaction a few events long makes dear, and
+// nobody waits on it but a read with ?after= (which cuts the pause short).
+const trailPause = 50 * time.Millisecond
 
 // Engine runs projectors over the log: each batch of events is folded by
 // every projector that has not seen it yet, in one read-store transaction
@@ -61,6 +68,9 @@ type Engine struct {
 	// keep, when set, passes over the events it refuses (a replay folds
 	// one tenant's).
 	keep func(*es.RecordedEvent) bool
+	// only, when set, names the event types the projectors fold: the
+	// others are left undecoded (see Selective).
+	only map[string]bool
 	// holdNew is set when a rebuild can fold new projector versions: the
 	// engine then never folds them into a store other versions filled.
 	holdNew bool
@@ -73,14 +83,17 @@ type Engine struct {
 	reload atomic.Bool
 
 	// trail, when set, folds projectors behind these (see Trail); ahead is
-	// the engine a trailing one follows.
+	// the engine a trailing one follows, slice the most it folds at once.
 	trail, ahead *Engine
+	slice        int
 	// startWith, when set, are the checkpoints the next project starts
 	// from instead of the store's.
 	startWith map[string]uint64
 	// catchingUp is set while batches wait to be folded: a trailing engine
 	// leaves the store to its lead meanwhile.
 	catchingUp atomic.Bool
+	// hurry ends a trailing engine's pause: someone waits for it.
+	hurry chan struct{}
 
 	// started is the head of the log when Run was first called.
 	started    uint64
@@ -104,7 +117,8 @@ type Engine struct {
 
 // NewEngine returns an engine over projectors.
 func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registry, projectors ...Projector) *Engine {
-	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, advanced: make(chan struct{})}
+	return &Engine{log: log, store: store, pub: pub, registry: registry, projectors: projectors, only: selected(projectors),
+		advanced: make(chan struct{}), hurry: make(chan struct{}, 1)}
 }
 
 // Trail has the engine fold projectors behind the others while it runs,
@@ -114,10 +128,21 @@ func NewEngine(log EventLog, store ReadStore, pub Publisher, registry es.Registr
 // while the others have caught up, so that nothing the others fold or
 // publish waits for them. A rebuild, a replay and a verify fold them
 // together with the others, after them.
-func (e *Engine) Trail(projectors ...Projector) *Engine {
-	e.trail = NewEngine(e.log, e.store, nil, e.registry, projectors...)
-	e.trail.ahead = e
-	return e.trail
+//
+// On a store that writes them on a writer of their own (TrailWriting), the
+// trailing engine folds with that one.
+func (e *Engine) Trail(projectors ...Projector) (*Engine, error) {
+	store, slice := e.store, trailSlice
+	if tw, ok := store.(TrailWriting); ok {
+		var err error
+		if store, err = tw.Trailing(); err != nil {
+			return nil, fmt.Errorf("projections: trail %d projectors: %w", len(projectors), err)
+		}
+		slice = maxBatch
+	}
+	e.trail = NewEngine(e.log, store, nil, e.registry, projectors...)
+	e.trail.ahead, e.trail.slice = e, slice
+	return e.trail, nil
 }
 
 // every is the projectors the engine folds, those it trails last.
@@ -142,6 +167,29 @@ func (e *Engine) trailAlong(ctx, work context.Context) {
 			}
 		}
 	}
+}
+
+// Selective is a projector that folds the events of the types EventTypes
+// names and no other: an engine whose projectors all are selective does not
+// decode the others.
+type Selective interface {
+	EventTypes() []string
+}
+
+// selected is the event types projectors fold, nil unless all are
+// selective.
+func selected(projectors []Projector) map[string]bool {
+	only := map[string]bool{}
+	for _, p := range projectors {
+		s, ok := p.(Selective)
+		if !ok {
+			return nil
+		}
+		for _, t := range s.EventTypes() {
+			only[t] = true
+		}
+	}
+	return only
 }
 
 // decoded is a page of the log, decoded, with the position of its last
@@ -315,8 +363,8 @@ func (e *Engine) project(ctx, work context.Context) error {
 		}
 		for envs := batch.envs; batch.last > 0; {
 			n, last := len(envs), batch.last
-			if e.ahead != nil && n > trailSlice {
-				n, last = trailSlice, envs[trailSlice-1].Position
+			if e.ahead != nil && n > e.slice {
+				n, last = e.slice, envs[e.slice-1].Position
 			}
 			if !e.behindLead(ctx, last) {
 				return nil
@@ -330,6 +378,9 @@ func (e *Engine) project(ctx, work context.Context) error {
 			}
 		}
 		e.catchingUp.Store(len(pages) > 0)
+		if e.ahead != nil && len(batch.envs) < trailSlice && batch.err == nil {
+			e.pause(ctx)
+		}
 		if batch.err != nil {
 			if parent.Err() != nil {
 				return nil
@@ -341,6 +392,17 @@ func (e *Engine) project(ctx, work context.Context) error {
 
 // behindLead waits, for a trailing engine, until its lead has folded last
 // and has no batch waiting; it reports false when ctx ends first.
+// pause waits trailPause, or until ctx ends or WaitFor hurries it.
+func (e *Engine) pause(ctx context.Context) {
+	t := time.NewTimer(trailPause)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-e.hurry:
+	case <-ctx.Done():
+	}
+}
+
 func (e *Engine) behindLead(ctx context.Context, last uint64) bool {
 	if e.ahead == nil {
 		return true
@@ -384,6 +446,11 @@ func (e *Engine) decode(recs []es.RecordedEvent) []Envelope {
 		r := &recs[i]
 		if e.keep != nil && !e.keep(r) {
 			continue
+		}
+		if e.only != nil {
+			if name, _, err := es.ParseType(r.Type); err == nil && !e.only[name] {
+				continue
+			}
 		}
 		ev, err := e.registry.Decode(r.Type, r.Data)
 		if err != nil {
@@ -541,6 +608,10 @@ func (e *Engine) WaitFor(ctx context.Context, pos uint64) bool {
 		e.mu.Unlock()
 		if reached {
 			return true
+		}
+		select {
+		case e.hurry <- struct{}{}:
+		default:
 		}
 		select {
 		case <-ch:

@@ -205,7 +205,8 @@ var _ = Describe("The engine", func() {
 	It("folds the search projection behind the others with a checkpoint of its own, and a rebuild folds it too", func() {
 		store, pub := openStore(), &recorder{}
 		e := engine(log, store, pub)
-		search := e.Trail(projections.SearchIndex{})
+		search, err := e.Trail(projections.SearchIndex{})
+		Expect(err).NotTo(HaveOccurred())
 		stop := run(e)
 		defer stop()
 		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "Tối nay ĂN CƠM nhé"))

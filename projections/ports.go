@@ -45,6 +45,14 @@ type ReadStore interface {
 	Resolvers
 }
 
+// TrailWriting is a read store that writes what the projectors an engine
+// trails fold (Engine.Trail) on a writer of their own, so that the other
+// projectors' batches never wait behind theirs. Trailing returns the store
+// as that writer writes it.
+type TrailWriting interface {
+	Trailing() (ReadStore, error)
+}
+
 // Leases is the read store's one projection lease.
 type Leases interface {
 	// TakeLease gives the lease to owner until the time until when it is

@@ -644,6 +644,11 @@ func (r *Replays) Verify(ctx context.Context, tenant string) (Verification, erro
 	prefix := es.TenantPrefix(tenant)
 	e := NewEngine(r.live.log, tmp, nil, r.live.registry, r.live.every()...)
 	e.keep = func(ev *es.RecordedEvent) bool { return strings.HasPrefix(ev.Stream, prefix) }
+	// What was folded when the verification was asked is compared: the
+	// trailing projectors are hurried to it.
+	if t := r.live.trail; t != nil {
+		t.WaitFor(ctx, r.live.Position())
+	}
 	// Most of the fold happens before the snapshot, so that it is held
 	// open only for the tail.
 	if err := e.FoldTo(ctx, r.live.settled(), nil); err != nil {

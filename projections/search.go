@@ -105,6 +105,11 @@ type SearchIndex struct{}
 
 func (SearchIndex) Name() string { return "search.v1" }
 
+// EventTypes are the types Project folds (Selective).
+func (SearchIndex) EventTypes() []string {
+	return []string{chat.TypeMessageSent, chat.TypeMessageEdited, chat.TypeMessageRecalled, chat.TypeMessagesDeleted, member.TypeErased}
+}
+
 func (SearchIndex) Project(ctx context.Context, tx Tx, events []Envelope) ([]Delta, error) {
 	var ids []string
 	for _, env := range events {

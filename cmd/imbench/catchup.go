@@ -50,7 +50,10 @@ func catchUp(ctx context.Context, log projections.EventLog, reads projections.Re
 	caught func()) (time.Duration, time.Duration, error) {
 	engine := projections.NewEngine(log, reads, nil, catalog.Registry(),
 		projections.All()...)
-	search := engine.Trail(projections.Trailing()...)
+	search, err := engine.Trail(projections.Trailing()...)
+	if err != nil {
+		return 0, 0, err
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	start := time.Now()

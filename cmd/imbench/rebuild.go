@@ -31,7 +31,9 @@ func runRebuild(ctx context.Context, args []string) error {
 	log, reads, head := f.log, f.reads, f.head
 
 	live := projections.NewEngine(log, reads, nil, catalog.Registry(), projections.All()...)
-	live.Trail(projections.Trailing()...)
+	if _, err := live.Trail(projections.Trailing()...); err != nil {
+		return err
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- live.Run(runCtx) }()

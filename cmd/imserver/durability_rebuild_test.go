@@ -95,7 +95,8 @@ func rebuild(eventsPath, readPath string) map[string]string {
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),
 		projections.All()...)
-	search := engine.Trail(projections.Trailing()...)
+	search, err := engine.Trail(projections.Trailing()...)
+	Expect(err).NotTo(HaveOccurred())
 	head, err := events.Head(ctx)
 	Expect(err).NotTo(HaveOccurred())
 	runCtx, stop := context.WithCancel(ctx)

@@ -382,9 +382,13 @@ func searchBehind(path string) (int64, error) {
 		return 0, err
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // the search file is attached to the one connection
+	if _, err := db.Exec(`ATTACH DATABASE ? AS search`, path+".search"); err != nil {
+		return 0, err
+	}
 	var behind int64
 	err = db.QueryRow(`SELECT (SELECT position FROM checkpoints WHERE projector = ?)
-		- coalesce((SELECT position FROM checkpoints WHERE projector = ?), 0)`,
+		- coalesce((SELECT position FROM search_checkpoints WHERE projector = ?), 0)`,
 		projections.Chats{}.Name(), projections.SearchIndex{}.Name()).Scan(&behind)
 	return behind, err
 }

@@ -194,7 +194,10 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	assistantPush.pub = publisher
 	engine := projections.NewEngine(events, reads, publisher, catalog.Registry(),
 		projections.All()...)
-	search := engine.Trail(projections.Trailing()...)
+	search, err := engine.Trail(projections.Trailing()...)
+	if err != nil {
+		return err
+	}
 	lookups.Wait = engine.WaitFor
 	// The lease names this instance, not only the node: an earlier
 	// instance of the same name that resumes after a pause (its successor

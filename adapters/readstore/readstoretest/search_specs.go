@@ -130,9 +130,15 @@ func describeSearch(store func() projections.ReadStore) {
 	})
 }
 
-// index has store index the messages of ids, as the search projector does.
+// index has store index the messages of ids, as the search projector does:
+// on the store's trailing writer when it has one.
 func index(store projections.ReadStore, ids ...string) {
 	GinkgoHelper()
+	if tw, ok := store.(projections.TrailWriting); ok {
+		var err error
+		store, err = tw.Trailing()
+		Expect(err).NotTo(HaveOccurred())
+	}
 	update(store, func(tx projections.Tx) error { return tx.IndexMessages(ctx, ids) })
 }
 

@@ -8,13 +8,25 @@ import (
 const (
 	setCheckpointSQL = `INSERT INTO checkpoints (projector, position) VALUES (?, ?)
 		ON CONFLICT (projector) DO UPDATE SET position = excluded.position`
-	checkpointsSQL = `SELECT projector, position FROM checkpoints`
+	setSearchCheckpointSQL = `INSERT INTO search_checkpoints (projector, position) VALUES (?, ?)
+		ON CONFLICT (projector) DO UPDATE SET position = excluded.position`
+	// checkpointsSQL reads both files' checkpoints: a projector's is in
+	// the file that holds what it folded.
+	checkpointsSQL = `SELECT projector, position FROM checkpoints
+		UNION ALL SELECT projector, position FROM search_checkpoints`
 )
 
 func (t *tx) SetCheckpoint(ctx context.Context, projector string, position uint64) error {
 	err := t.check(ctx)
+	st := t.st.setCheckpoint
+	if trails(projector) {
+		if t.sw == nil {
+			err = errNoSearchWrites
+		} else {
+			st = t.sw.setCheckpoint
+		}
+	}
 	if err == nil {
-		st := t.st.setCheckpoint
 		st.BindText(projector)
 		st.BindInt(int64(position))
 		err = st.Exec()

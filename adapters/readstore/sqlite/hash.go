@@ -153,10 +153,13 @@ func (s *Store) snapshot() (*Snapshot, error) {
 	}
 	sn := &Snapshot{c: c, checkpoints: map[string]uint64{}}
 	// The read transaction starts at its first read: the checkpoints'.
-	err = c.Exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000; BEGIN`)
+	err = attachSearch(c, s.path)
+	if err == nil {
+		err = c.Exec(searchView + `; PRAGMA query_only = 1; PRAGMA busy_timeout = 5000; BEGIN`)
+	}
 	if err == nil {
 		var st *sqlitec.Stmt
-		if st, err = c.Prepare(`SELECT projector, position FROM checkpoints`); err == nil {
+		if st, err = c.Prepare(checkpointsSQL); err == nil {
 			for st.Next() {
 				sn.checkpoints[st.Text(0)] = uint64(st.Int(1))
 			}

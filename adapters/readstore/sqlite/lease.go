@@ -32,10 +32,10 @@ func (s *Store) TakeLease(ctx context.Context, owner string, now, until time.Tim
 	if err != nil {
 		return "", fmt.Errorf("sqliteread: take the lease: %w", err)
 	}
-	s.leaseOwner = ""
-	if holder == owner {
-		s.leaseOwner = owner
+	if holder != owner {
+		owner = ""
 	}
+	s.leaseOwner.Store(&owner)
 	return holder, nil
 }
 
@@ -51,10 +51,18 @@ func (s *Store) DropLease(ctx context.Context, owner string) error {
 	if err != nil {
 		return fmt.Errorf("sqliteread: drop the lease: %w", err)
 	}
-	if s.leaseOwner == owner {
-		s.leaseOwner = ""
+	if s.owner() == owner {
+		s.leaseOwner.Store(new(string))
 	}
 	return nil
+}
+
+// owner is whom this handle last took the projection lease for.
+func (s *Store) owner() string {
+	if o := s.leaseOwner.Load(); o != nil {
+		return *o
+	}
+	return ""
 }
 
 // inWrite runs fn in a write transaction of its own; s.mu must be held.
@@ -73,7 +81,7 @@ func (s *Store) inWrite(ctx context.Context, fn func() (string, error)) (string,
 		err = s.w.commit.Exec()
 	}
 	if err != nil {
-		s.rollback()
+		rollback(s.writer, &s.w)
 		return "", err
 	}
 	return out, nil
@@ -81,8 +89,11 @@ func (s *Store) inWrite(ctx context.Context, fn func() (string, error)) (string,
 
 // leaseHolder reads who holds the lease ("" when nobody does) on the
 // writer connection.
-func (s *Store) leaseHolder() (string, error) {
-	st := s.w.leaseHolder
+func (s *Store) leaseHolder() (string, error) { return leaseHolder(&s.w) }
+
+// leaseHolder reads who holds the lease with w's statement.
+func leaseHolder(w *writeStatements) (string, error) {
+	st := w.leaseHolder
 	holder := ""
 	for st.Next() {
 		holder = st.Text(0)

@@ -40,6 +40,9 @@ func openReader(path string) (*reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := attachSearch(c, path); err != nil {
+		return nil, errors.Join(err, c.Close())
+	}
 	if err := c.Exec(`PRAGMA query_only = 1; PRAGMA busy_timeout = 5000`); err != nil {
 		return nil, errors.Join(err, c.Close())
 	}

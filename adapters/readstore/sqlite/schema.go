@@ -23,8 +23,9 @@ const applicationID = 0x45435253
 // A store of a newer version is refused: it belongs to a newer build.
 // Version 7 adds the sessions' last_message_from, last_message_file_name,
 // last_message_forward_from and last_message_forward_type; version 8 the
-// sessions' group read positions.
-const schemaVersion = 8
+// sessions' group read positions; version 9 pairs the store with its
+// search file.
+const schemaVersion = 9
 
 var schema = []string{
 	`CREATE TABLE members (
@@ -57,11 +58,6 @@ var schema = []string{
 		UPDATE unread_floors SET seq = NEW.seq
 		WHERE chat_id = NEW.chat_id AND reader = NEW.to_member AND seq > NEW.seq;
 	END`,
-
-	searchTable,
-	searchTextTable,
-	searchVocab,
-	searchView,
 
 	clearFloorsTable,
 	mentionsTable,
@@ -114,6 +110,10 @@ var schema = []string{
 	`CREATE TABLE checkpoints (
 		projector TEXT PRIMARY KEY, position INTEGER NOT NULL
 	) WITHOUT ROWID`,
+	// The search file beside the store is this store's when it holds the
+	// same pair (searchfile.go).
+	`CREATE TABLE search_pair (id INTEGER NOT NULL)`,
+	`INSERT INTO search_pair (id) VALUES (abs(random()))`,
 
 	// The projection lease: one row, owner '' when free.
 	`CREATE TABLE projection_lease (

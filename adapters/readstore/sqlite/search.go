@@ -14,35 +14,48 @@ import (
 	"github.com/eventchat/eventchat/adapters/sqlitec"
 )
 
-// The search model: an FTS5 index of the folded text of every message
-// with a text (projections.FoldSearch), under the message's rowid, and the
-// same texts by chat in search_text. The FTS5 index holds no copy of the
-// text (contentless); the trigram tokenizer finds any substring of three
-// characters or more, which is how Chinese and Vietnamese are typed: no
-// word breaker needed. search_text is what a viewer's own chats are read
-// from, a covering primary key, no message decoded but those that match.
+// The search model, in the search file (searchfile.go): an FTS5 index of
+// the folded text of every message with a text (projections.FoldSearch),
+// under the message's rowid, and the same texts by chat in search_text.
+// The FTS5 index holds no copy of the text (contentless); the trigram
+// tokenizer finds any substring of three characters or more, which is how
+// Chinese and Vietnamese are typed: no word breaker needed. It keeps no
+// positions either (detail=none, much less to write): a text is looked for
+// as all of its grams, and what that finds is checked against the text. search_text is
+// what a viewer's own chats are read from, a covering primary key, no
+// message decoded but those that match. The statements name the tables
+// unqualified: SQLite finds them in the attached search file.
 const (
 	searchTable = `CREATE VIRTUAL TABLE message_search USING fts5(
-		body, content='', contentless_delete=1, tokenize='trigram'
+		body, content='', contentless_delete=1, tokenize='trigram', detail=none
 	)`
 	searchTextTable = `CREATE TABLE search_text (
 		chat_id TEXT NOT NULL, msg INTEGER NOT NULL, body TEXT NOT NULL,
 		PRIMARY KEY (chat_id, msg)
 	) WITHOUT ROWID`
-	// searchTerms is the index as rows verify compares: each gram of each
-	// message, by message id, and each message's text.
 	searchVocab = `CREATE VIRTUAL TABLE message_search_terms USING fts5vocab(message_search, instance)`
-	searchView  = `CREATE VIEW search_terms AS
+	// searchView is the index as rows verify compares: each gram of each
+	// message, by message id, and each message's text. It joins both
+	// files, which only a temporary view may.
+	searchView = `CREATE TEMP VIEW search_terms AS
 		SELECT m.id AS id, v.term AS term, printf('%010d', v.offset) AS pos, m.doc ->> '$.tenant' AS tenant
 		FROM message_search_terms v JOIN messages m ON m.rowid = v.doc
 		UNION ALL SELECT m.id, t.body, 'text', m.doc ->> '$.tenant'
 		FROM search_text t JOIN messages m ON m.rowid = t.msg`
 
-	unindexSQL     = `DELETE FROM message_search WHERE rowid = (SELECT rowid FROM messages WHERE id = ?)`
-	indexSQL       = `INSERT INTO message_search (rowid, body) SELECT rowid, ?2 FROM messages WHERE id = ?1`
-	unindexTextSQL = `DELETE FROM search_text
-		WHERE chat_id = (SELECT chat_id FROM messages WHERE id = ?1) AND msg = (SELECT rowid FROM messages WHERE id = ?1)`
-	indexTextSQL = `INSERT INTO search_text (chat_id, msg, body) SELECT chat_id, rowid, ?2 FROM messages WHERE id = ?1`
+	// The index is written by one statement of each kind a transaction,
+	// ?1 a JSON array of rows: FTS5 writes the terms it holds as a new
+	// segment of the index at the start of every statement (a savepoint),
+	// which a statement a message made dear. searchRowsSQL reads the
+	// messages of the ids in ?1, with their rowid and whether the model
+	// holds them.
+	searchRowsSQL = `SELECT ` + messageColumns + `, m.rowid,
+		EXISTS (SELECT 1 FROM search_text t WHERE t.chat_id = m.chat_id AND t.msg = m.rowid)
+		FROM json_each(?1) j JOIN messages m ON m.id = j.value`
+	unindexSQL     = `DELETE FROM message_search WHERE rowid IN (SELECT value ->> 1 FROM json_each(?1))`
+	unindexTextSQL = `DELETE FROM search_text WHERE (chat_id, msg) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1))`
+	indexSQL       = `INSERT INTO message_search (rowid, body) SELECT value ->> 1, value ->> 2 FROM json_each(?1)`
+	indexTextSQL   = `INSERT INTO search_text (chat_id, msg, body) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)`
 
 	searchColumns = messageColumns + `, m.rowid`
 	// searchChatsSQL: the chats member has a conversation in or a group of.
@@ -89,42 +102,58 @@ var (
 	walkWindow int64 = 200_000
 )
 
+// errNoSearchWrites refuses a write of the search file on the writer
+// once the trailing writer writes it.
+var errNoSearchWrites = errors.New("sqliteread: the search file is written by the trailing writer (Trailing)")
+
 func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
-	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
-	ms, err := t.GetMessages(ctx, ids)
+	if t.sw == nil {
+		return errNoSearchWrites
+	}
+	if err := t.check(ctx); err != nil {
+		return err
+	}
+	arg, err := json.Marshal(slices.Compact(slices.Sorted(slices.Values(ids))))
 	if err != nil {
 		return err
 	}
-	for _, id := range ids {
-		m, ok := ms[id]
-		if !ok {
+	// What the model held of each message goes, and its text, if any,
+	// comes in its place: none once recalled, deleted for everyone or
+	// erased. A row is [chat, rowid, text].
+	var held, texts []any
+	st := t.sw.rows
+	st.BindTextBytes(arg)
+	for st.Next() {
+		m, err := messageAt(st)
+		if err != nil {
+			st.Done()
+			return err
+		}
+		rowid := st.Int(7)
+		if st.Int(8) != 0 {
+			held = append(held, []any{m.ChatID, rowid})
+		}
+		if text := m.SearchText(); text != "" {
+			texts = append(texts, []any{m.ChatID, rowid, text})
+		}
+	}
+	if err := st.Done(); err != nil {
+		return fmt.Errorf("sqliteread: read the messages to index: %w", err)
+	}
+	for _, w := range []struct {
+		st   *sqlitec.Stmt
+		rows []any
+	}{{t.sw.unindex, held}, {t.sw.unindexText, held}, {t.sw.index, texts}, {t.sw.indexText, texts}} {
+		if len(w.rows) == 0 {
 			continue
 		}
-		if err := t.index(&m); err != nil {
-			return fmt.Errorf("sqliteread: index message %s: %w", id, err)
+		arg, err := json.Marshal(w.rows)
+		if err == nil {
+			w.st.BindTextBytes(arg)
+			err = w.st.Exec()
 		}
-	}
-	return nil
-}
-
-// index puts m's folded text in the search model in place of what it held
-// of m: nothing once m is recalled, deleted for everyone or erased.
-func (t *tx) index(m *projections.Message) error {
-	for _, st := range []*sqlitec.Stmt{t.st.unindex, t.st.unindexText} {
-		st.BindText(m.ID)
-		if err := st.Exec(); err != nil {
-			return err
-		}
-	}
-	text := m.SearchText()
-	if text == "" {
-		return nil
-	}
-	for _, st := range []*sqlitec.Stmt{t.st.index, t.st.indexText} {
-		st.BindText(m.ID)
-		st.BindText(text)
-		if err := st.Exec(); err != nil {
-			return err
+		if err != nil {
+			return fmt.Errorf("sqliteread: index %d messages: %w", len(w.rows), err)
 		}
 	}
 	return nil
@@ -219,7 +248,11 @@ func searchChats(st *sqlitec.Stmt, member string) ([]string, error) {
 // keeps the messages keep admits until it holds size.
 func matchIndex(st *sqlitec.Stmt, folded string, inChats []byte, before, floor int64, size int,
 	keep func(*projections.Message) (bool, error)) ([]projections.Message, error) {
-	st.BindText(`"` + strings.ReplaceAll(folded, `"`, `""`) + `"`)
+	grams := projections.SearchGrams(folded)
+	for i, g := range grams {
+		grams[i] = `"` + strings.ReplaceAll(g, `"`, `""`) + `"`
+	}
+	st.BindText(strings.Join(grams, " AND "))
 	st.BindInt(before)
 	st.BindTextBytes(inChats)
 	st.BindInt(floor)

@@ -79,20 +79,28 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 	if err := sh.closeCheckpointed(); err != nil {
 		return fmt.Errorf("sqliteread: close the shadow %s: %w", sh.path, err)
 	}
-	var errs []error
-	errs = append(errs, s.ckpt.close(), s.readers.close(), s.writer.Close())
+	s.tmu.Lock()
+	errs := []error{s.closeTrail()}
+	s.tmu.Unlock()
+	errs = append(errs, s.ckpt.close(), s.sckpt.close(), s.readers.close(), s.writer.Close())
 	s.writer = nil
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqliteread: close %s for the swap: %w", s.path, err)
 	}
-	// The old file's WAL must not be read as the new file's.
-	for _, suffix := range []string{"-wal", "-shm"} {
-		if err := os.Remove(s.path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("sqliteread: swap: %w", err)
+	// The old files' WALs must not be read as the new files'. The store's
+	// file goes first: a search file left beside another store is emptied
+	// when the store opens (search_pair).
+	for _, path := range []string{s.path, searchPath(s.path)} {
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if err := removeFile(path + suffix); err != nil {
+				return fmt.Errorf("sqliteread: swap: %w", err)
+			}
 		}
 	}
-	if err := os.Rename(sh.path, s.path); err != nil {
-		return fmt.Errorf("sqliteread: swap in %s: %w", sh.path, err)
+	for _, mv := range [][2]string{{sh.path, s.path}, {searchPath(sh.path), searchPath(s.path)}} {
+		if err := os.Rename(mv[0], mv[1]); err != nil {
+			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)
+		}
 	}
 	if err := syncDir(filepath.Dir(s.path)); err != nil {
 		return err
@@ -151,10 +159,12 @@ func (s *Store) closeCheckpointed() error {
 	return s.Close()
 }
 
-// removeDB removes a store's files, its WAL first: a WAL left beside a new
-// file of the same name would be read as the new file's.
+// removeDB removes a store's files and its search file's, each WAL first:
+// a WAL left beside a new file of the same name would be read as the new
+// file's.
 func removeDB(path string) error {
-	for _, p := range []string{path + "-wal", path + "-shm", path} {
+	for _, p := range []string{path + "-wal", path + "-shm", path,
+		searchPath(path) + "-wal", searchPath(path) + "-shm", searchPath(path)} {
 		if err := removeFile(p); err != nil {
 			return err
 		}

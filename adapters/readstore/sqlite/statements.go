@@ -23,8 +23,6 @@ type writeStatements struct {
 
 	takeLease, leaseHolder, dropLease *sqlitec.Stmt
 
-	index, unindex, indexText, unindexText *sqlitec.Stmt
-
 	putMembers, insertMessages, getSessions, putSessions, putApplies, putFriends, putAuthSessions sqlitec.Batch
 	putMentions, putGroups, putGroupMembers, putPersonal, putGroupApplies, putNotices             sqlitec.Batch
 }
@@ -80,10 +78,6 @@ func prepareWrites(c *sqlitec.Conn) (writeStatements, error) {
 		&w.allFriends:        friendsSQL,
 		&w.personalOf:        personalOfSQL,
 		&w.groupsNoticedBy:   groupsNoticedBySQL,
-		&w.index:             indexSQL,
-		&w.unindex:           unindexSQL,
-		&w.indexText:         indexTextSQL,
-		&w.unindexText:       unindexTextSQL,
 	})
 	if err != nil {
 		return w, err

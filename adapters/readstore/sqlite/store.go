@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/eventchat/eventchat/projections"
 
@@ -29,10 +30,21 @@ type Store struct {
 	w       writeStatements
 	readers *readers
 	ckpt    *checkpointer
+	// sw writes the search file on the writer until Trailing gives that
+	// to trail (split).
+	sw    *searchWrites
+	split bool
+	// tmu serializes the trailing Updates and guards trail; it is taken
+	// after mu, never while waiting for it.
+	tmu   sync.Mutex
+	trail *trailWriter
+	// sckpt checkpoints the search file.
+	sckpt *checkpointer
 	// leaseOwner is whom this handle last took the projection lease for
 	// ("" when it holds none): Update commits only while the lease's
-	// holder is the same.
-	leaseOwner string
+	// holder is the same. It is set under mu, and read by the trailing
+	// writer without it.
+	leaseOwner atomic.Pointer[string]
 	// replaced is the schema version of the older store Open replaced, 0
 	// when it opened a store of this version or created one.
 	replaced int64
@@ -141,12 +153,28 @@ func (s *Store) init() error {
 	if mode != "wal" {
 		return fmt.Errorf("sqliteread: %s: journal mode is %q, want wal", s.path, mode)
 	}
-	if err := s.writer.Exec("PRAGMA " + strings.Join(writerPragmas, "; PRAGMA ")); err != nil {
+	pair, err := storePair(s.writer)
+	if err != nil {
+		return fmt.Errorf("sqliteread: read %s: %w", s.path, err)
+	}
+	if err := ensureSearchFile(s.path, pair); err != nil {
+		return err
+	}
+	if !s.split {
+		if err := attachSearch(s.writer, s.path); err != nil {
+			return err
+		}
+	}
+	if err := s.writer.Exec("PRAGMA " + joinPragmas(writerPragmas)); err != nil {
 		return fmt.Errorf("sqliteread: configure %s: %w", s.path, err)
 	}
-	var err error
 	if s.w, err = prepareWrites(s.writer); err != nil {
 		return fmt.Errorf("sqliteread: %s: %w", s.path, err)
+	}
+	if !s.split {
+		if s.sw, err = prepareSearchWrites(s.writer); err != nil {
+			return fmt.Errorf("sqliteread: %s: %w", s.path, err)
+		}
 	}
 	if s.readers, err = openReaders(s.path, max(4, 2*runtime.GOMAXPROCS(0))); err != nil {
 		return fmt.Errorf("sqliteread: open readers of %s: %w", s.path, err)
@@ -154,8 +182,20 @@ func (s *Store) init() error {
 	if s.ckpt, err = startCheckpointer(s.path); err != nil {
 		return fmt.Errorf("sqliteread: open checkpointer of %s: %w", s.path, err)
 	}
+	if s.sckpt, err = startCheckpointer(searchPath(s.path)); err != nil {
+		return fmt.Errorf("sqliteread: open checkpointer of %s: %w", searchPath(s.path), err)
+	}
+	if s.split {
+		s.tmu.Lock()
+		defer s.tmu.Unlock()
+		if s.trail, err = openTrailWriter(s.path); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+func joinPragmas(ps []string) string { return strings.Join(ps, "; PRAGMA ") }
 
 // Close closes every connection. The store must not be used afterwards.
 func (s *Store) Close() error {
@@ -165,8 +205,13 @@ func (s *Store) Close() error {
 		return nil
 	}
 	var errs []error
-	if s.ckpt != nil {
-		errs = append(errs, s.ckpt.close())
+	s.tmu.Lock()
+	errs = append(errs, s.closeTrail())
+	s.tmu.Unlock()
+	for _, k := range []*checkpointer{s.ckpt, s.sckpt} {
+		if k != nil {
+			errs = append(errs, k.close())
+		}
 	}
 	if s.readers != nil {
 		errs = append(errs, s.readers.close())
@@ -192,25 +237,33 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	if s.writer == nil {
 		return errClosed
 	}
+	return update(ctx, s.writer, &s.w, s.sw, s.w.begin, s.owner(), fn)
+}
+
+// update runs fn in one transaction of c, begun by begin, committed while
+// owner holds the projection lease; sw is nil when c does not write the
+// search file.
+func update(ctx context.Context, c *sqlitec.Conn, w *writeStatements, sw *searchWrites, begin *sqlitec.Stmt,
+	owner string, fn func(tx projections.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqliteread: update: %w", err)
 	}
-	if err := s.w.begin.Exec(); err != nil {
+	if err := begin.Exec(); err != nil {
 		return fmt.Errorf("sqliteread: begin update: %w", err)
 	}
-	t := &tx{c: s.writer, st: &s.w}
+	t := &tx{c: c, st: w, sw: sw}
 	committed := false
 	defer func() {
 		t.over = true
 		if !committed {
-			s.rollback()
+			rollback(c, w)
 		}
 	}()
-	holder, err := s.leaseHolder()
+	holder, err := leaseHolder(w)
 	if err != nil {
 		return fmt.Errorf("sqliteread: read the lease: %w", err)
 	}
-	if holder != s.leaseOwner {
+	if holder != owner {
 		return projections.ErrLeaseLost
 	}
 	if err := fn(t); err != nil {
@@ -219,18 +272,18 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sqliteread: update: %w", err)
 	}
-	if err := s.w.commit.Exec(); err != nil {
+	if err := w.commit.Exec(); err != nil {
 		return fmt.Errorf("sqliteread: commit update: %w", err)
 	}
 	committed = true
 	return nil
 }
 
-// rollback ends the open transaction, if a failed statement has not
+// rollback ends c's open transaction, if a failed statement has not
 // already ended it, and resets statements a panic may have left running.
-func (s *Store) rollback() {
-	s.writer.ResetAll()
-	if s.writer.InTransaction() {
-		_ = s.w.rollback.Exec() // nothing better to do: the batch fails anyway
+func rollback(c *sqlitec.Conn, w *writeStatements) {
+	c.ResetAll()
+	if c.InTransaction() {
+		_ = w.rollback.Exec() // nothing better to do: the batch fails anyway
 	}
 }

@@ -29,6 +29,13 @@ func openForContract(dir string) (projections.ReadStore, func()) {
 
 var _ = readstoretest.DescribeReadStore("sqlite", openForContract)
 
+// The contract indexes on the trailing writer; a shadow folds the search
+// file on its one writer.
+var _ = readstoretest.DescribeSearch("sqlite with one writer", func(dir string) (projections.ReadStore, func()) {
+	s, closeStore := openForContract(dir)
+	return struct{ projections.ReadStore }{s}, closeStore
+})
+
 // The contract's chats are small: their searches read the chats. These go
 // through the trigram index, then through the index for a match or two
 // before the chats are read below it.
@@ -67,6 +74,95 @@ var _ = Describe("sqlite read store file", func() {
 			Expect(err).NotTo(HaveOccurred())
 		}
 	}
+
+	It("folds the search file on a trailing writer of its own, which never waits for the writer nor the writer for it", func() {
+		s := open()
+		defer s.Close()
+		alice := projections.Viewer{Tenant: "x0001", Member: "alice"}
+		Expect(s.Update(ctx, func(tx projections.Tx) error {
+			ss := []projections.Session{{Tenant: "x0001", Member: "alice", Peer: "bob", ChatType: "Friend", ChatID: "ab"}}
+			if err := tx.PutSessions(ctx, ss); err != nil {
+				return err
+			}
+			return tx.InsertMessages(ctx, []projections.Message{{ID: "m1", Tenant: "x0001", ChatID: "ab", Seq: 1,
+				ChatType: "Friend", From: "bob", To: "alice", MsgType: "Text", Content: "ăn cơm chưa", Status: projections.StatusUnread}})
+		})).To(Succeed())
+		trail, err := s.Trailing()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.IndexMessages(ctx, []string{"m1"}) })).
+			To(MatchError(ContainSubstring("trailing writer")), "the writer writes the search file no more")
+
+		// Each writer's transaction is held open while the other commits.
+		holdOpen := func(store projections.ReadStore, fn func(tx projections.Tx) error) (held, release chan struct{}, done chan error) {
+			held, release, done = make(chan struct{}), make(chan struct{}), make(chan error, 1)
+			go func() {
+				done <- store.Update(ctx, func(tx projections.Tx) error {
+					if err := fn(tx); err != nil {
+						return err
+					}
+					close(held)
+					<-release
+					return nil
+				})
+			}()
+			return held, release, done
+		}
+		held, release, trailDone := holdOpen(trail, func(tx projections.Tx) error {
+			if err := tx.IndexMessages(ctx, []string{"m1"}); err != nil {
+				return err
+			}
+			return tx.SetCheckpoint(ctx, "search.v1", 5)
+		})
+		Eventually(held).Should(BeClosed())
+		Expect(s.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "chats.v3", 6) })).To(Succeed())
+		close(release)
+		Eventually(trailDone).Should(Receive(BeNil()))
+
+		held, release, done := holdOpen(s, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "chats.v3", 7) })
+		Eventually(held).Should(BeClosed())
+		Expect(trail.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "search.v1", 7) })).To(Succeed())
+		close(release)
+		Eventually(done).Should(Receive(BeNil()))
+
+		Expect(s.Checkpoints(ctx)).To(SatisfyAll(HaveKeyWithValue("chats.v3", uint64(7)), HaveKeyWithValue("search.v1", uint64(7))))
+		found, err := s.SearchMessages(ctx, alice, projections.SearchQuery{Text: "an com"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(ConsistOf(HaveField("ID", "m1")))
+
+		By("a reopen keeps both files, the search file paired with its store")
+		Expect(s.Close()).To(Succeed())
+		s = open()
+		Expect(s.Checkpoints(ctx)).To(HaveKeyWithValue("search.v1", uint64(7)))
+		found, err = s.SearchMessages(ctx, alice, projections.SearchQuery{Text: "cơm"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(HaveLen(1))
+	})
+
+	It("empties a search file left beside another store, and refuses a foreign one", func() {
+		s := open()
+		Expect(s.Close()).To(Succeed())
+		other := filepath.Join(filepath.Dir(path), "other.db")
+		o, err := sqliteread.Open(other)
+		Expect(err).NotTo(HaveOccurred())
+		trail, err := o.Trailing()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(trail.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "search.v1", 9) })).To(Succeed())
+		Expect(o.Close()).To(Succeed())
+		Expect(os.Rename(other+".search", path+".search")).To(Succeed())
+
+		s = open()
+		Expect(s.Checkpoints(ctx)).NotTo(HaveKey("search.v1"), "the other store's search file was emptied")
+		Expect(s.Close()).To(Succeed())
+
+		Expect(os.Remove(path + ".search")).To(Succeed())
+		db, err := sql.Open("sqlite", path+".search")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = db.Exec(`CREATE TABLE mine (x); PRAGMA application_id = 7`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(db.Close()).To(Succeed())
+		_, err = sqliteread.Open(path)
+		Expect(err).To(MatchError(ContainSubstring("not an eventchat search file")))
+	})
 
 	It("keeps data and checkpoints across a reopen", func() {
 		s := open()

@@ -14,8 +14,9 @@ import (
 type tx struct {
 	c    *sqlitec.Conn
 	st   *writeStatements
-	doc  []byte // reused to encode message docs
-	over bool   // Update has returned
+	sw   *searchWrites // nil when the connection does not write the search file
+	doc  []byte        // reused to encode message docs
+	over bool          // Update has returned
 }
 
 var _ projections.Tx = (*tx)(nil)
