@@ -96,6 +96,16 @@ describe('the main screens', { skip: missingEnv || undefined, timeout: 120_000 }
     await session.context.close();
   });
 
+  it('search', async () => {
+    const session = await signedIn();
+    const { page } = session;
+    await page.getByTestId('global-search').fill('trail');
+    await page.getByTestId('global-search-hit').nth(1).waitFor();
+    await photograph(page, 'search');
+    assert.deepEqual(session.errors, []);
+    await session.context.close();
+  });
+
   it('settings', async () => {
     const session = await signedIn();
     await openSettings(session.page);
