@@ -39,6 +39,8 @@ func (a *API) messageReaders(c echo.Context, p commands.Principal) error {
 	switch {
 	case len(groupID) > maxIDLength || len(messageID) > maxIDLength:
 		return fault.New(fault.Invalid, fault.MsgReadersIDTooLong)
+	case groupID == "":
+		return fault.New(fault.Invalid, fault.MsgGroupIDMissing)
 	case messageID == "":
 		return fault.New(fault.Invalid, fault.MsgReadersMessageID)
 	}

@@ -182,7 +182,7 @@ var _ = Describe("Who has read a group message", func() {
 			s.refused("GET", "/v1/chat/groupInfo/readers?"+query(), alice, nil, http.StatusBadRequest, info)
 		},
 		Entry("no message", func() string { return "groupId=" + groupID }, "messageId is required"),
-		Entry("no group", func() string { return "messageId=" + hello.ID }, "group not found"),
+		Entry("no group", func() string { return "messageId=" + hello.ID }, "a group chat needs its groupId"),
 		Entry("a group id of 65 characters", func() string { return "groupId=" + strings.Repeat("9", 65) + "&messageId=" + hello.ID },
 			"groupId and messageId are ids of at most 64 characters"),
 		Entry("a message id of 10,000 characters", func() string { return "groupId=" + groupID + "&messageId=" + strings.Repeat("1,", 5000) },
