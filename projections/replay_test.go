@@ -352,6 +352,9 @@ var _ = Describe("Replays", func() {
 		left := filepath.Join(dir, "verify-0123456789abcdef.db")
 		Expect(os.WriteFile(left, []byte("a verify's temporary store"), 0o600)).To(Succeed())
 		Expect(os.WriteFile(left+"-wal", []byte("its log"), 0o600)).To(Succeed())
+		// A search file whose store a stop removed already.
+		lone := filepath.Join(dir, "verify-fedcba9876543210.db.search")
+		Expect(os.WriteFile(lone, []byte("a verify's search file"), 0o600)).To(Succeed())
 		// And an import's staged export: no replay resumes.
 		staged := filepath.Join(dir, "fedcba9876543210.ndjson")
 		Expect(os.WriteFile(staged, []byte("an export\n"), 0o600)).To(Succeed())
@@ -360,7 +363,10 @@ var _ = Describe("Replays", func() {
 		Expect(staged).NotTo(BeAnExistingFile())
 		Expect(left).NotTo(BeAnExistingFile())
 		Expect(left + "-wal").NotTo(BeAnExistingFile())
+		Expect(left + ".search").NotTo(BeAnExistingFile())
+		Expect(lone).NotTo(BeAnExistingFile())
 		Expect(filepath.Join(dir, r.ID+".db")).To(BeAnExistingFile())
+		Expect(filepath.Join(dir, r.ID+".db.search")).To(BeAnExistingFile())
 		replays, err = projections.NewReplays(e, shelf, idle)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(replays.List()).To(HaveLen(1))
@@ -370,6 +376,7 @@ var _ = Describe("Replays", func() {
 		Expect(replays.List()).To(BeEmpty())
 		_, err = os.Stat(filepath.Join(dir, r.ID+".db"))
 		Expect(os.IsNotExist(err)).To(BeTrue())
+		Expect(filepath.Join(dir, r.ID+".db.search")).NotTo(BeAnExistingFile())
 		Expect(fault.Is(replays.Delete(r.ID), fault.NotFound)).To(BeTrue())
 	})
 })

@@ -41,7 +41,7 @@ func NewShelf(dir string) (*Shelf, error) {
 			}
 			continue
 		}
-		id, isStore := strings.CutSuffix(e.Name(), ".db")
+		id, isStore := strings.CutSuffix(strings.TrimSuffix(e.Name(), searchSuffix), ".db")
 		if !isStore {
 			continue
 		}
