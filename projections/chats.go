@@ -19,8 +19,9 @@ type Chats struct{}
 // Name is the persisted checkpoint key.
 // Version 2 keeps, in the sessions, the last message's sender, its file
 // name and the origin of a forward; version 3 how far each member of a
-// group has read its chat.
-func (Chats) Name() string { return "chats.v3" }
+// group has read its chat; version 4 reads a group's chat for its member
+// when it sends there (its unread count and the senders told, 28).
+func (Chats) Name() string { return "chats.v4" }
 
 // Project folds messages and read acknowledgements. The batch's messages are
 // inserted together at its end; acknowledgements mark pending ones in memory.

@@ -192,12 +192,12 @@ func (b *chatBatch) groupSent(ctx context.Context, env Envelope, e *chat.Message
 		s.Hidden = false
 		if member != e.From {
 			s.UnreadCount++
-		} else {
-			s.ReadSeq = m.Seq // a member reads the chat up to what it says
 		}
 	}
 	b.deltas = append(b.deltas, delta(env, CmdMessage, m, members...))
-	return nil
+	// A member has read the chat up to what it says in it, as if it had
+	// acknowledged its own message.
+	return b.groupRead(ctx, env, &chat.ReadAcknowledged{Reader: e.From, Peer: chatID, ChatType: e.ChatType, MessageID: m.ID, At: e.At})
 }
 
 // groupRead moves the reader's read position up to the message read, never

@@ -58,7 +58,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 		return newLog().add(groups, &group.Created{GroupID: "g1", Name: "Team", Owner: "o", Members: []string{"a", "b"}, At: 1})
 	}
 
-	It("fans a message out to every member's conversation and connections, unread for all but the sender", func() {
+	It("fans a message out to every member's conversation and connections, unread for all but the sender, who has read up to it", func() {
 		l := created().
 			add(chats, groupSent("m1", "a", "hello")).
 			add(chats, groupSent("m2", "b", "hi"))
@@ -73,7 +73,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 				}
 			}
 			Expect(msgs).To(Equal(3)) // the creation's line and two messages
-			for member, want := range map[string]int{"o": 2, "a": 1, "b": 1} {
+			for member, want := range map[string]int{"o": 2, "a": 1, "b": 0} {
 				s, ok := session(store, member)
 				Expect(ok).To(BeTrue(), member)
 				Expect([]any{s.ChatType, s.UnreadCount, s.LastMessageContent}).To(Equal([]any{"Group", want, "hi"}), member)
@@ -127,6 +127,46 @@ var _ = Describe("The chats projector in a group chat", func() {
 		}
 	})
 
+	// readAcks are the read acknowledgements (28) among ds of reader's reads,
+	// each as its message id followed by whom it goes to.
+	readAcks := func(ds []projections.Delta, reader string) [][]string {
+		GinkgoHelper()
+		var acks [][]string
+		for _, d := range ds {
+			if d.Cmd != projections.CmdReadAck {
+				continue
+			}
+			var ack struct{ ChatType, From, To, MessageID string }
+			raw, err := json.Marshal(d.Payload)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(json.Unmarshal(raw, &ack)).To(Succeed())
+			if ack.From == reader {
+				Expect([]string{ack.ChatType, ack.To}).To(Equal([]string{"Group", "g1"}))
+				acks = append(acks, append([]string{ack.MessageID}, d.To...))
+			}
+		}
+		return acks
+	}
+
+	It("reads the chat for a member who sends there: its unread count goes to zero, and the senders it newly read are told (28)", func() {
+		l := created().
+			add(chats, groupSent("m1", "a", "one")).
+			add(chats, groupSent("m2", "o", "two")).
+			add(chats, groupSent("m3", "b", "three")).
+			add(chats, groupSent("m4", "b", "four"))
+		for _, n := range []int{0, 1} {
+			store := openStore()
+			ds := foldChats(store, l.envs, n)
+			b, _ := session(store, "b")
+			Expect(b.UnreadCount).To(BeZero(), "batches of %d", n)
+			o, _ := session(store, "o")
+			Expect(o.UnreadCount).To(Equal(2), "m3 and m4, batches of %d", n)
+			Expect(readAcks(ds, "b")).To(Equal([][]string{
+				{"m3", "a", "o"}, {"m3", "b"}, // m1 and m2 newly read; b's own connections
+			}), "nothing more to read at m4, batches of %d", n)
+		}
+	})
+
 	It("tells the senders, still members, of the messages a member newly read that it read them (28), once", func() {
 		l := created().
 			add(chats, groupSent("m1", "a", "one")).
@@ -139,19 +179,7 @@ var _ = Describe("The chats projector in a group chat", func() {
 			add(chats, groupAck("b", "m4"))
 		for _, n := range []int{0, 1} {
 			store := openStore()
-			var acks [][]string
-			for _, d := range foldChats(store, l.envs, n) {
-				if d.Cmd != projections.CmdReadAck {
-					continue
-				}
-				var ack struct{ ChatType, From, To, MessageID string }
-				raw, err := json.Marshal(d.Payload)
-				Expect(err).NotTo(HaveOccurred())
-				Expect(json.Unmarshal(raw, &ack)).To(Succeed())
-				Expect([]string{ack.ChatType, ack.From, ack.To}).To(Equal([]string{"Group", "b", "g1"}))
-				acks = append(acks, append([]string{ack.MessageID}, d.To...))
-			}
-			Expect(acks).To(Equal([][]string{
+			Expect(readAcks(foldChats(store, l.envs, n), "b")).To(Equal([][]string{
 				{"m2", "o"}, {"m2", "b"}, // a has left; b's own connections as before
 				{"m4", "o"}, {"m4", "b"}, // m1 was read already, m3 is a's
 			}), "batches of %d", n)

@@ -59,7 +59,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		}
 		code, out, errOut := s.imctl("projections", "status")
 		Expect(code).To(Equal(0), errOut)
-		Expect(out).To(MatchRegexp(`chats\.v3\s+%d\s+%d\s+no\s+0\.0\s+-`, r.Head, r.Head))
+		Expect(out).To(MatchRegexp(`chats\.v4\s+%d\s+%d\s+no\s+0\.0\s+-`, r.Head, r.Head))
 
 		// Operators only.
 		status, _ := s.call("GET", "/v1/admin/projections/status", a.Token, nil)
@@ -141,7 +141,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 				_, _ = rebuilder.CancelRun()
 			}
 		}
-		_, err = rebuilder.Start("chats.v3")
+		_, err = rebuilder.Start("chats.v4")
 		Expect(err).NotTo(HaveOccurred())
 		p := finished(rebuilder)
 		Expect(p.State).To(Equal(projections.RebuildCancelled))

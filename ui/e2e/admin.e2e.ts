@@ -36,9 +36,9 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
     await op.page.locator('textarea[name=token]').fill(await operatorToken());
     await op.page.getByRole('button', { name: 'Sign in' }).click();
     await op.page.getByTestId('admin-who').filter({ hasText: 'Operator e2e' }).waitFor();
-    const chats = op.page.locator('[data-projector="chats.v3"]');
+    const chats = op.page.locator('[data-projector="chats.v4"]');
     await chats.waitFor();
-    assert.ok(Number(await chats.locator('td').nth(1).textContent()) > 0, 'chats.v3 has a checkpoint');
+    assert.ok(Number(await chats.locator('td').nth(1).textContent()) > 0, 'chats.v4 has a checkpoint');
     await shot(op.page, 'admin-01-projections');
   });
 
@@ -196,7 +196,7 @@ describe('the admin page', { skip: missingEnv || false, timeout: 120_000 }, () =
       await page.goto(`${BASE_URL}/admin/`);
       await page.locator('textarea[name=token]').fill(await operatorToken());
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.locator('[data-projector="chats.v3"]').waitFor();
+      await page.locator('[data-projector="chats.v4"]').waitFor();
       await page.locator('input[name=tenant]').fill('x0001');
       await page.getByRole('button', { name: 'History' }).click();
       await page.locator('select[name=type]').waitFor();

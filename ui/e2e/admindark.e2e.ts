@@ -115,7 +115,7 @@ describe('the admin page, dark or light', { skip: missingEnv || false, timeout: 
       await check(page, 'sign-in');
       await page.getByRole('button', { name: 'Sign in' }).click();
 
-      await page.locator('[data-projector="chats.v3"]').waitFor();
+      await page.locator('[data-projector="chats.v4"]').waitFor();
       await page.getByRole('button', { name: 'Rebuild', exact: true }).click();
       await page.getByTestId('rebuild-confirm').waitFor();
       await check(page, 'projections');

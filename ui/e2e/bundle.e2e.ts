@@ -102,7 +102,7 @@ describe('the split, compressed bundle', { skip: missingEnv || false, timeout: 6
     await session.page.goto(`${BASE_URL}/admin/`);
     await session.page.locator('textarea[name=token]').fill(await operatorToken());
     await session.page.getByRole('button', { name: 'Sign in' }).click();
-    await session.page.locator('[data-projector="chats.v3"]').waitFor();
+    await session.page.locator('[data-projector="chats.v4"]').waitFor();
     assert.equal(loaded(requested, adminChunk).length, 1, 'the admin chunk');
     assert.deepEqual(loaded(requested, homeChunk), [], 'no home chunk on the admin page');
     assert.deepEqual(loaded(requested, callChunk), [], 'no call screens on the admin page');
