@@ -106,12 +106,15 @@ func (r *relay) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	// The connection is registered under the lock its upgrade is answered
+	// in: once a client has its answer, every send finds it.
+	r.mu.Lock()
 	conn, rw, _, err := ws.UpgradeHTTP(req, w)
 	if err != nil {
+		r.mu.Unlock()
 		return
 	}
 	c := &relayConn{id: id, conn: conn, aead: aead}
-	r.mu.Lock()
 	r.conns[id] = c
 	r.mu.Unlock()
 	defer func() {
