@@ -25,6 +25,21 @@ type SearchQuery struct {
 	Size   int
 }
 
+// Search page sizes.
+const (
+	defaultSearchSize = 20
+	maxSearchSize     = 100
+)
+
+// PageSize is how many messages q asks for: Size, 20 when unset, 100 at
+// most.
+func (q SearchQuery) PageSize() int {
+	if q.Size <= 0 {
+		return defaultSearchSize
+	}
+	return min(q.Size, maxSearchSize)
+}
+
 // Search text lengths, in characters.
 const (
 	// SearchGram is the length of the grams the search indexes hold: a

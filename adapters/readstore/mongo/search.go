@@ -53,12 +53,6 @@ func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
 	return nil
 }
 
-// Search page sizes.
-const (
-	defaultSearchSize = 20
-	maxSearchSize     = 100
-)
-
 // newestFirst is the order of search results.
 var newestFirst = bson.D{{Key: "position", Value: -1}, {Key: "_id", Value: -1}}
 
@@ -75,11 +69,7 @@ func (s *Store) SearchMessages(ctx context.Context, v projections.Viewer, q proj
 
 func (s *Store) search(ctx context.Context, v projections.Viewer, q projections.SearchQuery) ([]projections.Message, error) {
 	folded := projections.FoldSearch(q.Text)
-	size := q.Size
-	if size <= 0 {
-		size = defaultSearchSize
-	}
-	size = min(size, maxSearchSize)
+	size := q.PageSize()
 	out := []projections.Message{}
 	if folded == "" || v.Member == "" {
 		return out, nil

@@ -82,12 +82,6 @@ const (
 	searchRowidSQL = `SELECT ` + searchColumns + ` FROM messages m WHERE m.rowid = ?`
 )
 
-// Search page sizes.
-const (
-	defaultSearchSize = 20
-	maxSearchSize     = 100
-)
-
 // How a search chooses between reading the viewer's own chats and walking
 // the index. Reading the viewer's n messages costs a·n. The index finds a
 // text in every chat of the store: to fill a page it walks the matches of
@@ -164,11 +158,7 @@ func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
 // reading v's chats (each through its index, newest first).
 func (s *Store) SearchMessages(ctx context.Context, v projections.Viewer, q projections.SearchQuery) ([]projections.Message, error) {
 	folded := projections.FoldSearch(q.Text)
-	size := q.Size
-	if size <= 0 {
-		size = defaultSearchSize
-	}
-	size = min(size, maxSearchSize)
+	size := q.PageSize()
 	out := []projections.Message{}
 	if folded == "" || v.Member == "" {
 		return out, nil
