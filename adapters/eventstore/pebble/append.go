@@ -30,60 +30,207 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if err := s.failure(); err != nil {
 		return es.WriteResult{}, err
 	}
-	// The ids are looked up before seqMu is taken, so that appenders look
-	// theirs up side by side; what is handed to Pebble meanwhile is in
+	// The ids are looked up before the append is queued, so that appenders
+	// look theirs up side by side; what is handed to Pebble meanwhile is in
 	// s.recent.
 	since := s.applied.Load()
 	found, err := s.lookUp(stream, evs)
 	if err != nil {
 		return es.WriteResult{}, err
 	}
-
-	s.seqMu.Lock()
-	if s.head-since >= recentIDs {
-		if found, err = s.lookUp(stream, evs); err != nil {
-			s.seqMu.Unlock()
+	q := &queued{stream: stream, expected: expected, evs: evs, found: found, since: since, turn: make(chan struct{}, 1)}
+	s.queueMu.Lock()
+	s.queue = append(s.queue, q)
+	lead := len(s.queue) == 1
+	s.queueMu.Unlock()
+	if !lead {
+		<-q.turn
+	}
+	if !q.decided {
+		s.lead()
+	}
+	switch {
+	case q.err != nil:
+		return es.WriteResult{}, q.err
+	case q.group != nil:
+		<-q.group.synced
+		if q.group.err != nil {
+			return es.WriteResult{}, q.group.err
+		}
+	case q.d.result.Position > s.durable.Load():
+		// A duplicate of an append whose fsync is under way, decided in a
+		// group that wrote nothing: it is answered once that append is
+		// durable.
+		if err := s.syncUpTo(q.head); err != nil {
 			return es.WriteResult{}, err
 		}
 	}
-	for i := range evs {
-		if found[i].pos == 0 {
-			found[i] = s.recent[evs[i].rec.ID]
-		}
-	}
-	d, err := s.decide(stream, expected, evs, found)
-	if err != nil || d.batch == nil {
-		head := s.head
-		s.seqMu.Unlock()
-		if err == nil && d.result.Position > s.durable.Load() {
-			// A duplicate of an append whose fsync is under way: it is
-			// answered once that append is durable.
-			err = s.syncUpTo(head)
-		}
-		return d.result, err
-	}
-	if err := s.db.ApplyNoSyncWait(d.batch, pebble.Sync); err != nil {
-		s.seqMu.Unlock()
-		return es.WriteResult{}, s.fail(err)
-	}
-	s.applyDecided(stream, d)
-	s.seqMu.Unlock()
+	return q.d.result, nil
+}
 
-	// Pebble syncs the WAL for every batch waiting here at once.
-	if err := d.batch.SyncWait(); err != nil {
-		return es.WriteResult{}, s.fail(err)
+// maxGroup bounds the appends written in one Pebble batch.
+const maxGroup = 256
+
+// queued is an append waiting in s.queue. The append at the head of the
+// queue leads: it decides the appends queued up to then, itself first, in
+// queue order, writes them in one Pebble batch, wakes the next head to lead
+// and waits for the batch to be durable. While that batch syncs, the next
+// leader writes the next one.
+type queued struct {
+	stream   string
+	expected es.ExpectedRevision
+	evs      []preparedEvent
+	found    []idEntry
+	since    uint64
+	// turn is sent on once: when the append is decided, or when it is at
+	// the head of the queue, undecided, and must lead.
+	turn chan struct{}
+
+	// Set by the leader that decides the append.
+	decided bool
+	d       decision
+	err     error
+	group   *group // the batch the append waits for; nil for none
+	head    uint64 // the last position handed to Pebble when decided
+}
+
+// group is the appends written in one Pebble batch.
+type group struct {
+	batch  *pebble.Batch
+	last   uint64
+	synced chan struct{} // closed once the batch is durable, or failed
+	err    error
+}
+
+// lead decides the appends at the head of the queue, hands them to Pebble
+// in one batch, makes the next append queued the leader and waits for the
+// batch to be durable.
+func (s *Store) lead() {
+	s.queueMu.Lock()
+	n := min(len(s.queue), maxGroup)
+	appends := append([]*queued(nil), s.queue[:n]...)
+	s.queueMu.Unlock()
+
+	g := s.write(appends)
+
+	s.queueMu.Lock()
+	rest := copy(s.queue, s.queue[n:])
+	clear(s.queue[rest:])
+	s.queue = s.queue[:rest]
+	var next *queued
+	if rest > 0 {
+		next = s.queue[0]
 	}
-	_ = d.batch.Close()
-	s.advance(d.result.Position)
-	return d.result, nil
+	s.queueMu.Unlock()
+	if next != nil {
+		next.turn <- struct{}{}
+	}
+	for _, q := range appends[1:] {
+		q.turn <- struct{}{}
+	}
+	if g == nil {
+		return
+	}
+	// Pebble syncs the WAL for every batch waiting here at once.
+	if err := g.batch.SyncWait(); err != nil {
+		g.err = s.fail(err)
+	} else {
+		s.advance(g.last)
+	}
+	_ = g.batch.Close()
+	close(g.synced)
+}
+
+// write decides appends in order and hands those to write to Pebble in one
+// batch, whose group it returns (nil when nothing was written).
+func (s *Store) write(appends []*queued) *group {
+	s.seqMu.Lock()
+	defer s.seqMu.Unlock()
+	var written []decision
+	var waiting []*queued // written, or duplicates of what is not durable
+	for _, q := range appends {
+		q.decided = true
+		if q.err = s.failure(); q.err != nil {
+			continue
+		}
+		if s.head-q.since >= recentIDs {
+			if q.found, q.err = s.lookUp(q.stream, q.evs); q.err != nil {
+				continue
+			}
+		}
+		for i := range q.evs {
+			if q.found[i].pos == 0 {
+				q.found[i] = s.recent[q.evs[i].rec.ID]
+			}
+		}
+		q.d, q.err = s.decide(q.stream, q.expected, q.evs, q.found)
+		q.head = s.head
+		if q.err != nil {
+			continue
+		}
+		if q.d.events != nil {
+			s.applyDecided(q.stream, q.d)
+			written = append(written, q.d)
+		}
+		if q.d.result.Position > s.durable.Load() {
+			waiting = append(waiting, q)
+		}
+	}
+	s.streams.Trim()
+	if len(written) == 0 {
+		return nil
+	}
+	b, err := s.batch(written)
+	if err == nil {
+		err = s.db.ApplyNoSyncWait(b, pebble.Sync)
+	}
+	if err != nil {
+		err = s.fail(err)
+		_ = b.Close()
+		for _, q := range waiting {
+			q.err = err
+		}
+		return nil
+	}
+	g := &group{batch: b, last: s.head, synced: make(chan struct{})}
+	for _, q := range waiting {
+		q.group = g
+	}
+	return g
+}
+
+// batch is a Pebble batch of the events decided, their stream revisions
+// and their ids, each kind of key in its own run: Pebble inserts a batch's
+// keys into its memtable one after the other, and a key next to the one
+// before it is found without a search from the top.
+func (s *Store) batch(written []decision) (*pebble.Batch, error) {
+	b := s.db.NewBatch()
+	var errs []error
+	for _, d := range written {
+		for i, e := range d.events {
+			errs = append(errs, b.Set(eventKey(e.Position), d.values[i], nil))
+		}
+	}
+	for _, d := range written {
+		prefix := streamPrefix(d.events[0].Stream)
+		for _, e := range d.events {
+			errs = append(errs, b.Set(streamKey(prefix, e.Revision), positionValue(e.Position), nil))
+		}
+	}
+	for _, d := range written {
+		for _, e := range d.events {
+			errs = append(errs, b.Set(idKey(e.ID), idValue(e.Position, e.Revision), nil))
+		}
+	}
+	return b, errors.Join(errs...)
 }
 
 // decision is an append decided: a result, and for an append to write, its
-// batch and events.
+// events and their encoded values.
 type decision struct {
 	result es.WriteResult
-	batch  *pebble.Batch
 	events []es.RecordedEvent
+	values [][]byte
 }
 
 // decide answers an append against the log; s.seqMu is held. found tells
@@ -103,29 +250,22 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []prepar
 	if exists {
 		next = last + 1
 	}
-	prefix := streamPrefix(stream)
-	b := s.db.NewBatch()
 	recs := make([]es.RecordedEvent, len(evs))
+	values := make([][]byte, len(evs))
 	pos := s.head
 	for i := range evs {
 		pos++
 		recs[i] = evs[i].rec
 		recs[i].Revision, recs[i].Position = next, pos
 		setRevision(evs[i].value, next)
-		err = errors.Join(
-			b.Set(eventKey(pos), evs[i].value, nil),
-			b.Set(streamKey(prefix, next), positionValue(pos), nil),
-			b.Set(idKey(recs[i].ID), idValue(pos, next), nil))
-		if err != nil {
-			_ = b.Close()
-			return decision{}, fmt.Errorf("pebblestore: append to %s: %w", stream, err)
-		}
+		values[i] = evs[i].value
 		next++
 	}
-	return decision{result: es.WriteResult{NextRevision: next - 1, Position: pos}, batch: b, events: recs}, nil
+	return decision{result: es.WriteResult{NextRevision: next - 1, Position: pos}, events: recs, values: values}, nil
 }
 
-// applyDecided records an append handed to Pebble; s.seqMu is held.
+// applyDecided records an append about to be handed to Pebble; s.seqMu is
+// held.
 func (s *Store) applyDecided(stream string, d decision) {
 	s.head = d.result.Position
 	for _, e := range d.events {
@@ -133,7 +273,6 @@ func (s *Store) applyDecided(stream string, d decision) {
 	}
 	s.applied.Store(s.head)
 	s.streams[stream] = d.result.NextRevision
-	s.streams.Trim()
 	s.pubMu.Lock()
 	s.pending = append(s.pending, pendingBatch{last: d.result.Position, events: d.events})
 	s.pubMu.Unlock()

@@ -54,7 +54,12 @@ type Store struct {
 	closeMu sync.RWMutex
 	closed  bool
 
-	// seqMu orders appends: it is held while an append is decided and its
+	// queueMu guards queue, the appends waiting to be written, in arrival
+	// order; its head leads (see queued).
+	queueMu sync.Mutex
+	queue   []*queued
+
+	// seqMu orders appends: it is held while appends are decided and their
 	// batch handed to Pebble, so that positions follow the WAL's order.
 	seqMu   sync.Mutex
 	head    uint64 // last position handed to Pebble

@@ -3,7 +3,6 @@ package pebblestore
 import (
 	"path/filepath"
 
-	"github.com/cockroachdb/pebble/v2"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -20,17 +19,15 @@ var _ = Describe("Syncing up to the head", func() {
 		evs, err := prepareAppend("t.x-1", []es.EventData{{ID: "a", Type: "T"}, {ID: "b", Type: "T"}})
 		Expect(err).NotTo(HaveOccurred())
 
-		s.seqMu.Lock()
-		d, err := s.decide("t.x-1", es.NoStream, evs, make([]idEntry, len(evs)))
-		Expect(err).NotTo(HaveOccurred())
-		Expect(s.db.ApplyNoSyncWait(d.batch, pebble.Sync)).To(Succeed())
-		s.applyDecided("t.x-1", d)
-		s.seqMu.Unlock()
+		q := &queued{stream: "t.x-1", expected: es.NoStream, evs: evs, found: make([]idEntry, len(evs))}
+		g := s.write([]*queued{q})
+		Expect(q.err).NotTo(HaveOccurred())
+		Expect(g).NotTo(BeNil())
 		Expect(s.durable.Load()).To(BeZero())
 
 		Expect(s.syncUpTo(2)).To(Succeed())
 		Expect(s.durable.Load()).To(Equal(uint64(2)))
 		Expect(s.pending).To(BeEmpty())
-		Expect(d.batch.SyncWait()).To(Succeed())
+		Expect(g.batch.SyncWait()).To(Succeed())
 	})
 })
