@@ -1,11 +1,11 @@
 // Package pebblestore is the embedded event store on Pebble, a log-structured
-// key-value store. An append is one Pebble batch synced to its write-ahead
-// log; Pebble's commit pipeline gathers the syncs of concurrent appends into
-// one fsync. Positions and revisions are assigned under a mutex that also
-// hands the batch to the pipeline, so that the WAL holds the batches in
-// position order: a batch is durable only once every batch before it is,
-// and after a crash the log has no gap. Reads and subscriptions see only
-// durable events.
+// key-value store. Appends queue behind a leader, which writes those queued
+// in one Pebble batch synced to its write-ahead log; Pebble's commit
+// pipeline gathers the syncs of the batches under way into one fsync.
+// Positions and revisions are assigned under a mutex that also hands the
+// batch to the pipeline, so that the WAL holds the batches in position
+// order: a batch is durable only once every batch before it is, and after a
+// crash the log has no gap. Reads and subscriptions see only durable events.
 //
 // One process owns a store directory at a time (Pebble locks it).
 package pebblestore
