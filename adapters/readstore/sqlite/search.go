@@ -1,6 +1,7 @@
 package sqliteread
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -43,19 +44,16 @@ const (
 		UNION ALL SELECT m.id, t.body, 'text', m.doc ->> '$.tenant'
 		FROM search_text t JOIN messages m ON m.rowid = t.msg`
 
-	// The index is written by one statement of each kind a transaction,
-	// ?1 a JSON array of rows: FTS5 writes the terms it holds as a new
-	// segment of the index at the start of every statement (a savepoint),
-	// which a statement a message made dear. searchRowsSQL reads the
-	// messages of the ids in ?1, with their rowid and whether the model
-	// holds them.
+	// searchRowsSQL reads the messages of the ids in ?1 (a JSON array),
+	// with their rowid and whether the model holds them; the writes that
+	// follow are one row each (see indexRows).
 	searchRowsSQL = `SELECT ` + messageColumns + `, m.rowid,
 		EXISTS (SELECT 1 FROM search_text t WHERE t.chat_id = m.chat_id AND t.msg = m.rowid)
 		FROM json_each(?1) j JOIN messages m ON m.id = j.value`
-	unindexSQL     = `DELETE FROM message_search WHERE rowid IN (SELECT value ->> 1 FROM json_each(?1))`
-	unindexTextSQL = `DELETE FROM search_text WHERE (chat_id, msg) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1))`
-	indexSQL       = `INSERT INTO message_search (rowid, body) SELECT value ->> 1, value ->> 2 FROM json_each(?1)`
-	indexTextSQL   = `INSERT INTO search_text (chat_id, msg, body) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?1)`
+	unindexSQL     = `DELETE FROM message_search WHERE rowid = ?`
+	unindexTextSQL = `DELETE FROM search_text WHERE chat_id = ? AND msg = ?`
+	indexSQL       = `INSERT INTO message_search (rowid, body) VALUES (?, ?)`
+	indexTextSQL   = `INSERT INTO search_text (chat_id, msg, body) VALUES (?, ?, ?)`
 
 	searchColumns = messageColumns + `, m.rowid`
 	// searchChatsSQL: the chats member has a conversation in or a group of.
@@ -113,8 +111,8 @@ func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
 	}
 	// What the model held of each message goes, and its text, if any,
 	// comes in its place: none once recalled, deleted for everyone or
-	// erased. A row is [chat, rowid, text].
-	var held, texts []any
+	// erased.
+	var held, texts []indexRow
 	st := t.sw.rows
 	st.BindTextBytes(arg)
 	for st.Next() {
@@ -125,33 +123,75 @@ func (t *tx) IndexMessages(ctx context.Context, ids []string) error {
 		}
 		rowid := st.Int(7)
 		if st.Int(8) != 0 {
-			held = append(held, []any{m.ChatID, rowid})
+			held = append(held, indexRow{chat: m.ChatID, rowid: rowid})
 		}
 		if text := m.SearchText(); text != "" {
-			texts = append(texts, []any{m.ChatID, rowid, text})
+			texts = append(texts, indexRow{chat: m.ChatID, rowid: rowid, text: text})
 		}
 	}
 	if err := st.Done(); err != nil {
 		return fmt.Errorf("sqliteread: read the messages to index: %w", err)
 	}
-	for _, w := range []struct {
-		st   *sqlitec.Stmt
-		rows []any
-	}{{t.sw.unindex, held}, {t.sw.unindexText, held}, {t.sw.index, texts}, {t.sw.indexText, texts}} {
-		if len(w.rows) == 0 {
-			continue
-		}
-		arg, err := json.Marshal(w.rows)
+	if err := t.sw.unindexRows(held); err != nil {
+		return fmt.Errorf("sqliteread: unindex %d messages: %w", len(held), err)
+	}
+	if err := t.sw.indexRows(texts); err != nil {
+		return fmt.Errorf("sqliteread: index %d messages: %w", len(texts), err)
+	}
+	return nil
+}
+
+// indexRow is a message as the search file holds it.
+type indexRow struct {
+	chat  string
+	rowid int64
+	text  string
+}
+
+// The writes below are one statement a row. A statement that writes
+// several rows of a virtual table inside a transaction runs in a statement
+// transaction of its own: SQLite journals every page it changes, and FTS5
+// writes out what it holds at its start. One row a statement, in rowid
+// order, FTS5 gathers the whole transaction and writes it out once, at the
+// commit.
+
+func (w *searchWrites) unindexRows(rows []indexRow) error {
+	slices.SortFunc(rows, byRowid)
+	for _, r := range rows {
+		w.unindex.BindInt(r.rowid)
+		err := w.unindex.Exec()
 		if err == nil {
-			w.st.BindTextBytes(arg)
-			err = w.st.Exec()
+			w.unindexText.BindText(r.chat)
+			w.unindexText.BindInt(r.rowid)
+			err = w.unindexText.Exec()
 		}
 		if err != nil {
-			return fmt.Errorf("sqliteread: index %d messages: %w", len(w.rows), err)
+			return err
 		}
 	}
 	return nil
 }
+
+func (w *searchWrites) indexRows(rows []indexRow) error {
+	slices.SortFunc(rows, byRowid)
+	for _, r := range rows {
+		w.index.BindInt(r.rowid)
+		w.index.BindText(r.text)
+		err := w.index.Exec()
+		if err == nil {
+			w.indexText.BindText(r.chat)
+			w.indexText.BindInt(r.rowid)
+			w.indexText.BindText(r.text)
+			err = w.indexText.Exec()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func byRowid(a, b indexRow) int { return cmp.Compare(a.rowid, b.rowid) }
 
 // SearchMessages finds the messages v sees whose text holds q.Text, newest
 // first: through the trigram index, or, for a text too short for it, by
