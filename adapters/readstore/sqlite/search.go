@@ -148,43 +148,43 @@ type indexRow struct {
 	text  string
 }
 
-// The writes below are one statement a row. A statement that writes
-// several rows of a virtual table inside a transaction runs in a statement
-// transaction of its own: SQLite journals every page it changes, and FTS5
-// writes out what it holds at its start. One row a statement, in rowid
-// order, FTS5 gathers the whole transaction and writes it out once, at the
-// commit.
+// unindexRows and indexRows write one row a statement. A statement that
+// writes several rows of a virtual table inside a transaction runs in a
+// statement transaction of its own: SQLite journals every page it changes,
+// and FTS5 writes out what it holds at its start. One row a statement, in
+// rowid order, FTS5 gathers the whole transaction and writes it out once,
+// at the commit.
 
 func (w *searchWrites) unindexRows(rows []indexRow) error {
-	slices.SortFunc(rows, byRowid)
-	for _, r := range rows {
+	return eachByRowid(rows, func(r indexRow) error {
 		w.unindex.BindInt(r.rowid)
-		err := w.unindex.Exec()
-		if err == nil {
-			w.unindexText.BindText(r.chat)
-			w.unindexText.BindInt(r.rowid)
-			err = w.unindexText.Exec()
-		}
-		if err != nil {
+		if err := w.unindex.Exec(); err != nil {
 			return err
 		}
-	}
-	return nil
+		w.unindexText.BindText(r.chat)
+		w.unindexText.BindInt(r.rowid)
+		return w.unindexText.Exec()
+	})
 }
 
 func (w *searchWrites) indexRows(rows []indexRow) error {
-	slices.SortFunc(rows, byRowid)
-	for _, r := range rows {
+	return eachByRowid(rows, func(r indexRow) error {
 		w.index.BindInt(r.rowid)
 		w.index.BindText(r.text)
-		err := w.index.Exec()
-		if err == nil {
-			w.indexText.BindText(r.chat)
-			w.indexText.BindInt(r.rowid)
-			w.indexText.BindText(r.text)
-			err = w.indexText.Exec()
+		if err := w.index.Exec(); err != nil {
+			return err
 		}
-		if err != nil {
+		w.indexText.BindText(r.chat)
+		w.indexText.BindInt(r.rowid)
+		w.indexText.BindText(r.text)
+		return w.indexText.Exec()
+	})
+}
+
+func eachByRowid(rows []indexRow, write func(indexRow) error) error {
+	slices.SortFunc(rows, byRowid)
+	for _, r := range rows {
+		if err := write(r); err != nil {
 			return err
 		}
 	}
