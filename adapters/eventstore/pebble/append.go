@@ -146,7 +146,7 @@ func (s *Store) lead() {
 func (s *Store) write(appends []*queued) *group {
 	s.seqMu.Lock()
 	defer s.seqMu.Unlock()
-	var written []decision
+	var written []*queued
 	var waiting []*queued // written, or duplicates of what is not durable
 	for _, q := range appends {
 		q.decided = true
@@ -170,7 +170,7 @@ func (s *Store) write(appends []*queued) *group {
 		}
 		if q.d.events != nil {
 			s.applyDecided(q.stream, q.d)
-			written = append(written, q.d)
+			written = append(written, q)
 		}
 		if q.d.result.Position > s.durable.Load() {
 			waiting = append(waiting, q)
@@ -199,38 +199,43 @@ func (s *Store) write(appends []*queued) *group {
 	return g
 }
 
-// batch is a Pebble batch of the events decided, their stream revisions
-// and their ids, each kind of key in its own run: Pebble inserts a batch's
-// keys into its memtable one after the other, and a key next to the one
-// before it is found without a search from the top.
-func (s *Store) batch(written []decision) (*pebble.Batch, error) {
+// batch is a Pebble batch of the events of the appends decided to be
+// written, their stream revisions and their ids, each kind of key in its
+// own run: Pebble inserts a batch's keys into its memtable one after the
+// other, and a key next to the one before it is found without a search from
+// the top.
+func (s *Store) batch(written []*queued) (*pebble.Batch, error) {
 	b := s.db.NewBatch()
-	var errs []error
-	for _, d := range written {
-		for i, e := range d.events {
-			errs = append(errs, b.Set(eventKey(e.Position), d.values[i], nil))
+	var err error
+	set := func(k, v []byte) {
+		if err == nil {
+			err = b.Set(k, v, nil)
 		}
 	}
-	for _, d := range written {
-		prefix := streamPrefix(d.events[0].Stream)
-		for _, e := range d.events {
-			errs = append(errs, b.Set(streamKey(prefix, e.Revision), positionValue(e.Position), nil))
+	for _, q := range written {
+		for i, e := range q.d.events {
+			set(eventKey(e.Position), q.evs[i].value)
 		}
 	}
-	for _, d := range written {
-		for _, e := range d.events {
-			errs = append(errs, b.Set(idKey(e.ID), idValue(e.Position, e.Revision), nil))
+	for _, q := range written {
+		prefix := streamPrefix(q.stream)
+		for _, e := range q.d.events {
+			set(streamKey(prefix, e.Revision), positionValue(e.Position))
 		}
 	}
-	return b, errors.Join(errs...)
+	for _, q := range written {
+		for _, e := range q.d.events {
+			set(idKey(e.ID), idValue(e.Position, e.Revision))
+		}
+	}
+	return b, err
 }
 
 // decision is an append decided: a result, and for an append to write, its
-// events and their encoded values.
+// events (their values are in the append's prepared events).
 type decision struct {
 	result es.WriteResult
 	events []es.RecordedEvent
-	values [][]byte
 }
 
 // decide answers an append against the log; s.seqMu is held. found tells
@@ -251,17 +256,15 @@ func (s *Store) decide(stream string, expected es.ExpectedRevision, evs []prepar
 		next = last + 1
 	}
 	recs := make([]es.RecordedEvent, len(evs))
-	values := make([][]byte, len(evs))
 	pos := s.head
 	for i := range evs {
 		pos++
 		recs[i] = evs[i].rec
 		recs[i].Revision, recs[i].Position = next, pos
 		setRevision(evs[i].value, next)
-		values[i] = evs[i].value
 		next++
 	}
-	return decision{result: es.WriteResult{NextRevision: next - 1, Position: pos}, events: recs, values: values}, nil
+	return decision{result: es.WriteResult{NextRevision: next - 1, Position: pos}, events: recs}, nil
 }
 
 // applyDecided records an append about to be handed to Pebble; s.seqMu is
