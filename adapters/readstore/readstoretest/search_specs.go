@@ -100,6 +100,22 @@ func describeSearch(store func() projections.ReadStore) {
 			Expect(search(as("alice"), "pho bo")).To(Equal([]string{"ab-m1"}))
 		})
 
+		It("indexes an edit and a newer message folded together, the newer one named first", func() {
+			edited := folded[0]
+			edited.Content, edited.EditTime = "phở bò", 1700000009000
+			newer := text("ab", 5, 9, "bob", "alice", "bún chả")
+			update(store(), func(tx projections.Tx) error {
+				if err := tx.InsertMessages(ctx, []projections.Message{newer}); err != nil {
+					return err
+				}
+				return tx.UpdateMessages(ctx, []projections.Message{edited})
+			})
+			index(store(), newer.ID, edited.ID)
+			Expect(search(as("alice"), "bun cha")).To(Equal([]string{newer.ID}))
+			Expect(search(as("alice"), "pho bo")).To(Equal([]string{edited.ID}))
+			Expect(search(as("alice"), "dang an")).To(BeEmpty())
+		})
+
 		It("finds neither the text of a message erased with its sender nor its placeholder", func() {
 			erased := folded[1]
 			erased.Content = projections.ErasedContent
