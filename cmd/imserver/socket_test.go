@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -74,6 +78,55 @@ var _ = Describe("The websocket protocol", func() {
 		var sessions []session
 		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &sessions)
 		Expect(sessions[0].UnreadCount).To(BeZero())
+	})
+
+	It("takes the same sends made at once on four devices as one message each, answered alike and delivered once", func() {
+		devices := []*wsclient.Client{s.dial(alice), s.dial(alice), s.dial(alice), s.dial(alice)}
+		b := s.dial(bob)
+		const sends = 16
+		ids := make([][]string, len(devices))
+		var wg sync.WaitGroup
+		for d, c := range devices {
+			ids[d] = make([]string, sends)
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for i := range sends {
+					r := request(c, 11, map[string]string{"uuid": fmt.Sprintf("twice-%d", i), "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": fmt.Sprintf("retry %d", i)})
+					Expect(r.OK()).To(BeTrue(), r.Info)
+					var sent sendResult
+					Expect(json.Unmarshal(r.Data, &sent)).To(Succeed())
+					ids[d][i] = sent.ID
+				}
+			}()
+		}
+		wg.Wait()
+		for d := range devices[1:] {
+			Expect(ids[d+1]).To(Equal(ids[0]), "device %d", d+1)
+		}
+		Expect(slices.Compact(slices.Sorted(slices.Values(ids[0])))).To(HaveLen(sends))
+
+		pushed := map[string]int{}
+		for range sends {
+			var m message
+			Expect(json.Unmarshal(next(b, 11).Data, &m)).To(Succeed())
+			pushed[m.ID]++
+		}
+		Expect(slices.Sorted(maps.Keys(pushed))).To(Equal(slices.Sorted(slices.Values(ids[0]))))
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		for {
+			f, err := b.Next(ctx)
+			if err != nil {
+				break
+			}
+			Expect(f.Cmd).NotTo(Equal(11), "a message pushed twice")
+		}
+		var sessions []session
+		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &sessions)
+		Expect(sessions).To(HaveLen(1))
+		Expect(sessions[0].UnreadCount).To(BeEquivalentTo(sends))
 	})
 
 	It("answers heartbeats and refusals, and survives undecryptable and malformed frames", func() {
