@@ -3,6 +3,7 @@ package wire_test
 import (
 	"bytes"
 	"encoding/base64"
+	"sync"
 
 	"github.com/gobwas/ws"
 	. "github.com/onsi/ginkgo/v2"
@@ -27,9 +28,31 @@ var _ = Describe("Sealing", func() {
 		Expect(opened).To(Equal(plain))
 	})
 
-	It("uses a fresh nonce every time", func() {
+	It("uses a fresh nonce every time, from many goroutines at once", func() {
 		aead, _ := wire.NewAEAD(key)
-		Expect(wire.AppendSealed(nil, aead, []byte("x"))).NotTo(Equal(wire.AppendSealed(nil, aead, []byte("x"))))
+		const goroutines, each = 8, 500
+		nonces := make(chan string, goroutines*each)
+		var wg sync.WaitGroup
+		for range goroutines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range each {
+					raw, err := base64.StdEncoding.DecodeString(string(wire.AppendSealed(nil, aead, []byte("x"))))
+					if err == nil {
+						nonces <- string(raw[:12])
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(nonces)
+		seen := map[string]bool{}
+		for n := range nonces {
+			Expect(seen).NotTo(HaveKey(n))
+			seen[n] = true
+		}
+		Expect(seen).To(HaveLen(goroutines * each))
 	})
 
 	It("refuses tampered, short and non-base64 payloads", func() {
