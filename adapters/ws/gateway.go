@@ -25,7 +25,7 @@ type Gateway struct {
 
 	ctx    context.Context // parent of command contexts; cancelled when Shutdown gives up
 	cancel context.CancelFunc
-	jobs   chan func() // taken by idle command workers
+	jobs   chan func() // taken by idle workers
 
 	mu       sync.RWMutex
 	members  map[memberKey][]*conn
@@ -60,12 +60,14 @@ func New(cfg Config, auth Authenticator, cmds Commands, log *zap.Logger) *Gatewa
 	return g
 }
 
-// commandWorkers is how many long-lived goroutines run socket commands.
+// commandWorkers is how many long-lived goroutines run socket commands and
+// writers.
 const commandWorkers = 64
 
-// work runs commands until the gateway is shut down. A worker's stack grows
-// once to what JSON, AES and the commands need and then stays grown, where
-// a goroutine per command grew it anew every time.
+// work runs commands and socket writers until the gateway is shut down. A
+// worker's stack grows once to what JSON, AES and the commands need and then
+// stays grown, where a goroutine per command or per burst of frames grew it
+// anew every time.
 func (g *Gateway) work() {
 	for {
 		select {
@@ -74,6 +76,16 @@ func (g *Gateway) work() {
 		case <-g.ctx.Done():
 			return
 		}
+	}
+}
+
+// goApart runs job on an idle worker, or on a new goroutine when none is
+// idle.
+func (g *Gateway) goApart(job func()) {
+	select {
+	case g.jobs <- job:
+	default:
+		go job()
 	}
 }
 

@@ -93,11 +93,7 @@ func (c *conn) handleApart(text []byte) {
 		defer close(done)
 		c.handle(text)
 	}
-	select {
-	case c.g.jobs <- job:
-	default:
-		go job()
-	}
+	c.g.goApart(job)
 	<-done
 }
 

@@ -73,12 +73,12 @@ func (c *conn) push(f outFrame) {
 
 func isResync(f outFrame) bool { return f.resync }
 
-// startWriter starts the writer goroutine unless one runs or the socket is
-// not attached yet. Call with c.mu held.
+// startWriter starts the writer unless one runs or the socket is not
+// attached yet. Call with c.mu held.
 func (c *conn) startWriter() {
 	if !c.writing && c.netConn != nil {
 		c.writing = true
-		go c.writeLoop()
+		c.g.goApart(c.writeLoop)
 	}
 }
 
