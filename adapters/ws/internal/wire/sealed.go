@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 )
 
 // KeySize is the length of a login's frame key (AES-256).
@@ -61,7 +60,7 @@ func AppendSealed(dst []byte, aead cipher.AEAD, plaintext []byte) []byte {
 	// one buffer serves both.
 	raw := dst[start+textLen : start+textLen+rawLen]
 	nonce := raw[:nonceSize]
-	nonces.read(nonce)
+	_, _ = rand.Read(nonce) // never fails: crypto/rand panics rather than return short
 	aead.Seal(nonce, nonce, plaintext, nil)
 	base64.StdEncoding.Encode(dst[start:start+textLen], raw)
 	return dst[:start+textLen]
@@ -69,27 +68,6 @@ func AppendSealed(dst []byte, aead cipher.AEAD, plaintext []byte) []byte {
 
 // OpenRoom is the spare capacity Open needs for a text of n bytes.
 func OpenRoom(n int) int { return base64.StdEncoding.DecodedLen(n) }
-
-// nonces hands out random nonces drawn from crypto/rand a few hundred at a
-// time: one read per frame made a system call, and grew the calling
-// goroutine's stack, for every frame sent.
-var nonces nonceSource
-
-type nonceSource struct {
-	mu   sync.Mutex
-	buf  [nonceSize * 341]byte
-	left int // bytes at the end of buf not yet handed out
-}
-
-func (s *nonceSource) read(nonce []byte) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.left == 0 {
-		_, _ = rand.Read(s.buf[:]) // never fails: crypto/rand panics rather than return short
-		s.left = len(s.buf)
-	}
-	s.left -= copy(nonce, s.buf[len(s.buf)-s.left:])
-}
 
 // Open decrypts the text form in text. The plaintext is returned in dst's
 // spare capacity, which is grown when short; text is left unchanged.
