@@ -54,15 +54,15 @@ func New(cfg Config, auth Authenticator, cmds Commands, log *zap.Logger) *Gatewa
 	if g.cfg.Friends != nil {
 		go g.tellPresence()
 	}
-	for range commandWorkers {
+	for range workers {
 		go g.work()
 	}
 	return g
 }
 
-// commandWorkers is how many long-lived goroutines run socket commands and
+// workers is how many long-lived goroutines run socket commands and
 // writers.
-const commandWorkers = 64
+const workers = 64
 
 // work runs commands and socket writers until the gateway is shut down. A
 // worker's stack grows once to what JSON, AES and the commands need and then

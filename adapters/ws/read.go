@@ -84,7 +84,7 @@ func (c *conn) readMessages() (reason string, cut bool) {
 }
 
 // handleApart runs handle on another goroutine and waits for it: an idle
-// command worker, or a new goroutine when none is idle. The reader lives as
+// worker, or a new goroutine when none is idle. The reader lives as
 // long as the connection; this way its stack stays the small one of a
 // parked read instead of keeping what JSON, AES and commands grew.
 func (c *conn) handleApart(text []byte) {

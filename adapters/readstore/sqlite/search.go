@@ -148,13 +148,6 @@ type indexRow struct {
 	text  string
 }
 
-// unindexRows and indexRows write one row a statement. A statement that
-// writes several rows of a virtual table inside a transaction runs in a
-// statement transaction of its own: SQLite journals every page it changes,
-// and FTS5 writes out what it holds at its start. One row a statement, in
-// rowid order, FTS5 gathers the whole transaction and writes it out once,
-// at the commit.
-
 func (w *searchWrites) unindexRows(rows []indexRow) error {
 	return eachByRowid(rows, func(r indexRow) error {
 		w.unindex.BindInt(r.rowid)
@@ -181,6 +174,11 @@ func (w *searchWrites) indexRows(rows []indexRow) error {
 	})
 }
 
+// eachByRowid writes rows one a statement, in rowid order. A statement that
+// writes several rows of a virtual table inside a transaction runs in a
+// statement transaction of its own: SQLite journals every page it changes,
+// and FTS5 writes out what it holds at its start. One row a statement, FTS5
+// gathers the whole transaction and writes it out once, at the commit.
 func eachByRowid(rows []indexRow, write func(indexRow) error) error {
 	slices.SortFunc(rows, byRowid)
 	for _, r := range rows {
