@@ -129,6 +129,81 @@ var _ = Describe("The websocket protocol", func() {
 		Expect(sessions[0].UnreadCount).To(BeEquivalentTo(sends))
 	})
 
+	It("refuses frames carrying the victims' ids from another tenant's member, a stranger and a non-member, twice at once, and pushes them nothing of the victims'", func() {
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		foreigner, stranger := s.registerIn("x0002", "foreign1"), s.register("strangr1")
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Secret Club", "memberIds": []string{bob.ID}}, &created)
+		a, b := s.dial(alice), s.dial(bob)
+		r := request(a, 11, map[string]string{"uuid": "secret-1", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "the secret"})
+		Expect(r.OK()).To(BeTrue(), r.Info)
+		var secret sendResult
+		Expect(json.Unmarshal(r.Data, &secret)).To(Succeed())
+		next(b, 11)
+		var before []session
+		Eventually(func() []session {
+			s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &before)
+			return before
+		}).Should(HaveLen(2), "the chat with alice and the group, folded")
+
+		head := s.head()
+		var attackers []*wsclient.Client
+		for _, m := range []member{foreigner, stranger} {
+			attackers = append(attackers, s.dial(m), s.dial(m)) // the same frames from two sockets at once
+		}
+		forged := []map[string]string{
+			{"uuid": "forged-friend", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "forged"},
+			{"uuid": "forged-group", "chatType": "Group", "to": created.GroupID, "msgType": "Text", "content": "forged"},
+		}
+		var wg sync.WaitGroup
+		for _, c := range attackers {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				for _, body := range forged {
+					r := request(c, 11, body)
+					Expect(r.Code).To(HavePrefix("4"), "%s: %s", body["chatType"], r.Info)
+					Expect(string(r.Data)).NotTo(ContainSubstring("the secret"))
+				}
+				Expect(c.Send(27, map[string]any{"chatType": "Friend", "from": bob.ID, "to": alice.ID, "messageId": secret.ID, "unreadCount": 0})).To(Succeed())
+			}()
+		}
+		wg.Wait()
+
+		// Whatever reaches the attackers' sockets holds nothing of the victims'.
+		for _, c := range attackers {
+			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+			for {
+				f, err := c.Next(ctx)
+				if err != nil {
+					break
+				}
+				for _, leak := range []string{"the secret", secret.ID, created.GroupID, "Secret Club"} {
+					Expect(string(f.Data)).NotTo(ContainSubstring(leak), "frame %d", f.Cmd)
+				}
+			}
+			cancel()
+		}
+		// And nothing of the victims' changed: no event, no read receipt, no message, the same unread count.
+		Expect(s.head()).To(Equal(head))
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		for _, c := range []*wsclient.Client{a, b} {
+			for {
+				f, err := c.Next(ctx)
+				if err != nil {
+					break
+				}
+				Expect(f.Cmd).NotTo(Equal(28), "a read receipt pushed to a victim: %s", f.Data)
+				Expect(string(f.Data)).NotTo(ContainSubstring("forged"), "pushed to a victim")
+			}
+		}
+		var after []session
+		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &after)
+		Expect(after).To(Equal(before))
+	})
+
 	It("answers heartbeats and refusals, and survives undecryptable and malformed frames", func() {
 		a := s.dial(alice)
 		Expect(request(a, 13, nil).Cmd).To(Equal(13))
