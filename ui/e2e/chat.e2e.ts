@@ -281,8 +281,9 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
       localStorage.setItem('eventchat.auth', JSON.stringify({ ...auth, token: 'expired-token' }));
     });
     await b.page.reload();
+    // The notice stays up on the login page, a new document after the member's app path.
+    await b.page.waitForURL(/^[^#]*:\d+\/#\/login$/);
     await b.page.getByRole('alert').filter({ hasText: 'Login expired, please log in again' }).waitFor();
-    await b.page.waitForURL(/\/#\/login$/);
     assert.equal(await b.page.evaluate(() => localStorage.getItem('eventchat.auth')), null);
 
     await a.page.getByRole('button', { name: 'Log out' }).click();

@@ -6,12 +6,13 @@ import { discardSessionUpdates } from '../chat/sessionCache';
 import { ackedUpToAtom, draftsAtom, liveMessagesAtom, readMarksAtom } from '../state/chat';
 import { removeKey } from '../state/localStore';
 import { appStore } from '../state/store';
-import { showToast } from '../state/toast';
+import { carryToast, showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
 import { stopSocket } from '../ws/socket';
 import { authAtom } from './authState';
 
 export const LOGOUT_REDIRECT_MS = 500;
+const NOTICE_MS = 4000;
 
 let loggingOut = false;
 
@@ -25,7 +26,7 @@ export interface LogoutOptions {
 export function logout({ notice, callServer }: LogoutOptions): void {
   if (loggingOut) return;
   loggingOut = true;
-  if (notice) showToast(notice, 'error', 4000);
+  if (notice) showToast(notice, 'error', NOTICE_MS);
   if (callServer) void logoutOnServer().catch(() => null);
   stopSocket();
   removeKey('auth');
@@ -39,6 +40,9 @@ export function logout({ notice, callServer }: LogoutOptions): void {
     appStore.set(draftsAtom, {});
     void mutate(() => true, undefined, { revalidate: false });
     loggingOut = false;
+    // The member's app lives at /1/{memberId}/, so the login page is a new document: the notice
+    // goes with it, or it would vanish half a second after it appeared.
+    if (notice && window.location.pathname !== '/') carryToast(notice, 'error', NOTICE_MS);
     window.location.assign('/#/login');
   }, LOGOUT_REDIRECT_MS);
 }

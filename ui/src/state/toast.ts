@@ -19,9 +19,9 @@ const CARRIED = 'eventchat.toast';
  * Keeps a toast for the page about to load (a navigation to another path reloads the app, which
  * would drop it); showCarriedToast shows it there.
  */
-export function carryToast(text: string, kind: ToastKind = 'info'): void {
+export function carryToast(text: string, kind: ToastKind = 'info', durationMs = 3000): void {
   try {
-    globalThis.sessionStorage?.setItem(CARRIED, JSON.stringify({ text, kind }));
+    globalThis.sessionStorage?.setItem(CARRIED, JSON.stringify({ text, kind, durationMs }));
   } catch {
     // storage disabled: the toast is lost with the page, as it would be anyway
   }
@@ -33,8 +33,8 @@ export function showCarriedToast(): void {
     const raw = globalThis.sessionStorage?.getItem(CARRIED);
     if (!raw) return;
     globalThis.sessionStorage.removeItem(CARRIED);
-    const { text, kind } = JSON.parse(raw) as { text: string; kind: ToastKind };
-    if (typeof text === 'string' && text) showToast(text, kind);
+    const { text, kind, durationMs } = JSON.parse(raw) as { text: string; kind: ToastKind; durationMs?: number };
+    if (typeof text === 'string' && text) showToast(text, kind, typeof durationMs === 'number' ? durationMs : undefined);
   } catch {
     // a broken entry is dropped
   }
