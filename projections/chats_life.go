@@ -289,7 +289,28 @@ func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatClear
 	b.deltas = append(b.deltas, delta(env, CmdClearFriend, chatCleared{
 		ChatType: e.ChatType, FriendMemberID: e.Peer, UpTo: e.At, Position: env.Position,
 	}, e.Member))
+	if len(read) > 0 {
+		// The clear settled the friend's messages as Read: the friend sees
+		// them so at once, not only once it reloads the chat. The member's
+		// own connections have the clear (30) and its session (34); a 28
+		// would also zero a badge that counts messages after the clear.
+		b.deltas = append(b.deltas, delta(env, CmdReadAck, readAck{
+			ChatType: e.ChatType, From: e.Member, To: e.Peer, MessageID: newestID(read), MessageIDs: read,
+		}, e.Peer))
+	}
 	return nil
+}
+
+// newestID is the newest of message ids, which are snowflake digit strings:
+// a longer id is newer, and ids of one length compare as text.
+func newestID(ids []string) string {
+	newest := ids[0]
+	for _, id := range ids[1:] {
+		if len(id) > len(newest) || (len(id) == len(newest) && id > newest) {
+			newest = id
+		}
+	}
+	return newest
 }
 
 // settleUnread marks Read those of ms that are Unread to reader, as nobody

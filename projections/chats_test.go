@@ -117,6 +117,43 @@ var _ = Describe("The chats projector", func() {
 		Expect(sessionOf(store, "2", "1").MarkedUnread).To(BeTrue(), "the conversation stays marked unread")
 	})
 
+	It("tells the friend with a 28 which of its messages a clear settled as Read, whatever the batch boundaries", func() {
+		l := newLog().
+			add(chatStream, sent("m1", "2", "1", "one")).
+			add(chatStream, sent("m2", "2", "1", "two")).
+			add(chatStream, sent("m3", "1", "2", "three")).
+			add(chatStream, sent("m4", "2", "1", "four")).
+			add("x0001.inbox-1", &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 2, At: 1900})
+		for _, size := range []int{0, 1} {
+			store := openStore()
+			ds := fold(store, projections.Chats{}, l.envs, size)
+			var acks []projections.Delta
+			for _, d := range ds {
+				if d.Cmd == 28 {
+					acks = append(acks, d)
+				}
+			}
+			Expect(acks).To(HaveLen(1), "batches of %d", size)
+			Expect(acks[0].To).To(ConsistOf("2"), "the member's own connections have the 30 and the 34")
+			var readAck map[string]any
+			Expect(json.Unmarshal(encoded(acks[0]), &readAck)).To(Succeed())
+			Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1", "m2")))
+			Expect(readAck).To(HaveKeyWithValue("messageId", "m2"))
+			Expect(readAck).To(HaveKeyWithValue("from", "1"))
+			Expect(readAck).To(HaveKeyWithValue("to", "2"))
+			Expect(statuses(store, "2")).To(Equal([]string{"m1:Read", "m2:Read", "m3:Unread", "m4:Unread"}))
+			Expect(unread(store, "1")).To(Equal(1), "m4 came after the clear's point")
+		}
+
+		twice := newLog().
+			add(chatStream, sent("m1", "2", "1", "one")).
+			add("x0001.inbox-1", &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 0, At: 1800}).
+			add("x0001.inbox-1", &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 0, At: 1900})
+		store := openStore()
+		Expect(cmds(fold(store, projections.Chats{}, twice.envs[:2], 0))).To(ContainElement(28))
+		Expect(cmds(fold(store, projections.Chats{}, twice.envs[2:], 0))).NotTo(ContainElement(28), "nothing left to settle, nothing to tell")
+	})
+
 	It("folds edits, recalls, deletions and clears alike whatever the batch boundaries", func() {
 		inbox1 := "x0001.inbox-1"
 		l := newLog().

@@ -256,9 +256,9 @@ var _ = Describe("The message life", func() {
 		s.refused("POST", "/v1/message/messagePush/getMessageByIds", alice, []string{}, http.StatusBadRequest, "select the messages first")
 	})
 
-	It("clears one's history of a chat up to now, with a 30 to one's own devices", func() {
-		a := s.dial(alice)
-		s.send(bob, alice, "h-1", "old")
+	It("clears one's history of a chat up to now, with a 30 to one's own devices and a 28 to the friend for what it settled as Read", func() {
+		a, b := s.dial(alice), s.dial(bob)
+		old := s.send(bob, alice, "h-1", "old")
 		s.send(alice, bob, "h-2", "older reply")
 		var cleared struct {
 			UpTo     int64
@@ -267,8 +267,21 @@ var _ = Describe("The message life", func() {
 		s.ok("POST", "/v1/message/clearHistory", alice.Token, map[string]string{"chatType": "Friend", "friendMemberId": bob.ID}, &cleared)
 		f := next(a, 30)
 		Expect(string(f.Data)).To(ContainSubstring(bob.ID))
+		var read struct {
+			From, To, MessageID string
+			MessageIDs          []string
+		}
+		Expect(json.Unmarshal(next(b, 28).Data, &read)).To(Succeed())
+		Expect(read.From).To(Equal(alice.ID))
+		Expect(read.MessageIDs).To(Equal([]string{old.ID}), "bob's message alice never opened, not alice's own reply")
+		Expect(read.MessageID).To(Equal(old.ID))
 		Expect(history(alice, bob, cleared.Position)).To(BeEmpty())
-		Expect(history(bob, alice, cleared.Position)).To(HaveLen(2))
+		statuses := map[string]string{}
+		for _, m := range history(bob, alice, cleared.Position) {
+			statuses[m.ID] = m.MsgStatus
+		}
+		Expect(statuses).To(HaveLen(2))
+		Expect(statuses).To(HaveKeyWithValue(old.ID, "Read"), "as bob's 28 told it")
 		item := sessionWith(alice, bob, cleared.Position)
 		Expect(item.LastMessageContent).To(BeEmpty())
 		Expect(item.UnreadCount).To(Equal(0))
