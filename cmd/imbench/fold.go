@@ -51,7 +51,10 @@ func newFoldProbe(ctx context.Context, servers []*server, dataDir, esdbURL strin
 func (p *foldProbe) Close() error { return p.log.Close() }
 
 // sample is the furthest position any node reports folded: the lease
-// holder's; the others follow its checkpoints.
+// holder's; the others follow its checkpoints. A node's is its furthest
+// checkpoint, the live fold's, which deliveries wait for: the report's
+// position also waits for the search index, which trails the live fold
+// and yields to it, so under load it stands still.
 func (p *foldProbe) sample(ctx context.Context) (fold, error) {
 	var f fold
 	for _, s := range p.servers {
@@ -60,8 +63,12 @@ func (p *foldProbe) sample(ctx context.Context) (fold, error) {
 		if err := s.call(ctx, http.MethodGet, "/v1/admin/projections/status", token, nil, &r); err != nil {
 			return fold{}, err
 		}
-		if r.Position >= f.folded {
-			f.folded, f.leader = r.Position, r.Leader
+		folded := r.Position
+		for _, ps := range r.Projector {
+			folded = max(folded, ps.Checkpoint)
+		}
+		if folded >= f.folded {
+			f.folded, f.leader = folded, r.Leader
 		}
 		f.head = max(f.head, r.Head)
 	}
