@@ -3,6 +3,7 @@ package sqliteread
 import (
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -22,17 +23,25 @@ const checkpointEvery = 100 * time.Millisecond
 // next fsync would wait behind.
 const writeBackEvery = time.Second
 
+// writeBackChunk is how much of the database file a write-back hands to the
+// disk at a time. It waits for each chunk to be written before it hands over
+// the next, so that the disk's queue holds at most one chunk of the read
+// store's pages ahead of an fsync of the event log: after a burst of
+// messages, the whole file's dirty pages at once held the log's next syncs
+// behind tens of megabytes.
+const writeBackChunk = 1 << 20
+
 // checkpointer copies the WAL back into the database in the background on
 // its own connection, a little at a time, without syncing either file (see
-// openmarker.go), and starts the write-back of what it copied without
-// waiting for it. The writer never checkpoints (wal_autocheckpoint is 0): a
-// checkpoint inside a projection commit held back every delta behind it for
-// tens of milliseconds.
+// openmarker.go), and writes back what it copied a chunk at a time, on a
+// goroutine of its own. The writer never checkpoints (wal_autocheckpoint is
+// 0): a checkpoint inside a projection commit held back every delta behind
+// it for tens of milliseconds.
 type checkpointer struct {
 	conn *sqlitec.Conn
 	db   *os.File
 	stop chan struct{}
-	done chan struct{}
+	done sync.WaitGroup
 }
 
 func startCheckpointer(path string) (*checkpointer, error) {
@@ -47,36 +56,61 @@ func startCheckpointer(path string) (*checkpointer, error) {
 	if err != nil {
 		return nil, errors.Join(err, c.Close())
 	}
-	k := &checkpointer{conn: c, db: db, stop: make(chan struct{}), done: make(chan struct{})}
+	k := &checkpointer{conn: c, db: db, stop: make(chan struct{})}
+	k.done.Add(2)
 	go k.run()
+	go k.writeBack()
 	return k, nil
 }
 
 func (k *checkpointer) run() {
-	defer close(k.done)
+	defer k.done.Done()
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
-	lastWriteBack := time.Now()
 	for {
 		select {
 		case <-k.stop:
 			return
-		case now := <-t.C:
+		case <-t.C:
 			// PASSIVE never blocks the writer or readers; what it cannot
 			// copy now is copied by a later round.
 			_ = k.conn.Exec("PRAGMA wal_checkpoint(PASSIVE)")
-			if now.Sub(lastWriteBack) >= writeBackEvery {
-				lastWriteBack = now
-				// Asynchronous: it queues the dirty pages for writing and
-				// returns; durability is not the point (nothing here syncs).
-				_ = unix.SyncFileRange(int(k.db.Fd()), 0, 0, unix.SYNC_FILE_RANGE_WRITE)
+		}
+	}
+}
+
+// writeBack hands the database's dirty pages to the disk every
+// writeBackEvery, writeBackChunk at a time. Durability is not the point
+// (nothing here syncs): a chunk is waited for only so that the next one
+// queues behind it, not ahead of the event log's fsyncs.
+func (k *checkpointer) writeBack() {
+	defer k.done.Done()
+	t := time.NewTicker(writeBackEvery)
+	defer t.Stop()
+	fd := int(k.db.Fd())
+	for {
+		select {
+		case <-k.stop:
+			return
+		case <-t.C:
+		}
+		info, err := k.db.Stat()
+		if err != nil {
+			continue
+		}
+		for off := int64(0); off < info.Size(); off += writeBackChunk {
+			select {
+			case <-k.stop:
+				return
+			default:
 			}
+			_ = unix.SyncFileRange(fd, off, writeBackChunk, unix.SYNC_FILE_RANGE_WRITE|unix.SYNC_FILE_RANGE_WAIT_AFTER)
 		}
 	}
 }
 
 func (k *checkpointer) close() error {
 	close(k.stop)
-	<-k.done
+	k.done.Wait()
 	return errors.Join(k.conn.Close(), k.db.Close())
 }
