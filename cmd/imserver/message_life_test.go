@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -290,6 +292,33 @@ var _ = Describe("The message life", func() {
 		Expect(ids(history(alice, bob, fresh.Position))).To(Equal([]string{fresh.ID}))
 		s.refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Friend"}, http.StatusBadRequest, "Friend not in friend list or deleted")
 		s.refused("POST", "/v1/message/clearHistory", alice, map[string]string{"chatType": "Nope", "friendMemberId": bob.ID}, http.StatusBadRequest, "chatType must be Friend or Group")
+	})
+
+	It("settles the friend's messages once when a member clears twice at once: both answered, one 28", func() {
+		b := s.dial(bob)
+		old := s.send(bob, alice, "hx-1", "never opened")
+		body := `{"chatType":"Friend","friendMemberId":"` + bob.ID + `"}`
+		answers := atOnce(2, func(int) answer { return s.rawCall("POST", "/v1/message/clearHistory", alice.Token, body) })
+		Expect(statuses(answers)).To(Equal(map[int]int{http.StatusOK: 2}))
+		after := s.send(alice, bob, "hx-2", "after the clears")
+
+		// Pushes come in the log's order: both clears come before alice's message.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var reads [][]string
+		for {
+			f, err := b.Next(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			if f.Cmd == 11 && strings.Contains(string(f.Data), after.ID) {
+				break
+			}
+			if f.Cmd == 28 {
+				var read struct{ MessageIDs []string }
+				Expect(json.Unmarshal(f.Data, &read)).To(Succeed())
+				reads = append(reads, read.MessageIDs)
+			}
+		}
+		Expect(reads).To(Equal([][]string{{old.ID}}))
 	})
 
 	It("records mentions until acknowledged, by message or by conversation, and resolves them in previews", func() {
