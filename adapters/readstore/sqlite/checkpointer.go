@@ -57,14 +57,12 @@ func startCheckpointer(path string) (*checkpointer, error) {
 		return nil, errors.Join(err, c.Close())
 	}
 	k := &checkpointer{conn: c, db: db, stop: make(chan struct{})}
-	k.done.Add(2)
-	go k.run()
-	go k.writeBack()
+	k.done.Go(k.run)
+	k.done.Go(k.writeBack)
 	return k, nil
 }
 
 func (k *checkpointer) run() {
-	defer k.done.Done()
 	t := time.NewTicker(checkpointEvery)
 	defer t.Stop()
 	for {
@@ -84,7 +82,6 @@ func (k *checkpointer) run() {
 // (nothing here syncs): a chunk is waited for only so that the next one
 // queues behind it, not ahead of the event log's fsyncs.
 func (k *checkpointer) writeBack() {
-	defer k.done.Done()
 	t := time.NewTicker(writeBackEvery)
 	defer t.Stop()
 	fd := int(k.db.Fd())
