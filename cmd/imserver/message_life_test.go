@@ -321,6 +321,57 @@ var _ = Describe("The message life", func() {
 		Expect(reads).To(Equal([][]string{{old.ID}}))
 	})
 
+	It("refuses clears naming the victims from another tenant's member, a stranger and a group's non-member, twice at once: no event, no 28, nothing settled", func() {
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		foreigner := s.registerIn("x0002", "foreign1")
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Secret Club", "memberIds": []string{bob.ID}}, &created)
+		a, b := s.dial(alice), s.dial(bob)
+		secret := s.send(alice, bob, "v-1", "the secret")
+		next(b, 11)
+		head := s.head()
+
+		// carol is alice's friend but not bob's, and not in the group.
+		bodies := []string{
+			`{"chatType":"Friend","friendMemberId":"` + alice.ID + `"}`,
+			`{"chatType":"Friend","friendMemberId":"` + bob.ID + `"}`,
+			`{"chatType":"Group","groupId":"` + created.GroupID + `"}`,
+		}
+		for _, attacker := range []member{foreigner, carol} {
+			for _, body := range bodies {
+				if attacker.ID == carol.ID && strings.Contains(body, alice.ID) {
+					continue // carol's own chat with alice is hers to clear
+				}
+				answers := atOnce(2, func(int) answer { return s.rawCall("POST", "/v1/message/clearHistory", attacker.Token, body) })
+				for _, an := range answers {
+					Expect(an.err).NotTo(HaveOccurred())
+					Expect(an.status).To(BeNumerically(">=", 400), "%s: %s", body, an.body)
+					Expect(an.status).To(BeNumerically("<", 500), "%s: %s", body, an.body)
+					for _, leak := range []string{"the secret", secret.ID, "Secret Club"} {
+						Expect(an.body).NotTo(ContainSubstring(leak))
+					}
+				}
+			}
+		}
+		Expect(s.head()).To(Equal(head), "no clear appended")
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		for _, c := range []*wsclient.Client{a, b} {
+			for {
+				f, err := c.Next(ctx)
+				if err != nil {
+					break
+				}
+				Expect(f.Cmd).NotTo(BeElementOf(28, 29, 30), "pushed to a victim: %s", f.Data)
+			}
+		}
+		statuses := map[string]string{}
+		for _, m := range history(alice, bob, 0) {
+			statuses[m.ID] = m.MsgStatus
+		}
+		Expect(statuses).To(Equal(map[string]string{secret.ID: "Unread"}), "nothing settled as Read")
+	})
+
 	It("records mentions until acknowledged, by message or by conversation, and resolves them in previews", func() {
 		mention := func(from, to member, uuid, content string) sendResult {
 			GinkgoHelper()
