@@ -30,6 +30,8 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if err := s.failure(); err != nil {
 		return es.WriteResult{}, err
 	}
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
 	// The ids are looked up before the append is queued, so that appenders
 	// look theirs up side by side; what is handed to Pebble meanwhile is in
 	// s.recent.
