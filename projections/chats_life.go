@@ -127,7 +127,7 @@ func (b *chatBatch) recalled(ctx context.Context, env Envelope, e *chat.MessageR
 	if err := b.tx.DeleteMentions(ctx, "", []string{m.ID}); err != nil {
 		return err
 	}
-	if err := b.settleUnread(ctx, env, []*Message{&m}, m.To); err != nil {
+	if _, err := b.settleUnread(ctx, env, []*Message{&m}, m.To); err != nil {
 		return err
 	}
 	if err := b.tx.UpdateMessages(ctx, []Message{m}); err != nil {
@@ -169,7 +169,7 @@ func (b *chatBatch) deleted(ctx context.Context, env Envelope, e *chat.MessagesD
 		return err
 	}
 	for reader, rms := range byReader {
-		if err := b.settleUnread(ctx, env, rms, reader); err != nil {
+		if _, err := b.settleUnread(ctx, env, rms, reader); err != nil {
 			return err
 		}
 	}
@@ -222,7 +222,8 @@ func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHi
 	if err := b.tx.DeleteMentions(ctx, e.Member, ids); err != nil {
 		return err
 	}
-	if err := b.settleUnread(ctx, env, changed, e.Member); err != nil {
+	read, err := b.settleUnread(ctx, env, changed, e.Member)
+	if err != nil {
 		return err
 	}
 	if err := b.tx.UpdateMessages(ctx, ms); err != nil {
@@ -230,6 +231,14 @@ func (b *chatBatch) hidden(ctx context.Context, env Envelope, e *chat.MessagesHi
 	}
 	if err := b.refreshLast(ctx, env, SessionKey{Member: e.Member, Peer: e.Peer}, ids); err != nil {
 		return err
+	}
+	if !group && len(read) > 0 {
+		// The friend's messages hidden unread are settled as Read: the
+		// friend sees them so at once. They need not be the newest, so
+		// the 28 names them without a "read up to" messageId.
+		b.deltas = append(b.deltas, delta(env, CmdReadAck, readAck{
+			ChatType: e.ChatType, From: e.Member, To: e.Peer, MessageIDs: read,
+		}, e.Peer))
 	}
 	change := messageChange{
 		MessageIDs: ids, ChatType: e.ChatType, From: e.Member, To: e.Peer,
@@ -314,26 +323,27 @@ func newestID(ids []string) string {
 }
 
 // settleUnread marks Read those of ms that are Unread to reader, as nobody
-// will read them any more, and takes them off reader's unread count.
-func (b *chatBatch) settleUnread(ctx context.Context, env Envelope, ms []*Message, reader string) error {
-	n := 0
+// will read them any more, takes them off reader's unread count and returns
+// their ids.
+func (b *chatBatch) settleUnread(ctx context.Context, env Envelope, ms []*Message, reader string) ([]string, error) {
+	var read []string
 	for _, m := range ms {
 		if m.To == reader && m.Status == StatusUnread {
 			m.Status = StatusRead
-			n++
+			read = append(read, m.ID)
 		}
 	}
-	if n == 0 {
-		return nil
+	if len(read) == 0 {
+		return nil, nil
 	}
 	key := SessionKey{Member: reader, Peer: ms[0].From}
 	s, err := b.loadSession(ctx, key)
 	if err != nil || s == nil {
-		return err
+		return read, err
 	}
 	b.session(env, key, s.ChatType)
-	s.UnreadCount = max(0, s.UnreadCount-n)
-	return nil
+	s.UnreadCount = max(0, s.UnreadCount-len(read))
+	return read, nil
 }
 
 // refreshPreviews shows m's content, as it is now, in the sessions whose

@@ -154,6 +154,41 @@ var _ = Describe("The chats projector", func() {
 		Expect(cmds(fold(store, projections.Chats{}, twice.envs[2:], 0))).NotTo(ContainElement(28), "nothing left to settle, nothing to tell")
 	})
 
+	It("tells the friend with a 28 naming only them which of its messages a delete-for-me settled as Read", func() {
+		l := newLog().
+			add(chatStream, sent("m1", "2", "1", "one")).
+			add(chatStream, sent("m2", "2", "1", "two")).
+			add(chatStream, sent("m3", "1", "2", "three")).
+			add("x0001.inbox-1", &chat.MessagesHidden{Member: "1", Peer: "2", ChatType: "Friend", MessageIDs: []string{"m2", "m3"}, At: 1900})
+		for _, size := range []int{0, 1} {
+			store := openStore()
+			var acks []projections.Delta
+			for _, d := range fold(store, projections.Chats{}, l.envs, size) {
+				if d.Cmd == 28 {
+					acks = append(acks, d)
+				}
+			}
+			Expect(acks).To(HaveLen(1), "batches of %d", size)
+			Expect(acks[0].To).To(ConsistOf("2"))
+			var readAck map[string]any
+			Expect(json.Unmarshal(encoded(acks[0]), &readAck)).To(Succeed())
+			Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m2")), "not m3, member 1's own")
+			Expect(readAck).To(HaveKeyWithValue("messageId", ""), "m1, older, is still unread: no read-up-to mark")
+			Expect(readAck).To(HaveKeyWithValue("from", "1"))
+			Expect(readAck).To(HaveKeyWithValue("to", "2"))
+			Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread", "m2:Read", "m3:Unread"}))
+			Expect(unread(store, "1")).To(Equal(1))
+		}
+
+		again := newLog().
+			add(chatStream, sent("m1", "2", "1", "one")).
+			add("x0001.inbox-1", &chat.MessagesHidden{Member: "1", Peer: "2", ChatType: "Friend", MessageIDs: []string{"m1"}, At: 1800}).
+			add("x0001.inbox-2", &chat.MessagesHidden{Member: "2", Peer: "1", ChatType: "Friend", MessageIDs: []string{"m1"}, At: 1900})
+		store := openStore()
+		Expect(cmds(fold(store, projections.Chats{}, again.envs[:2], 0))).To(ContainElement(28))
+		Expect(cmds(fold(store, projections.Chats{}, again.envs[2:], 0))).NotTo(ContainElement(28), "the sender hiding its own message settles nothing")
+	})
+
 	It("folds edits, recalls, deletions and clears alike whatever the batch boundaries", func() {
 		inbox1 := "x0001.inbox-1"
 		l := newLog().

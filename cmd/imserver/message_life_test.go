@@ -128,16 +128,27 @@ var _ = Describe("The message life", func() {
 		s.refused("PUT", "/v1/message/recall", alice, map[string]string{"id": theirs.ID}, http.StatusForbidden, "only the sender can do this to a message")
 	})
 
-	It("deletes for oneself: gone from one's own history only, with a push to one's own devices", func() {
-		a := s.dial(alice)
+	It("deletes for oneself: gone from one's own history only, with a push to one's own devices and a 28 to the friend naming the message it settled as Read", func() {
+		a, b := s.dial(alice), s.dial(bob)
 		one := s.send(bob, alice, "d-1", "first")
 		two := s.send(bob, alice, "d-2", "second")
 		pos := s.written("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": {two.ID}})
 		ch := push(a, 16)
 		Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Me"}))
 		Expect(ch.MessageIDs).To(Equal([]string{two.ID}))
+		var read struct {
+			From, To, MessageID string
+			MessageIDs          []string
+		}
+		Expect(json.Unmarshal(next(b, 28).Data, &read)).To(Succeed())
+		Expect([]string{read.From, read.To, read.MessageID}).To(Equal([]string{alice.ID, bob.ID, ""}), "no read-up-to mark: the older message is still unread")
+		Expect(read.MessageIDs).To(Equal([]string{two.ID}))
 		Expect(ids(history(alice, bob, pos))).To(Equal([]string{one.ID}))
-		Expect(ids(history(bob, alice, pos))).To(Equal([]string{one.ID, two.ID}))
+		statuses := map[string]string{}
+		for _, m := range history(bob, alice, pos) {
+			statuses[m.ID] = m.MsgStatus
+		}
+		Expect(statuses).To(Equal(map[string]string{one.ID: "Unread", two.ID: "Read"}), "as bob's 28 told it")
 		item := sessionWith(alice, bob, pos)
 		Expect(item.LastMessageID).To(Equal(one.ID))
 		Expect(item.UnreadCount).To(Equal(1))
@@ -149,6 +160,19 @@ var _ = Describe("The message life", func() {
 			many[i] = one.ID
 		}
 		s.refused("POST", "/v1/message/deleteMessage", alice, map[string][]string{"messageIds": many}, http.StatusBadRequest, "at most 100 messages at once")
+	})
+
+	It("tells the friend once when a member deletes its message for itself twice at once, and never when a stranger tries", func() {
+		b := s.dial(bob)
+		unopened := s.send(bob, alice, "dx-1", "never opened")
+		body := `{"messageIds":["` + unopened.ID + `"]}`
+		answers := atOnce(2, func(int) answer { return s.rawCall("POST", "/v1/message/deleteMessage", alice.Token, body) })
+		Expect(statuses(answers)).To(Equal(map[int]int{http.StatusOK: 2}))
+		refused := atOnce(2, func(int) answer { return s.rawCall("POST", "/v1/message/deleteMessage", carol.Token, body) })
+		Expect(statuses(refused)).To(Equal(map[int]int{http.StatusNotFound: 2}), "carol is alice's friend, not in alice and bob's chat")
+		after := s.send(alice, bob, "dx-2", "after the deletes")
+
+		Expect(readsBefore(b, after.ID)).To(Equal([][]string{{unopened.ID}}))
 	})
 
 	It("deletes one's own messages for everyone; the friend's unread count drops", func() {
@@ -302,23 +326,7 @@ var _ = Describe("The message life", func() {
 		Expect(statuses(answers)).To(Equal(map[int]int{http.StatusOK: 2}))
 		after := s.send(alice, bob, "hx-2", "after the clears")
 
-		// Pushes come in the log's order: both clears come before alice's message.
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		var reads [][]string
-		for {
-			f, err := b.Next(ctx)
-			Expect(err).NotTo(HaveOccurred())
-			if f.Cmd == 11 && strings.Contains(string(f.Data), after.ID) {
-				break
-			}
-			if f.Cmd == 28 {
-				var read struct{ MessageIDs []string }
-				Expect(json.Unmarshal(f.Data, &read)).To(Succeed())
-				reads = append(reads, read.MessageIDs)
-			}
-		}
-		Expect(reads).To(Equal([][]string{{old.ID}}))
+		Expect(readsBefore(b, after.ID)).To(Equal([][]string{{old.ID}}))
 	})
 
 	It("refuses clears naming the victims from another tenant's member, a stranger and a group's non-member, twice at once: no event, no 28, nothing settled", func() {
@@ -458,3 +466,25 @@ var _ = Describe("The message life", func() {
 		Expect(after).To(Equal(before+1), "a refused request appended an event")
 	})
 })
+
+// readsBefore reads c's pushes up to the 11 of message id and returns the
+// messageIds of each 28 among them. Pushes come in the log's order, so what
+// was appended before that message is pushed before it.
+func readsBefore(c *wsclient.Client, id string) [][]string {
+	GinkgoHelper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var reads [][]string
+	for {
+		f, err := c.Next(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		if f.Cmd == 11 && strings.Contains(string(f.Data), id) {
+			return reads
+		}
+		if f.Cmd == 28 {
+			var read struct{ MessageIDs []string }
+			Expect(json.Unmarshal(f.Data, &read)).To(Succeed())
+			reads = append(reads, read.MessageIDs)
+		}
+	}
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { api, openChat, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
-import { befriendOverApi, registerOverApi } from './rest';
+import { befriendOverApi, call, registerOverApi, sendOverApi, type Account } from './rest';
 
 const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
 
@@ -27,11 +27,13 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   const alice = newMember('alice');
   const bob = newMember('bob');
   const carol = newMember('carol');
+  let ann: Account;
 
   before(async () => {
     browser = await launchBrowser();
     [a, b, c] = await Promise.all([openSession(browser), openSession(browser), openSession(browser)]);
-    const [ann, ben, cat] = await Promise.all([registerOverApi(alice), registerOverApi(bob), registerOverApi(carol)]);
+    let ben: Account, cat: Account;
+    [ann, ben, cat] = await Promise.all([registerOverApi(alice), registerOverApi(bob), registerOverApi(carol)]);
     await befriendOverApi(ann, ben);
     await befriendOverApi(ann, cat);
     await Promise.all([login(a.page, alice), login(b.page, bob), login(c.page, carol)]);
@@ -280,6 +282,28 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
       .filter({ hasText: 'The original message was deleted' })
       .waitFor();
     await shot(b.page, 'm14-parent-deleted');
+  });
+
+  it('shows my message Read once the friend deletes it unread, for itself only', async () => {
+    const dan = await registerOverApi(newMember('dave'));
+    await befriendOverApi(ann, dan);
+    await sendOverApi(ann, dan, 'dave reads this first');
+    await sendOverApi(ann, dan, 'dave deletes this unread');
+    await openChat(a.page, dan.id!);
+    const status = (text: string) => bubble(a.page, text).getAttribute('data-status');
+    await waitUntil('both messages to be shown Unread', async () =>
+      (await status('dave reads this first')) === 'Unread' && (await status('dave deletes this unread')) === 'Unread',
+    );
+    const page = await call<{ id: string; content: string }[]>(
+      'GET',
+      `/v1/message/messagePush/history/list/page?friendMemberId=${ann.id}&pageSize=10`,
+      dan.token,
+    );
+    const gone = page.find((m) => m.content === 'dave deletes this unread');
+    assert.ok(gone, 'dave has the message');
+    await call('POST', '/v1/message/deleteMessage', dan.token, { messageIds: [gone.id] });
+    await a.page.locator('[data-testid=message][data-status=Read]').filter({ hasText: 'dave deletes this unread' }).waitFor();
+    assert.equal(await status('dave reads this first'), 'Unread', 'the older message is still unread');
   });
 
   it('raised no page errors', () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message } from '../src/api/types';
 import { applyChanges } from '../src/chat/changes';
-import { messageChangesAtom } from '../src/state/chat';
+import { mergeTimeline } from '../src/chat/timeline';
+import { messageChangesAtom, readMarksAtom } from '../src/state/chat';
 import { appStore } from '../src/state/store';
 import { CMD, handlePush } from '../src/ws/handlers';
 
@@ -71,5 +72,21 @@ describe('pushes 34, 16 and 30 change the open chat in place', () => {
       shown().map((m) => m.id),
       ['102'],
     );
+  });
+});
+
+describe('push 28 in a friend chat', () => {
+  const mine = (id: string): Message => ({ ...msg(id, ME), msgStatus: 'Unread' });
+  const statuses = () =>
+    mergeTimeline([mine('201'), mine('202'), mine('203')], [], ME, appStore.get(readMarksAtom)[PEER] ?? {}).map((m) => m.msgStatus);
+
+  it('marks just the listed messages Read when it has no messageId (the peer deleted them unread)', () => {
+    handlePush({ cmd: CMD.readPushed, data: { chatType: 'Friend', from: PEER, to: ME, messageId: '', messageIds: ['202'] } }, ME);
+    assert.deepEqual(statuses(), ['Unread', 'Read', 'Unread']);
+  });
+
+  it('marks every message up to its messageId Read', () => {
+    handlePush({ cmd: CMD.readPushed, data: { chatType: 'Friend', from: PEER, to: ME, messageId: '201', messageIds: ['201'] } }, ME);
+    assert.deepEqual(statuses(), ['Read', 'Read', 'Unread']);
   });
 });

@@ -67,6 +67,15 @@ describe('chat timeline', () => {
     );
   });
 
+  it('marks own messages the peer settled out of order Read, and only those', () => {
+    const history = [msg('1001', 'a', ME, 'Unread', 10), msg('1002', 'b', ME, 'Unread', 20), msg('1003', 'c', PEER, 'Unread', 30)];
+    const merged = mergeTimeline(history, [], ME, { peerReadIds: ['1002', '1003'] });
+    assert.deepEqual(
+      merged.map((m) => m.msgStatus),
+      ['Unread', 'Read', 'Unread'],
+    );
+  });
+
   it('marks incoming messages Read up to my own acknowledgement and reports what is left', () => {
     const history = [msg('1001', 'a', PEER, 'Unread', 10), msg('1002', 'b', PEER, 'Unread', 20)];
     assert.deepEqual(incomingReadState(mergeTimeline(history, [], ME, {}), ME), { newestId: '1002', anyUnread: true });

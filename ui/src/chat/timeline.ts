@@ -6,6 +6,8 @@ import { compareIds } from './ids';
 export interface ReadMarks {
   /** the peer has read my messages up to this id (command 28) */
   peerReadUpTo?: string;
+  /** my messages the peer settled as read out of order, by deleting them unread for itself (a 28 without messageId) */
+  peerReadIds?: readonly string[];
   /** I have read the peer's messages up to this id (my command 27, or 28 from my other device) */
   myReadUpTo?: string;
 }
@@ -38,7 +40,9 @@ function withReadMarks(message: Message, me: string, marks: ReadMarks): Message 
   const readable = own
     ? message.msgStatus === 'sent' || message.msgStatus === 'Unread'
     : message.msgStatus === 'Unread';
-  if (upTo && readable && compareIds(message.id, upTo) <= 0) return { ...message, msgStatus: 'Read' };
+  if (!readable) return message;
+  if (upTo && compareIds(message.id, upTo) <= 0) return { ...message, msgStatus: 'Read' };
+  if (own && marks.peerReadIds?.includes(message.id)) return { ...message, msgStatus: 'Read' };
   return message;
 }
 

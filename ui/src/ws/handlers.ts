@@ -215,7 +215,15 @@ function onRead(ack: ReadAck, me: string): void {
     if (groupId && ack.from !== me) void refreshReaders(groupId);
     return;
   }
-  if (!ack || ack.chatType !== 'Friend' || !ack.messageId) return;
+  if (!ack || ack.chatType !== 'Friend') return;
+  if (!ack.messageId) {
+    // The peer deleted messages of mine unread, for itself only: just those count as read.
+    const ids = ack.messageIds ?? [];
+    if (ack.to === me && ids.length) {
+      patchMarks(ack.from, (marks) => ({ ...marks, peerReadIds: [...(marks.peerReadIds ?? []), ...ids] }));
+    }
+    return;
+  }
   if (ack.to === me) {
     patchMarks(ack.from, (marks) => ({ ...marks, peerReadUpTo: maxId(marks.peerReadUpTo, ack.messageId) }));
   } else if (ack.from === me) {
