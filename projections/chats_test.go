@@ -32,6 +32,17 @@ func statuses(store projections.ReadStore, member string) []string {
 	return out
 }
 
+// readAcks is the 28s among ds.
+func readAcks(ds []projections.Delta) []projections.Delta {
+	var out []projections.Delta
+	for _, d := range ds {
+		if d.Cmd == 28 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 func unread(store projections.ReadStore, member string) int {
 	ss, err := store.Sessions(ctx, member)
 	Expect(err).NotTo(HaveOccurred())
@@ -126,13 +137,7 @@ var _ = Describe("The chats projector", func() {
 			add("x0001.inbox-1", &chat.ChatCleared{Member: "1", Peer: "2", ChatType: "Friend", UpToSeq: 2, At: 1900})
 		for _, size := range []int{0, 1} {
 			store := openStore()
-			ds := fold(store, projections.Chats{}, l.envs, size)
-			var acks []projections.Delta
-			for _, d := range ds {
-				if d.Cmd == 28 {
-					acks = append(acks, d)
-				}
-			}
+			acks := readAcks(fold(store, projections.Chats{}, l.envs, size))
 			Expect(acks).To(HaveLen(1), "batches of %d", size)
 			Expect(acks[0].To).To(ConsistOf("2"), "the member's own connections have the 30 and the 34")
 			var readAck map[string]any
@@ -162,12 +167,7 @@ var _ = Describe("The chats projector", func() {
 			add("x0001.inbox-1", &chat.MessagesHidden{Member: "1", Peer: "2", ChatType: "Friend", MessageIDs: []string{"m2", "m3"}, At: 1900})
 		for _, size := range []int{0, 1} {
 			store := openStore()
-			var acks []projections.Delta
-			for _, d := range fold(store, projections.Chats{}, l.envs, size) {
-				if d.Cmd == 28 {
-					acks = append(acks, d)
-				}
-			}
+			acks := readAcks(fold(store, projections.Chats{}, l.envs, size))
 			Expect(acks).To(HaveLen(1), "batches of %d", size)
 			Expect(acks[0].To).To(ConsistOf("2"))
 			var readAck map[string]any

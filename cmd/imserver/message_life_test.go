@@ -136,18 +136,12 @@ var _ = Describe("The message life", func() {
 		ch := push(a, 16)
 		Expect([]string{ch.OperationType, ch.Scope}).To(Equal([]string{"Delete", "Me"}))
 		Expect(ch.MessageIDs).To(Equal([]string{two.ID}))
-		var read struct {
-			From, To, MessageID string
-			MessageIDs          []string
-		}
+		var read readReceipt
 		Expect(json.Unmarshal(next(b, 28).Data, &read)).To(Succeed())
 		Expect([]string{read.From, read.To, read.MessageID}).To(Equal([]string{alice.ID, bob.ID, ""}), "no read-up-to mark: the older message is still unread")
 		Expect(read.MessageIDs).To(Equal([]string{two.ID}))
 		Expect(ids(history(alice, bob, pos))).To(Equal([]string{one.ID}))
-		statuses := map[string]string{}
-		for _, m := range history(bob, alice, pos) {
-			statuses[m.ID] = m.MsgStatus
-		}
+		statuses := statusByID(history(bob, alice, pos))
 		Expect(statuses).To(Equal(map[string]string{one.ID: "Unread", two.ID: "Read"}), "as bob's 28 told it")
 		item := sessionWith(alice, bob, pos)
 		Expect(item.LastMessageID).To(Equal(one.ID))
@@ -302,19 +296,13 @@ var _ = Describe("The message life", func() {
 		s.ok("POST", "/v1/message/clearHistory", alice.Token, map[string]string{"chatType": "Friend", "friendMemberId": bob.ID}, &cleared)
 		f := next(a, 30)
 		Expect(string(f.Data)).To(ContainSubstring(bob.ID))
-		var read struct {
-			From, To, MessageID string
-			MessageIDs          []string
-		}
+		var read readReceipt
 		Expect(json.Unmarshal(next(b, 28).Data, &read)).To(Succeed())
 		Expect(read.From).To(Equal(alice.ID))
 		Expect(read.MessageIDs).To(Equal([]string{old.ID}), "bob's message alice never opened, not alice's own reply")
 		Expect(read.MessageID).To(Equal(old.ID))
 		Expect(history(alice, bob, cleared.Position)).To(BeEmpty())
-		statuses := map[string]string{}
-		for _, m := range history(bob, alice, cleared.Position) {
-			statuses[m.ID] = m.MsgStatus
-		}
+		statuses := statusByID(history(bob, alice, cleared.Position))
 		Expect(statuses).To(HaveLen(2))
 		Expect(statuses).To(HaveKeyWithValue(old.ID, "Read"), "as bob's 28 told it")
 		item := sessionWith(alice, bob, cleared.Position)
@@ -371,21 +359,10 @@ var _ = Describe("The message life", func() {
 			}
 		}
 		Expect(s.head()).To(Equal(head), "no clear appended")
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		for _, c := range []*wsclient.Client{a, b} {
-			for {
-				f, err := c.Next(ctx)
-				if err != nil {
-					break
-				}
-				Expect(f.Cmd).NotTo(BeElementOf(28, 29, 30), "pushed to a victim: %s", f.Data)
-			}
+		for _, f := range pushesWithin(300*time.Millisecond, a, b) {
+			Expect(f.Cmd).NotTo(BeElementOf(28, 29, 30), "pushed to a victim: %s", f.Data)
 		}
-		statuses := map[string]string{}
-		for _, m := range history(alice, bob, 0) {
-			statuses[m.ID] = m.MsgStatus
-		}
+		statuses := statusByID(history(alice, bob, 0))
 		Expect(statuses).To(Equal(map[string]string{secret.ID: "Unread"}), "nothing settled as Read")
 	})
 
@@ -476,6 +453,21 @@ var _ = Describe("The message life", func() {
 	})
 })
 
+// readReceipt is a 28 as a test reads it.
+type readReceipt struct {
+	From, To, MessageID string
+	MessageIDs          []string
+}
+
+// statusByID is each message's status, by its id.
+func statusByID(page []lifeMessage) map[string]string {
+	out := make(map[string]string, len(page))
+	for _, m := range page {
+		out[m.ID] = m.MsgStatus
+	}
+	return out
+}
+
 // readsBefore reads c's pushes up to the 11 of message id and returns the
 // messageIds of each 28 among them. Pushes come in the log's order, so what
 // was appended before that message is pushed before it.
@@ -491,7 +483,7 @@ func readsBefore(c *wsclient.Client, id string) [][]string {
 			return reads
 		}
 		if f.Cmd == 28 {
-			var read struct{ MessageIDs []string }
+			var read readReceipt
 			Expect(json.Unmarshal(f.Data, &read)).To(Succeed())
 			reads = append(reads, read.MessageIDs)
 		}

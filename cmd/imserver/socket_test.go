@@ -187,17 +187,9 @@ var _ = Describe("The websocket protocol", func() {
 		}
 		// And nothing of the victims' changed: no event, no read receipt, no message, the same unread count.
 		Expect(s.head()).To(Equal(head))
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		for _, c := range []*wsclient.Client{a, b} {
-			for {
-				f, err := c.Next(ctx)
-				if err != nil {
-					break
-				}
-				Expect(f.Cmd).NotTo(Equal(28), "a read receipt pushed to a victim: %s", f.Data)
-				Expect(string(f.Data)).NotTo(ContainSubstring("forged"), "pushed to a victim")
-			}
+		for _, f := range pushesWithin(300*time.Millisecond, a, b) {
+			Expect(f.Cmd).NotTo(Equal(28), "a read receipt pushed to a victim: %s", f.Data)
+			Expect(string(f.Data)).NotTo(ContainSubstring("forged"), "pushed to a victim")
 		}
 		var after []session
 		s.ok("GET", "/v1/message/sessionInfo/list", bob.Token, nil, &after)
@@ -266,4 +258,22 @@ func ctxWithin(d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	DeferCleanup(cancel)
 	return ctx
+}
+
+// pushesWithin is what each of clients is pushed within d, one client after
+// the other.
+func pushesWithin(d time.Duration, clients ...*wsclient.Client) []wsclient.Frame {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var out []wsclient.Frame
+	for _, c := range clients {
+		for {
+			f, err := c.Next(ctx)
+			if err != nil {
+				break
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
