@@ -312,6 +312,7 @@ var _ = Describe("Top-up", func() {
 		s.topUpOn("x0001", true)
 		o1 := s.topUp(alice, "c1", 1_250)
 		o2 := s.topUp(alice, "c2", 700)
+		s.ok("GET", fmt.Sprintf("/v1/admin/topup/list?tenant=x0001&after=%d", o2.Position), s.operator().Token, nil, nil)
 		code, out, errOut := s.imctl("topup", "list", "x0001")
 		Expect(code).To(Equal(0), errOut)
 		Expect(out).To(ContainSubstring("2 orders"))
