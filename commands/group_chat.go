@@ -30,8 +30,9 @@ func (a *App) groupMember(ctx context.Context, p Principal, groupID, action stri
 }
 
 // speakInGroup checks that p may send to a group now: a member, not muted
-// (30021, 30022), within the group's send rate.
-func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string) error {
+// (30021, 30022), within the group's send rate. earlier, when not nil,
+// waits for p's sends still queued, so that the rate counts them.
+func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string, earlier func()) error {
 	g, err := a.groupMember(ctx, p, groupID, "send")
 	if err != nil {
 		return err
@@ -39,6 +40,9 @@ func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string) err
 	now := a.Now()
 	var recent []int64
 	if g.SendRate.PerMinute() > 0 {
+		if earlier != nil {
+			earlier()
+		}
 		if recent, err = a.recentSends(ctx, p, groupID, now.Add(-time.Minute)); err != nil {
 			return err
 		}
@@ -70,25 +74,6 @@ func (a *App) recentSends(ctx context.Context, p Principal, groupID string, sinc
 		}
 		from = recs[len(recs)-1].Revision - 1
 	}
-}
-
-// sendToGroup appends a checked message to a group's chat.
-func (a *App) sendToGroup(ctx context.Context, p Principal, out chat.Outgoing) (SendResult, error) {
-	if err := a.speakInGroup(ctx, p, out.GroupID); err != nil {
-		return SendResult{}, err
-	}
-	if out.MsgType == chat.Reply {
-		parents, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{out.Parent})
-		if err != nil {
-			return SendResult{}, err
-		}
-		if len(parents) == 0 || parents[0].ChatID != out.GroupID {
-			return SendResult{}, fault.New(fault.Invalid, fault.MsgParentMissing)
-		}
-	} else {
-		out.Parent = ""
-	}
-	return a.appendSend(ctx, p, out.GroupID, out)
 }
 
 // DeleteGroupMessages is the query of DELETE

@@ -365,7 +365,7 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 		types[i] = chatType
 		if chatType == chat.Group {
 			pairs[i] = t.To
-			err = a.speakInGroup(ctx, p, t.To)
+			err = a.speakInGroup(ctx, p, t.To, nil)
 		} else {
 			pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send")
 		}

@@ -24,6 +24,14 @@ type EventStore interface {
 	ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error)
 }
 
+// AppendQueuer is an EventStore that takes an append's place in the log
+// before the append is durable, so that its caller can queue the next one
+// while the first syncs. wait, to be called once, answers the append once
+// it is durable.
+type AppendQueuer interface {
+	QueueAppend(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (wait func() (es.WriteResult, error), err error)
+}
+
 // LiveLog is the log as it grows, which keeps the commands' caches current.
 type LiveLog interface {
 	Head(ctx context.Context) (uint64, error)

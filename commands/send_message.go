@@ -15,73 +15,118 @@ import (
 // sender, the chat and the client's uuid, so a retried send appends nothing
 // and answers with the first send's id and time, for ever.
 func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (SendResult, error) {
-	chatType, err := chat.ParseChatType(r.ChatType)
+	wait, err := a.QueueSendMessage(ctx, p, r, nil)
 	if err != nil {
 		return SendResult{}, err
+	}
+	return wait()
+}
+
+// QueueSendMessage checks a send and queues its message to the log: what
+// is queued after it comes after it in the chat. wait, to be called once,
+// answers the send once its message is durable. earlier, when not nil,
+// waits until the caller's sends queued before this one are answered; a
+// check that counts the member's own sends (a group's send rate) calls it
+// first.
+func (a *App) QueueSendMessage(ctx context.Context, p Principal, r SendMessage, earlier func()) (wait func() (SendResult, error), err error) {
+	chatType, err := chat.ParseChatType(r.ChatType)
+	if err != nil {
+		return nil, err
 	}
 	msgType, err := chat.ParseSendableType(r.MsgType)
 	if err != nil {
-		return SendResult{}, err
+		return nil, err
 	}
-	return a.send(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To, GroupID: r.GroupID,
-		MsgType: msgType, Content: r.Content, Parent: r.ParentMessageID})
+	return a.queueSend(ctx, p, chat.Outgoing{UUID: r.UUID, ChatType: chatType, From: p.MemberID, To: r.To, GroupID: r.GroupID,
+		MsgType: msgType, Content: r.Content, Parent: r.ParentMessageID}, earlier)
 }
 
 // send validates, authorizes and appends one message.
 func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendResult, error) {
-	if err := out.Validate(); err != nil {
-		return SendResult{}, err
-	}
-	if err := a.checkContent(ctx, p, out.MsgType, out.Content); err != nil {
-		return SendResult{}, err
-	}
-	if err := a.checkMedia(ctx, p, out.MsgType, out.Content); err != nil {
-		return SendResult{}, err
-	}
-	if out.ChatType == chat.Group {
-		return a.sendToGroup(ctx, p, out)
-	}
-	pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
+	wait, err := a.queueSend(ctx, p, out, nil)
 	if err != nil {
 		return SendResult{}, err
+	}
+	return wait()
+}
+
+// queueSend validates, authorizes and queues one message (see
+// QueueSendMessage).
+func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, earlier func()) (func() (SendResult, error), error) {
+	if err := out.Validate(); err != nil {
+		return nil, err
+	}
+	if err := a.checkContent(ctx, p, out.MsgType, out.Content); err != nil {
+		return nil, err
+	}
+	if err := a.checkMedia(ctx, p, out.MsgType, out.Content); err != nil {
+		return nil, err
+	}
+	chatID := out.GroupID
+	if out.ChatType == chat.Group {
+		if err := a.speakInGroup(ctx, p, out.GroupID, earlier); err != nil {
+			return nil, err
+		}
+	} else {
+		pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
+		if err != nil {
+			return nil, err
+		}
+		chatID = pair
 	}
 	if out.MsgType == chat.Reply {
 		parents, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{out.Parent})
 		if err != nil {
-			return SendResult{}, err
+			return nil, err
 		}
-		if len(parents) == 0 || parents[0].ChatID != pair {
-			return SendResult{}, fault.New(fault.Invalid, fault.MsgParentMissing)
+		if len(parents) == 0 || parents[0].ChatID != chatID {
+			return nil, fault.New(fault.Invalid, fault.MsgParentMissing)
 		}
 	} else {
 		out.Parent = ""
 	}
-	return a.appendSend(ctx, p, pair, out)
+	return a.queueChecked(ctx, p, chatID, out)
 }
 
 // appendSend appends one checked message to the chat pair; a retried uuid
 // answers the first send.
 func (a *App) appendSend(ctx context.Context, p Principal, pair string, out chat.Outgoing) (SendResult, error) {
+	wait, err := a.queueChecked(ctx, p, pair, out)
+	if err != nil {
+		return SendResult{}, err
+	}
+	return wait()
+}
+
+// queueChecked queues one checked message to the chat pair (see
+// appendSend).
+func (a *App) queueChecked(ctx context.Context, p Principal, pair string, out chat.Outgoing) (func() (SendResult, error), error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
 	eventID := messageEventID(p.Tenant, pair, p.MemberID, out.UUID)
 	id, err := a.NewID()
 	if err != nil {
-		return SendResult{}, err
+		return nil, err
 	}
 	e := chat.Send(id, out, a.Now())
 	data, err := a.encode(p, out.UUID, []es.Event{e}, eventID)
 	if err != nil {
-		return SendResult{}, err
+		return nil, err
 	}
-	res, err := a.Store.Append(ctx, stream, es.Any, data)
+	appended, err := a.queueAppend(ctx, stream, es.Any, data)
 	if err != nil {
-		return SendResult{}, err
+		return nil, err
 	}
-	if res.Duplicate {
-		return a.firstSend(ctx, stream, res)
-	}
-	sent := e.(*chat.MessageSent)
-	return SendResult{ID: sent.MessageID, UUID: sent.UUID, ServerReceiveTime: sent.At, Position: res.Position}, nil
+	return func() (SendResult, error) {
+		res, err := appended()
+		if err != nil {
+			return SendResult{}, err
+		}
+		if res.Duplicate {
+			return a.firstSend(ctx, stream, res)
+		}
+		sent := e.(*chat.MessageSent)
+		return SendResult{ID: sent.MessageID, UUID: sent.UUID, ServerReceiveTime: sent.At, Position: res.Position}, nil
+	}, nil
 }
 
 // firstSend reads back the message a retried send had appended.

@@ -103,3 +103,16 @@ func (a *App) ensureTenant(ctx context.Context, tenant string) error {
 	a.tenants.Store(tenant, struct{}{})
 	return nil
 }
+
+// queueAppend queues events to stream when the store can (AppendQueuer),
+// and otherwise appends them before it returns.
+func (a *App) queueAppend(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (func() (es.WriteResult, error), error) {
+	if q, ok := a.Store.(AppendQueuer); ok {
+		return q.QueueAppend(ctx, stream, expected, events)
+	}
+	res, err := a.Store.Append(ctx, stream, expected, events)
+	if err != nil {
+		return nil, err
+	}
+	return func() (es.WriteResult, error) { return res, nil }, nil
+}

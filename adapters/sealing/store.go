@@ -27,17 +27,54 @@ type Store struct {
 func NewStore(log Log, sealer *Sealer) *Store { return &Store{Log: log, sealer: sealer} }
 
 func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (es.WriteResult, error) {
-	sealed, err := s.sealer.Seal(ctx, stream, events)
+	wait, err := s.QueueAppend(ctx, stream, expected, events)
 	if err != nil {
 		return es.WriteResult{}, err
 	}
-	res, err := s.Log.Append(ctx, stream, expected, sealed)
-	if err == nil {
-		for _, e := range events {
-			s.sealer.noteErasure(stream, e.Type, e.Metadata.Tenant)
-		}
+	return wait()
+}
+
+// queuer is a Log that takes an append's place in the log before the
+// append is durable (pebblestore.Store.QueueAppend).
+type queuer interface {
+	QueueAppend(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (func() (es.WriteResult, error), error)
+}
+
+// QueueAppend seals events and queues them to the log: what is queued after
+// it comes after it in the log. wait, to be called once, answers the append
+// once it is durable. Over a log that cannot queue, the append is durable
+// before QueueAppend returns.
+func (s *Store) QueueAppend(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (wait func() (es.WriteResult, error), err error) {
+	sealed, err := s.sealer.Seal(ctx, stream, events)
+	if err != nil {
+		return nil, err
 	}
-	return res, err
+	q, ok := s.Log.(queuer)
+	if !ok {
+		res, err := s.Log.Append(ctx, stream, expected, sealed)
+		if err != nil {
+			return nil, err
+		}
+		s.noteErasures(stream, events)
+		return func() (es.WriteResult, error) { return res, nil }, nil
+	}
+	queued, err := q.QueueAppend(ctx, stream, expected, sealed)
+	if err != nil {
+		return nil, err
+	}
+	return func() (es.WriteResult, error) {
+		res, err := queued()
+		if err == nil {
+			s.noteErasures(stream, events)
+		}
+		return res, err
+	}, nil
+}
+
+func (s *Store) noteErasures(stream string, events []es.EventData) {
+	for _, e := range events {
+		s.sealer.noteErasure(stream, e.Type, e.Metadata.Tenant)
+	}
 }
 
 func (s *Store) ReadStream(ctx context.Context, stream string, dir es.Direction, from uint64, max int) ([]es.RecordedEvent, error) {

@@ -53,8 +53,9 @@ func benchGateway(b *testing.B, n int) (feed, []*wsclient.Client) {
 // countingCommands accepts everything at no cost, to measure the gateway alone.
 type countingCommands struct{ n atomic.Uint64 }
 
-func (c *countingCommands) SendMessage(_ context.Context, _ commands.Principal, req commands.SendMessage) (commands.SendResult, error) {
-	return commands.SendResult{ID: "1", UUID: req.UUID, Position: c.n.Add(1)}, nil
+func (c *countingCommands) QueueSendMessage(_ context.Context, _ commands.Principal, req commands.SendMessage, _ func()) (func() (commands.SendResult, error), error) {
+	res := commands.SendResult{ID: "1", UUID: req.UUID, Position: c.n.Add(1)}
+	return func() (commands.SendResult, error) { return res, nil }, nil
 }
 
 func (c *countingCommands) OperateSession(context.Context, commands.Principal, commands.SessionOperation) (commands.Changed, error) {

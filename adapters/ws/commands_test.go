@@ -59,6 +59,52 @@ var _ = Describe("Client commands", func() {
 		Expect(h.cmds.sent()).To(Equal([]sent{{commands.Principal{Tenant: "x0001", MemberID: "m1", SessionID: "s1"}, msg}}))
 	})
 
+	It("reads a socket's next sends while the first wait to be durable, queues them in frame order and answers each once durable", func() {
+		release := h.cmds.holdSends()
+		uuids := func(ss []sent) []string {
+			var out []string
+			for _, s := range ss {
+				out = append(out, s.req.UUID)
+			}
+			return out
+		}
+		for i := range 5 {
+			Expect(c.Send(11, commands.SendMessage{UUID: fmt.Sprint("q-", i)})).To(Succeed())
+		}
+		Eventually(func() []string { return uuids(h.cmds.sent()) }).Should(Equal([]string{"q-0", "q-1", "q-2", "q-3", "q-4"}))
+
+		replies := make(chan wsclient.Reply, 40)
+		for i := range 40 {
+			go func() {
+				r, _ := c.Request(ctxWithin(10*time.Second), 11, commands.SendMessage{UUID: fmt.Sprint("r-", i)})
+				replies <- r
+			}()
+		}
+		Eventually(func() int { return len(h.cmds.sent()) }).Should(Equal(32), "at most 32 unanswered commands a socket")
+		Consistently(func() int { return len(h.cmds.sent()) }, 200*time.Millisecond).Should(Equal(32))
+		Expect(replies).NotTo(Receive(), "answered before durable")
+
+		close(release)
+		for range 40 {
+			var r wsclient.Reply
+			Eventually(replies, 5*time.Second).Should(Receive(&r))
+			Expect(r.Code).To(Equal("200"))
+		}
+		Expect(h.cmds.sent()).To(HaveLen(45))
+	})
+
+	It("lets a send whose check counts the member's own sends wait for the earlier ones to be durable", func() {
+		release := h.cmds.holdSends()
+		Expect(c.Send(11, commands.SendMessage{UUID: "a"})).To(Succeed())
+		Expect(c.Send(11, commands.SendMessage{UUID: "b"})).To(Succeed())
+		Expect(c.Send(11, commands.SendMessage{UUID: "rated", GroupID: "rated"})).To(Succeed())
+		Eventually(h.cmds.sent).Should(HaveLen(2))
+		Consistently(h.cmds.sent, 200*time.Millisecond).Should(HaveLen(2))
+		close(release)
+		Eventually(h.cmds.sent).Should(HaveLen(3))
+		Expect(h.cmds.sent()[2].req.UUID).To(Equal("rated"))
+	})
+
 	It("runs a session operation (49) for the socket's member and replies with its position", func() {
 		r := request(c, 49, commands.SessionOperation{Type: "Friend", MemberID: "someone-else", FriendMemberID: "m2", OperationType: "AddTop"})
 		Expect(r.Cmd).To(Equal(49))

@@ -52,10 +52,20 @@ type conn struct {
 	readerDone    bool
 	released      bool
 	reason        string
+
+	// queued bounds the commands taken by the reader and not yet answered;
+	// unsettled counts those that took their place in the log and wait to
+	// be durable (see handleApart).
+	queued    chan struct{}
+	unsettled sync.WaitGroup
 }
 
+// maxQueued bounds the commands one connection has in flight: a client
+// that sends more waits for the first to be answered.
+const maxQueued = 32
+
 func newConn(g *Gateway, p commands.Principal, aead cipher.AEAD, lang string) *conn {
-	return &conn{g: g, principal: p, aead: aead, lang: lang}
+	return &conn{g: g, principal: p, aead: aead, lang: lang, queued: make(chan struct{}, maxQueued)}
 }
 
 // attach gives the connection its upgraded socket and writes what was queued

@@ -39,27 +39,29 @@ var heartbeatReply = []byte(`{"cmd":` + strconv.Itoa(projections.CmdHeartbeat) +
 
 // handle opens one client message and runs it; every failure is answered
 // with an error frame and leaves the connection usable. The plaintext is
-// opened in text's spare capacity.
-func (c *conn) handle(text []byte) {
+// opened in text's spare capacity. A send returns once its message is
+// queued to the log, with settle to answer it once durable; text is not
+// read after handle returns.
+func (c *conn) handle(text []byte) (settle func()) {
 	plain, err := wire.Open(text[len(text):], text, c.aead)
 	if err != nil {
 		c.fail(request{}, fault.New(fault.Invalid, fault.MsgDecrypt))
-		return
+		return nil
 	}
 	var req request
 	if err := json.Unmarshal(plain, &req); err != nil {
 		c.fail(request{}, fault.New(fault.Invalid, fault.MsgBadRequest))
-		return
+		return nil
 	}
 	switch req.Cmd {
 	case projections.CmdHeartbeat:
 		if req.ID == "" {
 			c.push(textFrame(heartbeatReply))
-			return
+			return nil
 		}
 		c.succeed(req, nil)
 	case projections.CmdMessage:
-		c.sendMessage(req)
+		return c.sendMessage(req)
 	case projections.CmdReadAckIn:
 		c.ackRead(req)
 	case projections.CmdSessionChanged:
@@ -67,23 +69,35 @@ func (c *conn) handle(text []byte) {
 	default:
 		c.fail(req, fault.New(fault.Invalid, fault.MsgBadRequest))
 	}
+	return nil
 }
 
-func (c *conn) sendMessage(req request) {
+// sendMessage queues a send, and returns what answers it once durable. A
+// group's send rate counts the connection's earlier sends, so its check
+// waits for them.
+func (c *conn) sendMessage(req request) (settle func()) {
 	var body commands.SendMessage
 	if err := decodeData(req.Data, &body); err != nil {
 		c.fail(req, err)
-		return
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(c.g.ctx, c.g.cfg.CommandTimeout)
-	defer cancel()
-	res, err := c.g.cmds.SendMessage(ctx, c.principal, body)
+	wait, err := c.g.cmds.QueueSendMessage(ctx, c.principal, body, c.unsettled.Wait)
 	if err != nil {
+		cancel()
 		c.fail(req, err)
-		return
+		return nil
 	}
-	if req.ID != "" {
-		c.succeed(req, res)
+	return func() {
+		defer cancel()
+		res, err := wait()
+		if err != nil {
+			c.fail(req, err)
+			return
+		}
+		if req.ID != "" {
+			c.succeed(req, res)
+		}
 	}
 }
 

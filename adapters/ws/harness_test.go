@@ -63,16 +63,39 @@ type fakeCommands struct {
 	acks    []acked
 	ops     []commands.SessionOperation
 	sendErr error
+	// hold, when set, keeps every send from being durable until it closes.
+	hold chan struct{}
 }
 
-func (f *fakeCommands) SendMessage(_ context.Context, p commands.Principal, req commands.SendMessage) (commands.SendResult, error) {
+// QueueSendMessage records a send; one to the group "rated" first waits for
+// the connection's earlier sends, as a group with a send rate does.
+func (f *fakeCommands) QueueSendMessage(_ context.Context, p commands.Principal, req commands.SendMessage, earlier func()) (func() (commands.SendResult, error), error) {
+	if req.GroupID == "rated" {
+		earlier()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.sendErr != nil {
-		return commands.SendResult{}, f.sendErr
+		return nil, f.sendErr
 	}
 	f.sends = append(f.sends, sent{p, req})
-	return commands.SendResult{ID: fmt.Sprint(1000 + len(f.sends)), UUID: req.UUID, ServerReceiveTime: 1700000000000, Position: uint64(len(f.sends))}, nil
+	res := commands.SendResult{ID: fmt.Sprint(1000 + len(f.sends)), UUID: req.UUID, ServerReceiveTime: 1700000000000, Position: uint64(len(f.sends))}
+	hold := f.hold
+	return func() (commands.SendResult, error) {
+		if hold != nil {
+			<-hold
+		}
+		return res, nil
+	}, nil
+}
+
+// holdSends keeps the sends queued from now on from being durable until
+// the returned channel closes.
+func (f *fakeCommands) holdSends() chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = make(chan struct{})
+	return f.hold
 }
 
 func (f *fakeCommands) AckRead(_ context.Context, p commands.Principal, req commands.AckRead) (uint64, error) {

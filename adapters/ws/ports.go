@@ -15,7 +15,9 @@ type Authenticator interface {
 
 // Commands are the intents a client may send over the socket.
 type Commands interface {
-	SendMessage(ctx context.Context, p commands.Principal, req commands.SendMessage) (commands.SendResult, error)
+	// QueueSendMessage checks a send and queues its message to the log
+	// (commands.App.QueueSendMessage); wait answers it once durable.
+	QueueSendMessage(ctx context.Context, p commands.Principal, req commands.SendMessage, earlier func()) (wait func() (commands.SendResult, error), err error)
 	AckRead(ctx context.Context, p commands.Principal, req commands.AckRead) (uint64, error)
 	OperateSession(ctx context.Context, p commands.Principal, req commands.SessionOperation) (commands.Changed, error)
 }

@@ -11,10 +11,12 @@ import (
 	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
 )
 
-// readLoop is the connection's only reader. It runs each complete message
-// before reading the next, so one connection's commands run in order.
+// readLoop is the connection's only reader. Each complete message takes
+// its place in the log before the next is read, so one connection's
+// commands run in order.
 func (c *conn) readLoop() {
 	reason, cut := c.readMessages()
+	c.unsettled.Wait()
 	c.readerExit(reason, cut)
 }
 
@@ -83,18 +85,28 @@ func (c *conn) readMessages() (reason string, cut bool) {
 	}
 }
 
-// handleApart runs handle on another goroutine and waits for it: an idle
-// worker, or a new goroutine when none is idle. The reader lives as
-// long as the connection; this way its stack stays the small one of a
-// parked read instead of keeping what JSON, AES and commands grew.
+// handleApart runs handle on another goroutine: an idle worker, or a new
+// goroutine when none is idle. The reader lives as long as the connection;
+// this way its stack stays the small one of a parked read instead of
+// keeping what JSON, AES and commands grew. It waits until the command
+// has taken its place in the log, not until it is durable: a send waits
+// for its sync beside the sends read after it, and is answered then.
 func (c *conn) handleApart(text []byte) {
-	done := make(chan struct{})
-	job := func() {
-		defer close(done)
-		c.handle(text)
-	}
-	c.g.goApart(job)
-	<-done
+	c.queued <- struct{}{}
+	taken := make(chan struct{})
+	c.g.goApart(func() {
+		defer func() { <-c.queued }()
+		settle := c.handle(text)
+		if settle == nil {
+			close(taken)
+			return
+		}
+		c.unsettled.Add(1)
+		close(taken)
+		settle()
+		c.unsettled.Done()
+	})
+	<-taken
 }
 
 // control answers a ping and a close; it reports whether the peer closed.

@@ -36,6 +36,29 @@ var _ = Describe("The websocket protocol", func() {
 		return r
 	}
 
+	It("takes a socket's sends while the ones before them sync, and still holds a member to a group's send rate: of eight sent at once, five pass", func() {
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Rated", "memberIds": []string{bob.ID}}, &created)
+		s.written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": created.GroupID, "sendRate": "FivePerMinute"})
+		b := s.dial(bob)
+		replies := make(chan wsclient.Reply, 8)
+		for i := range 8 {
+			go func() {
+				defer GinkgoRecover()
+				replies <- request(b, 11, map[string]string{"uuid": fmt.Sprint("rated-", i), "chatType": "Group", "groupId": created.GroupID,
+					"msgType": "Text", "content": fmt.Sprint("burst ", i)})
+			}()
+		}
+		infos := map[string]int{}
+		for range 8 {
+			var r wsclient.Reply
+			Eventually(replies, 10*time.Second).Should(Receive(&r))
+			infos[r.Code+" "+r.Info]++
+		}
+		Expect(infos).To(Equal(map[string]int{"200 success": 5,
+			"429 you are sending messages too fast in this group, try again in a moment": 3}))
+	})
+
 	It("delivers 11 to the receiver and the sender's other device; a 27 comes back to the sender as 28", func() {
 		a, a2, b := s.dial(alice), s.dial(alice), s.dial(bob)
 

@@ -15,30 +15,46 @@ import (
 // rules. An event id repeated inside events is stored once, at its first
 // place.
 func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (es.WriteResult, error) {
-	if err := ctx.Err(); err != nil {
+	wait, err := s.QueueAppend(ctx, stream, expected, events)
+	if err != nil {
 		return es.WriteResult{}, err
+	}
+	return wait()
+}
+
+// QueueAppend decides an append and hands it to Pebble: once it returns,
+// whatever is queued after it, by any caller, comes after it in the log.
+// The append is durable, and seen by readers, only once wait returns its
+// result. wait must be called exactly once; Close waits for it.
+func (s *Store) QueueAppend(ctx context.Context, stream string, expected es.ExpectedRevision, events []es.EventData) (wait func() (es.WriteResult, error), err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	evs, err := prepareAppend(stream, events)
 	if err != nil {
-		return es.WriteResult{}, err
+		return nil, err
 	}
 	done, err := s.use()
 	if err != nil {
-		return es.WriteResult{}, err
+		return nil, err
 	}
-	defer done()
 	if err := s.failure(); err != nil {
-		return es.WriteResult{}, err
+		done()
+		return nil, err
 	}
 	s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
+	release := func() {
+		s.inFlight.Add(-1)
+		done()
+	}
 	// The ids are looked up before the append is queued, so that appenders
 	// look theirs up side by side; what is handed to Pebble meanwhile is in
 	// s.recent.
 	since := s.applied.Load()
 	found, err := s.lookUp(stream, evs)
 	if err != nil {
-		return es.WriteResult{}, err
+		release()
+		return nil, err
 	}
 	q := &queued{stream: stream, expected: expected, evs: evs, found: found, since: since, turn: make(chan struct{}, 1)}
 	s.queueMu.Lock()
@@ -48,26 +64,38 @@ func (s *Store) Append(ctx context.Context, stream string, expected es.ExpectedR
 	if !lead {
 		<-q.turn
 	}
+	var led *group // the batch this append wrote as leader: its sync is ours to wait for
 	if !q.decided {
-		s.lead()
+		led = s.lead()
 	}
-	switch {
-	case q.err != nil:
-		return es.WriteResult{}, q.err
-	case q.group != nil:
-		<-q.group.synced
-		if q.group.err != nil {
-			return es.WriteResult{}, q.group.err
+	if q.err != nil {
+		if led != nil {
+			s.settle(led)
 		}
-	case q.d.result.Position > s.durable.Load():
-		// A duplicate of an append whose fsync is under way, decided in a
-		// group that wrote nothing: it is answered once that append is
-		// durable.
-		if err := s.syncUpTo(q.head); err != nil {
-			return es.WriteResult{}, err
-		}
+		release()
+		return nil, q.err
 	}
-	return q.d.result, nil
+	return func() (es.WriteResult, error) {
+		defer release()
+		if led != nil {
+			s.settle(led)
+		}
+		switch {
+		case q.group != nil:
+			<-q.group.synced
+			if q.group.err != nil {
+				return es.WriteResult{}, q.group.err
+			}
+		case q.d.result.Position > s.durable.Load():
+			// A duplicate of an append whose fsync is under way, decided in a
+			// group that wrote nothing: it is answered once that append is
+			// durable.
+			if err := s.syncUpTo(q.head); err != nil {
+				return es.WriteResult{}, err
+			}
+		}
+		return q.d.result, nil
+	}, nil
 }
 
 // maxGroup bounds the appends written in one Pebble batch.
@@ -75,9 +103,9 @@ const maxGroup = 256
 
 // queued is an append waiting in s.queue. The append at the head of the
 // queue leads: it decides the appends queued up to then, itself first, in
-// queue order, writes them in one Pebble batch, wakes the next head to lead
-// and waits for the batch to be durable. While that batch syncs, the next
-// leader writes the next one.
+// queue order, writes them in one Pebble batch and wakes the next head to
+// lead; the leader's wait settles the batch. While that batch syncs, the
+// next leader writes the next one.
 type queued struct {
 	stream   string
 	expected es.ExpectedRevision
@@ -105,9 +133,9 @@ type group struct {
 }
 
 // lead decides the appends at the head of the queue, hands them to Pebble
-// in one batch, makes the next append queued the leader and waits for the
-// batch to be durable.
-func (s *Store) lead() {
+// in one batch and makes the next append queued the leader. It returns the
+// batch, for the leader to settle, or nil when it wrote none.
+func (s *Store) lead() *group {
 	s.queueMu.Lock()
 	n := min(len(s.queue), maxGroup)
 	appends := append([]*queued(nil), s.queue[:n]...)
@@ -130,9 +158,12 @@ func (s *Store) lead() {
 	for _, q := range appends[1:] {
 		q.turn <- struct{}{}
 	}
-	if g == nil {
-		return
-	}
+	return g
+}
+
+// settle waits for a batch to be durable and publishes it; the appends in
+// it wait on g.synced.
+func (s *Store) settle(g *group) {
 	// Pebble syncs the WAL for every batch waiting here at once.
 	if err := g.batch.SyncWait(); err != nil {
 		g.err = s.fail(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	. "github.com/onsi/ginkgo/v2"
@@ -174,6 +175,75 @@ var _ = Describe("Pebble event store", func() {
 		Expect(s.Import(again)).To(MatchError(ContainSubstring("id stored already stored")))
 		Expect(s.Head(ctx)).To(Equal(stored.Position))
 		Expect(s.ReadStream(ctx, "t.s-2", es.Forwards, 0, 10)).To(BeEmpty())
+	})
+
+	It("queues a caller's appends in its order before they are durable, and answers each once durable", func() {
+		s, err := pebblestore.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		const callers, appends, window = 8, 60, 16
+		var wg sync.WaitGroup
+		for c := range callers {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				stream := fmt.Sprintf("t.queued-%d", c%2)
+				var waits []func() (es.WriteResult, error)
+				var last uint64
+				answer := func() {
+					res, err := waits[0]()
+					Expect(err).NotTo(HaveOccurred())
+					Expect(res.Position).To(BeNumerically(">", last), "answered out of the caller's order")
+					last = res.Position
+					read, err := s.ReadAll(ctx, res.Position-1, 1)
+					Expect(err).NotTo(HaveOccurred())
+					Expect(read).To(HaveLen(1), "answered before readable")
+					waits = waits[1:]
+				}
+				for i := range appends {
+					wait, err := s.QueueAppend(ctx, stream, es.Any, []es.EventData{event(fmt.Sprintf("q-%d-%d", c, i))})
+					Expect(err).NotTo(HaveOccurred())
+					waits = append(waits, wait)
+					if len(waits) == window {
+						answer()
+					}
+				}
+				for len(waits) > 0 {
+					answer()
+				}
+			}()
+		}
+		wg.Wait()
+		for st := range 2 {
+			evs, err := s.ReadStream(ctx, fmt.Sprintf("t.queued-%d", st), es.Forwards, 0, callers*appends)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(evs).To(HaveLen(callers / 2 * appends))
+			next := map[string]int{}
+			for i, e := range evs {
+				Expect(e.Revision).To(Equal(uint64(i)))
+				var c, n int
+				_, err := fmt.Sscanf(e.ID, "q-%d-%d", &c, &n)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(n).To(Equal(next[fmt.Sprint(c)]), "a caller's appends out of its order in the stream")
+				next[fmt.Sprint(c)]++
+			}
+		}
+
+		first, err := s.QueueAppend(ctx, "t.fresh-1", es.NoStream, []es.EventData{event("fresh-1")})
+		Expect(err).NotTo(HaveOccurred())
+		again, err := s.QueueAppend(ctx, "t.fresh-1", es.NoStream, []es.EventData{event("fresh-1")})
+		Expect(err).NotTo(HaveOccurred(), "a retry of a queued append is its duplicate, even before it is durable")
+		_, err = s.QueueAppend(ctx, "t.fresh-1", es.NoStream, []es.EventData{event("fresh-2")})
+		Expect(err).To(MatchError(es.ErrConcurrency), "decided against the append queued before it")
+		closed := make(chan error, 1)
+		go func() { closed <- s.Close() }()
+		Consistently(closed, 100*time.Millisecond).ShouldNot(Receive(), "closed with appends not answered")
+		res, err := first()
+		Expect(err).NotTo(HaveOccurred())
+		dup, err := again()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(dup).To(Equal(es.WriteResult{NextRevision: res.NextRevision, Position: res.Position, Duplicate: true}))
+		Eventually(closed).Should(Receive(BeNil()))
 	})
 
 	It("refuses a Pebble directory that holds something else", func() {

@@ -32,9 +32,11 @@ func (auth) Authenticate(_ context.Context, token string) (commands.Principal, [
 // gatedCommands holds every send until release is closed.
 type gatedCommands struct{ release chan struct{} }
 
-func (g gatedCommands) SendMessage(_ context.Context, _ commands.Principal, req commands.SendMessage) (commands.SendResult, error) {
-	<-g.release
-	return commands.SendResult{ID: "1", UUID: req.UUID}, nil
+func (g gatedCommands) QueueSendMessage(_ context.Context, _ commands.Principal, req commands.SendMessage, _ func()) (func() (commands.SendResult, error), error) {
+	return func() (commands.SendResult, error) {
+		<-g.release
+		return commands.SendResult{ID: "1", UUID: req.UUID}, nil
+	}, nil
 }
 
 func (gatedCommands) OperateSession(context.Context, commands.Principal, commands.SessionOperation) (commands.Changed, error) {
