@@ -38,6 +38,7 @@ type Bus struct {
 	pub       message.Publisher
 	subscribe source
 	shutdown  func() error
+	encode    func([]projections.Delta) ([]byte, error) // packDeltas or encodeJSON
 	// gaps, when set, tells when the subscriptions may have missed batches.
 	gaps *interruptions
 
@@ -46,16 +47,18 @@ type Bus struct {
 	done   chan struct{}
 }
 
-func newBus(pub message.Publisher, subscribe source, shutdown func() error) *Bus {
-	return &Bus{pub: pub, subscribe: subscribe, shutdown: shutdown, done: make(chan struct{})}
+func newBus(pub message.Publisher, subscribe source, shutdown func() error, encode func([]projections.Delta) ([]byte, error)) *Bus {
+	return &Bus{pub: pub, subscribe: subscribe, shutdown: shutdown, encode: encode, done: make(chan struct{})}
 }
+
+func encodeJSON(ds []projections.Delta) ([]byte, error) { return json.Marshal(ds) }
 
 // Publish sends the deltas of one batch. It returns ErrClosed after Close.
 func (b *Bus) Publish(ctx context.Context, deltas []projections.Delta) error {
 	if b.isClosed() {
 		return ErrClosed
 	}
-	payload, err := json.Marshal(deltas)
+	payload, err := b.encode(deltas)
 	if err != nil {
 		return fmt.Errorf("bus: encode deltas: %w", err)
 	}
@@ -110,8 +113,7 @@ func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 			if !ok {
 				return
 			}
-			var ds []projections.Delta
-			err := json.Unmarshal(m.Payload, &ds)
+			ds, err := unpackDeltas(m.Payload)
 			m.Ack()
 			if err != nil {
 				continue

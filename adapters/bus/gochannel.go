@@ -19,5 +19,5 @@ func NewGoChannel() *Bus {
 		in, err := gc.Subscribe(ctx, Topic)
 		return in, func() {}, err
 	}
-	return newBus(gc, subscribe, gc.Close)
+	return newBus(gc, subscribe, gc.Close, packDeltas)
 }

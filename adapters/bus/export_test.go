@@ -1,0 +1,6 @@
+package bus
+
+var (
+	PackDeltas   = packDeltas
+	UnpackDeltas = unpackDeltas
+)
