@@ -22,6 +22,7 @@ import (
 	"github.com/eventchat/eventchat/adapters/ws"
 	"github.com/eventchat/eventchat/adapters/ws/internal/wire"
 	"github.com/eventchat/eventchat/adapters/ws/wsclient"
+	"github.com/eventchat/eventchat/commands"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -52,6 +53,22 @@ var _ = Describe("Limits", func() {
 		Expect(request(c, 13, nil).Code).To(Equal("200"))
 		Expect(c.SendRaw(string(make([]byte, 4097)))).To(Succeed())
 		Expect(closedWith(c).Code).To(Equal(1009))
+	})
+
+	It("closes with 1009 on a message over MaxFrameBytes behind sends still syncing, and releases the connection once they are answered", func() {
+		h := startGateway(ws.Config{MaxFrameBytes: 4096})
+		release := h.cmds.holdSends()
+		c := h.connect("m1")
+		for i := range 3 {
+			Expect(c.Send(11, commands.SendMessage{UUID: fmt.Sprint("held-", i)})).To(Succeed())
+		}
+		Eventually(h.cmds.sent).Should(HaveLen(3))
+		Expect(c.SendRaw(string(make([]byte, 4097)))).To(Succeed())
+		Expect(closedWith(c).Code).To(Equal(1009))
+		Consistently(h.gw.Connections, 100*time.Millisecond).Should(Equal(1), "released with sends unanswered")
+		close(release)
+		Eventually(h.gw.Connections).Should(BeZero())
+		Expect(h.closeReasons("m1")).To(Equal([]string{"message too big"}))
 	})
 
 	Describe("fragmented messages", func() {

@@ -59,6 +59,39 @@ var _ = Describe("The websocket protocol", func() {
 			"429 you are sending messages too fast in this group, try again in a moment": 3}))
 	})
 
+	It("refuses every send outsiders pipeline at a chat they are not in: nothing is appended or pushed", func() {
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Inner", "memberIds": []string{bob.ID}}, &created)
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		carol, foreigner := s.register("carol001"), s.registerIn("x0002", "foreign1")
+		b := s.dial(bob)
+		head := s.head()
+		replies := make(chan wsclient.Reply, 40)
+		for _, m := range []member{carol, foreigner} {
+			c := s.dial(m)
+			for i := range 20 {
+				body := map[string]string{"uuid": fmt.Sprint("in-", i), "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "let me in"}
+				if i%2 == 1 {
+					body = map[string]string{"uuid": fmt.Sprint("in-", i), "chatType": "Group", "groupId": created.GroupID, "msgType": "Text", "content": "let me in"}
+				}
+				go func() {
+					defer GinkgoRecover()
+					replies <- request(c, 11, body)
+				}()
+			}
+		}
+		for range 40 {
+			var r wsclient.Reply
+			Eventually(replies, 10*time.Second).Should(Receive(&r))
+			Expect(r.Code).To(MatchRegexp(`^4\d\d$`), r.Info)
+			Expect(string(r.Data)).NotTo(ContainSubstring(bob.ID))
+		}
+		Expect(s.head()).To(Equal(head))
+		for _, f := range pushesWithin(300*time.Millisecond, b) {
+			Expect(f.Cmd).NotTo(Equal(11))
+		}
+	})
+
 	It("delivers 11 to the receiver and the sender's other device; a 27 comes back to the sender as 28", func() {
 		a, a2, b := s.dial(alice), s.dial(alice), s.dial(bob)
 
