@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/eventchat/eventchat/domain/chat"
 	"github.com/eventchat/eventchat/domain/es"
@@ -77,12 +78,18 @@ func (a *App) one(ctx context.Context, p Principal, id string) (chat.Stored, err
 // sentMessages finds every message of ids that p sees in a chat it belongs
 // to, in the order of ids, or fails with not found.
 func (a *App) sentMessages(ctx context.Context, p Principal, ids []string) ([]chat.Stored, error) {
+	return a.findSent(ctx, p, ids, a.Messages.SentMessages)
+}
+
+// findSent is sentMessages, looking the messages up with find.
+func (a *App) findSent(ctx context.Context, p Principal, ids []string,
+	find func(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error)) ([]chat.Stored, error) {
 	for _, id := range ids {
 		if id == "" {
 			return nil, fault.New(fault.Invalid, fault.MsgMessageNotFound)
 		}
 	}
-	ms, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, ids)
+	ms, err := find(ctx, p.Tenant, p.MemberID, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +189,13 @@ func (a *App) DeleteMessages(ctx context.Context, p Principal, r DeleteMessages)
 	if err := chat.CheckIDs(r.MessageIDs); err != nil {
 		return Deleted{}, err
 	}
-	ms, err := a.sentMessages(ctx, p, r.MessageIDs)
+	find := a.Messages.SentMessages
+	if !r.Everyone {
+		// A message already deleted for oneself is found, so that a delete
+		// repeated (a second click, a second device) is answered as done.
+		find = a.Messages.SentMessagesHiddenToo
+	}
+	ms, err := a.findSent(ctx, p, r.MessageIDs, find)
 	if err != nil {
 		return Deleted{}, err
 	}
@@ -196,6 +209,9 @@ func (a *App) DeleteMessages(ctx context.Context, p Principal, r DeleteMessages)
 	}
 	if r.Everyone {
 		return a.deleteForEveryone(ctx, p, r.FriendMemberID, ms)
+	}
+	if !slices.ContainsFunc(ms, func(m chat.Stored) bool { return !m.Hidden }) {
+		return Deleted{MessageIDs: chat.WithBatches(ms)}, nil
 	}
 	// One event per chat, in the member's inbox, in one append.
 	var events []es.Event

@@ -84,6 +84,9 @@ type Messages interface {
 	// SentMessages returns the messages among ids that member of tenant
 	// sees, in the order of ids.
 	SentMessages(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error)
+	// SentMessagesHiddenToo is SentMessages with the messages member
+	// deleted for itself too, marked Hidden.
+	SentMessagesHiddenToo(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error)
 	// Card returns what a contact card shows of a member of tenant.
 	Card(ctx context.Context, tenant, memberID string) (chat.Card, bool, error)
 }

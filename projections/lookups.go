@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/chat"
@@ -25,8 +26,18 @@ const catchUpWait = 2 * time.Second
 
 // SentMessages returns the messages among ids that member of tenant sees.
 func (l Lookups) SentMessages(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error) {
+	return l.sent(ctx, Viewer{Tenant: tenant, Member: member}, ids)
+}
+
+// SentMessagesHiddenToo is SentMessages with the messages member deleted
+// for itself too, marked Hidden.
+func (l Lookups) SentMessagesHiddenToo(ctx context.Context, tenant, member string, ids []string) ([]chat.Stored, error) {
+	return l.sent(ctx, Viewer{Tenant: tenant, Member: member}.HiddenToo(), ids)
+}
+
+func (l Lookups) sent(ctx context.Context, v Viewer, ids []string) ([]chat.Stored, error) {
 	l.caughtUp(ctx)
-	ms, err := l.Q.VisibleMessages(ctx, Viewer{Tenant: tenant, Member: member}, ids)
+	ms, err := l.Q.VisibleMessages(ctx, v, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +47,7 @@ func (l Lookups) SentMessages(ctx context.Context, tenant, member string, ids []
 			ID: m.ID, ChatID: m.ChatID, ChatType: chat.ChatType(m.ChatType), From: m.From, To: m.To, GroupID: m.GroupID,
 			MsgType: chat.MsgType(m.MsgType), Content: m.Content, SentAt: m.ServerReceiveTime,
 			Recalled: m.RecallTime != 0, ForwardBatch: m.ForwardBatch, ForwardType: chat.MsgType(m.ForwardType),
+			Hidden: slices.Contains(m.HiddenFor, v.Member),
 		}
 	}
 	return out, nil

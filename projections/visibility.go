@@ -16,6 +16,15 @@ type Viewer struct {
 	Member string
 	// auditor: the tenant as a whole, no member's own things.
 	auditor bool
+	// hiddenToo: the messages Member deleted for itself are seen too.
+	hiddenToo bool
+}
+
+// HiddenToo is v seeing also the messages it deleted for itself, so that a
+// delete for oneself repeated finds them.
+func (v Viewer) HiddenToo() Viewer {
+	v.hiddenToo = true
+	return v
 }
 
 // Auditor is the viewer of tenant's auditor.
@@ -44,7 +53,13 @@ func (v Viewer) ReadsChat(m *Message, inGroup bool) bool {
 // Sees reports whether v sees m: a message of a chat v reads, visible to v
 // there (see Message.VisibleTo, floor being v's clear floor of the chat).
 func (v Viewer) Sees(m *Message, floor uint64, inGroup bool) bool {
-	return v.ReadsChat(m, inGroup) && m.VisibleTo(v.Member, floor)
+	if !v.ReadsChat(m, inGroup) {
+		return false
+	}
+	if v.hiddenToo {
+		return !m.Deleted && m.Seq >= floor
+	}
+	return m.VisibleTo(v.Member, floor)
 }
 
 // SeesCard reports whether v sees the public card of a member of tenant:

@@ -31,6 +31,7 @@ type Stored struct {
 	Recalled     bool
 	ForwardBatch []string // every message of its forwarded batch, itself included
 	ForwardType  MsgType  // of a Forward: the type of the message forwarded
+	Hidden       bool     // deleted for itself by the member who looked it up
 }
 
 // editable are the types whose content is text the sender may change.

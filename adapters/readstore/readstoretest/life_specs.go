@@ -143,6 +143,20 @@ func describeMessageLife(store func() projections.ReadStore) {
 			change(2, func(m *projections.Message) { m.HiddenFor = []string{"bob", "alice"} })
 			Expect(history("alice")).To(Equal([]uint64{1, 3, 4, 5, 6, 7, 8, 10}))
 			Expect(history("bob")).To(Equal([]uint64{1, 3, 4, 5, 6, 7, 8, 9, 10}))
+			ids := []string{"c1-m9", "c1-m2", "c1-m3"}
+			got, err := store().VisibleMessages(ctx, as("alice"), ids)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(seqs(got)).To(Equal([]uint64{3}))
+			got, err = store().VisibleMessages(ctx, as("alice").HiddenToo(), ids)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(seqs(got)).To(Equal([]uint64{9, 2, 3}), "a member finds again what it deleted for itself")
+			change(3, func(m *projections.Message) { m.Deleted = true })
+			got, err = store().VisibleMessages(ctx, as("carol").HiddenToo(), ids)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(BeEmpty(), "not another chat's")
+			got, err = store().VisibleMessages(ctx, as("alice").HiddenToo(), ids)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(seqs(got)).To(Equal([]uint64{9, 2}), "not what was deleted for everyone")
 		})
 
 		It("fills a page past hidden messages", func() {
