@@ -25,6 +25,21 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		bin = buildServer(GinkgoT().TempDir())
 	})
 
+	// killAndRestart SIGKILLs p once n sends are acknowledged, telling the
+	// senders through killed, waits for them to end and starts the server
+	// again on dataDir.
+	killAndRestart := func(p *process, dataDir string, acked *atomic.Int64, n int, killed *atomic.Bool, senders *sync.WaitGroup) *process {
+		GinkgoHelper()
+		Eventually(acked.Load).WithTimeout(30 * time.Second).WithPolling(time.Millisecond).Should(BeNumerically(">=", n))
+		killed.Store(true)
+		p.kill()
+		senders.Wait()
+		GinkgoWriter.Printf("%d sends acknowledged before SIGKILL\n", acked.Load())
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		return p
+	}
+
 	// friends registers 2n members on p, two at a time (registering and
 	// logging in hash passwords), and befriends them in n pairs.
 	friends := func(p *process, n int) [][2]member {
@@ -108,16 +123,7 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 				}
 			}()
 		}
-		Eventually(acked.Load).WithTimeout(30 * time.Second).WithPolling(time.Millisecond).
-			Should(BeNumerically(">=", 400+rand.IntN(800)))
-		killed.Store(true)
-		p.kill()
-		wg.Wait()
-		total := acked.Load()
-		GinkgoWriter.Printf("%d sends acknowledged before SIGKILL\n", total)
-
-		p = startProcess(bin, dataDir)
-		p.waitReady()
+		p = killAndRestart(p, dataDir, &acked, 400+rand.IntN(800), &killed, &wg)
 
 		var last uint64
 		for _, c := range clients {
@@ -172,6 +178,93 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		}
 		GinkgoWriter.Printf("%d messages read\n", read)
 		Expect(read).To(BeNumerically(">", 0), "no read acknowledgement took effect")
+		p.stop()
+	})
+
+	It("keeps every acknowledged send exactly once across a SIGKILL while each socket has 16 sends in flight", func() {
+		dataDir := GinkgoT().TempDir()
+		p := startProcess(bin, dataDir)
+		pairs := friends(p, 2)
+		const window = 16
+		type client struct {
+			from, to member
+			send     sender
+			mu       sync.Mutex
+			acked    map[string]sendResult
+			cut      []string // sends the kill cut short
+			cutBy    error
+		}
+		var clients []*client
+		for _, pair := range pairs {
+			for _, way := range [][2]member{{pair[0], pair[1]}, {pair[1], pair[0]}} {
+				c := &client{from: way[0], to: way[1], acked: map[string]sendResult{}}
+				c.send, _ = socketSender(p.base, c.from, c.to.ID)
+				clients = append(clients, c)
+			}
+		}
+		var acked atomic.Int64
+		var killed atomic.Bool
+		var wg sync.WaitGroup
+		for i, c := range clients {
+			for g := range window {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					for n := 0; ; n++ {
+						uuid := fmt.Sprintf("w%d-%02d-%05d", i, g, n)
+						r, err := c.send(uuid, "message "+uuid)
+						c.mu.Lock()
+						if err != nil {
+							c.cut = append(c.cut, uuid)
+							if !killed.Load() && c.cutBy == nil {
+								c.cutBy = err
+							}
+							c.mu.Unlock()
+							return
+						}
+						c.acked[uuid] = r
+						c.mu.Unlock()
+						acked.Add(1)
+					}
+				}()
+			}
+		}
+		p = killAndRestart(p, dataDir, &acked, 300+rand.IntN(600), &killed, &wg)
+		var last uint64
+		for _, c := range clients {
+			Expect(c.cutBy).NotTo(HaveOccurred(), "client %s failed before the kill", c.from.Account)
+			Expect(c.cut).To(HaveLen(window))
+			for uuid, r := range c.acked {
+				again := p.send(c.from, c.to, uuid, "message "+uuid)
+				Expect([]any{again.ID, again.ServerReceiveTime, again.Position}).To(Equal([]any{r.ID, r.ServerReceiveTime, r.Position}), "re-sent %s", uuid)
+				last = max(last, r.Position)
+			}
+			for _, uuid := range c.cut {
+				last = max(last, p.send(c.from, c.to, uuid, "message "+uuid).Position)
+			}
+		}
+		for _, pair := range pairs {
+			chat := p.history(pair[0], pair[1].ID, last)
+			uuids := map[string]int{}
+			for _, m := range chat {
+				uuids[m.From+"/"+m.UUID]++
+			}
+			for uuid, n := range uuids {
+				Expect(n).To(Equal(1), "uuid %s is in history %d times", uuid, n)
+			}
+			for _, c := range clients {
+				if c.from.ID != pair[0].ID && c.from.ID != pair[1].ID {
+					continue
+				}
+				for uuid := range c.acked {
+					Expect(uuids).To(HaveKey(c.from.ID+"/"+uuid), "acknowledged send %s is lost", uuid)
+				}
+				for _, uuid := range c.cut {
+					Expect(uuids).To(HaveKey(c.from.ID+"/"+uuid), "the re-sent %s is missing", uuid)
+				}
+			}
+		}
 		p.stop()
 	})
 
