@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Message, MessageStatus } from '../src/api/types';
 import { compareIds } from '../src/chat/ids';
-import { firstUnread, incomingReadState, mergeTimeline } from '../src/chat/timeline';
+import { upsertLive } from '../src/chat/liveMessages';
+import { firstUnread, historyBehind, incomingReadState, mergeTimeline } from '../src/chat/timeline';
+import { liveDroppedAtom, liveMessagesAtom } from '../src/state/chat';
+import { appStore } from '../src/state/store';
 import { PROCESSED_KEEP, PROCESSED_MAX, ProcessedIds } from '../src/ws/processedIds';
 
 const ME = '100';
@@ -25,6 +28,24 @@ function msg(id: string, uuid: string, from: string, status: MessageStatus, time
 }
 
 describe('chat timeline', () => {
+  it('keeps a bounded live list and notes the newest message it dropped', () => {
+    for (const n of [1, 2, 3]) upsertLive('bounded', msg(`${n}`, `u${n}`, PEER, 'Unread', n * 10), 3);
+    upsertLive('bounded', msg('2', 'u2', PEER, 'Read', 20), 3);
+    assert.equal(appStore.get(liveDroppedAtom).bounded, undefined, 'nothing dropped yet; an update is no new message');
+    for (const n of [4, 5]) upsertLive('bounded', msg(`${n}`, `u${n}`, PEER, 'Unread', n * 10), 3);
+    assert.deepEqual(appStore.get(liveMessagesAtom).bounded.map((m) => m.id), ['3', '4', '5']);
+    assert.equal(appStore.get(liveDroppedAtom).bounded, 20);
+  });
+
+  it('asks for the history again while it ends before a message the live list dropped', () => {
+    const history = [msg('1', 'h1', PEER, 'Read', 1), msg('2', 'h2', PEER, 'Read', 2)];
+    assert.equal(historyBehind(history, 0), false, 'nothing dropped');
+    assert.equal(historyBehind(history, 2), false, 'the history holds what was dropped');
+    assert.equal(historyBehind(history, 5), true);
+    assert.equal(historyBehind([], 5), true);
+    assert.equal(historyBehind([...history, msg('7', 'h7', PEER, 'Read', 7)], 5), false, 'the history reloaded holds it');
+  });
+
   it('puts the unread separator above the oldest of the unread messages from others', () => {
     const timeline = [
       msg('1', 'a', PEER, 'Read', 1),

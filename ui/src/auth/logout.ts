@@ -3,7 +3,7 @@
 import { mutate } from 'swr';
 import { logoutOnServer } from '../api/endpoints';
 import { discardSessionUpdates } from '../chat/sessionCache';
-import { ackedUpToAtom, draftsAtom, liveMessagesAtom, readMarksAtom } from '../state/chat';
+import { ackedUpToAtom, draftsAtom, liveDroppedAtom, liveMessagesAtom, readMarksAtom } from '../state/chat';
 import { removeKey } from '../state/localStore';
 import { appStore } from '../state/store';
 import { carryToast, showToast } from '../state/toast';
@@ -35,6 +35,7 @@ export function logout({ notice, callServer }: LogoutOptions): void {
     appStore.set(authAtom, null);
     appStore.set(paneAtom, { kind: 'none' });
     appStore.set(liveMessagesAtom, {});
+    appStore.set(liveDroppedAtom, {});
     appStore.set(readMarksAtom, {});
     appStore.set(ackedUpToAtom, {});
     appStore.set(draftsAtom, {});

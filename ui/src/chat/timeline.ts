@@ -62,6 +62,16 @@ export function mergeTimeline(history: Message[], live: Message[], me: string, m
     });
 }
 
+/**
+ * Whether the history pages end before a message the live list dropped (`droppedUpTo`, its time;
+ * 0 for none): the history must be reloaded so that the dropped messages are in its pages.
+ */
+export function historyBehind(history: Message[], droppedUpTo: number): boolean {
+  if (!droppedUpTo) return false;
+  const newestHistory = history.length ? Math.max(...history.map(timeOf)) : 0;
+  return newestHistory < droppedUpTo;
+}
+
 /** The newest incoming message and whether any incoming one is still Unread. */
 export function incomingReadState(timeline: Message[], me: string): { newestId?: string; anyUnread: boolean } {
   let newestId: string | undefined;

@@ -10,7 +10,7 @@ import { FORWARD_TARGETS_MAX, forwardRefusal, inChatOrder, toggleSelection } fro
 import { forgetTimeline, rememberTimeline } from '../chat/life';
 import { copyText, messageActions, type MessageAction } from '../chat/menu';
 import { matchesQuery } from '../chat/search';
-import { firstUnread, mergeTimeline } from '../chat/timeline';
+import { firstUnread, historyBehind, mergeTimeline } from '../chat/timeline';
 import { Avatar } from '../components/Avatar';
 import { CallButtons } from '../calls/CallButtons';
 import { ConfirmDialog } from '../components/Dialog';
@@ -25,7 +25,7 @@ import { ReadersDialog } from '../groups/ReadersDialog';
 import { previewText } from '../chat/preview';
 import { PopupMenu } from '../components/PopupMenu';
 import { useT, type MessageKey } from '../i18n';
-import { composerModeAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
+import { composerModeAtom, liveDroppedAtom, liveMessagesAtom, messageChangesAtom, readMarksAtom } from '../state/chat';
 import { resyncAtom } from '../state/connection';
 import { showToast } from '../state/toast';
 import { paneAtom } from '../state/ui';
@@ -115,6 +115,14 @@ export function ChatView({ peerId, chatType, me, landOn }: { peerId: string; cha
     seenResync.current = resync;
     void mutate();
   }, [resync, mutate]);
+
+  // A chat left open through more pushes than the live list keeps: reload the history so that the
+  // messages the live list dropped are in its pages.
+  const dropped = useAtomValue(liveDroppedAtom)[peerId] ?? 0;
+  const behind = !!pages && !history.isValidating && historyBehind(pages.flat(), dropped);
+  useEffect(() => {
+    if (behind) void mutate();
+  }, [behind, mutate]);
 
   const lastPage = pages?.[pages.length - 1];
   const hasMore = !!lastPage && lastPage.length >= HISTORY_PAGE_SIZE;

@@ -39,6 +39,9 @@ export const draftsAtom = atom(
 /** Messages this page knows better than the history pages: optimistic sends and pushes, per peer id. */
 export const liveMessagesAtom = atom<Record<string, Message[]>>({});
 
+/** The time of the newest message the live list of a peer dropped to stay within its bound. */
+export const liveDroppedAtom = atom<Record<string, number>>({});
+
 export const readMarksAtom = atom<Record<string, ReadMarks>>({});
 
 /** The newest incoming message id a read ack (27) was sent for, per peer id. */
