@@ -117,12 +117,15 @@ export function ChatView({ peerId, chatType, me, landOn }: { peerId: string; cha
   }, [resync, mutate]);
 
   // A chat left open through more pushes than the live list keeps: reload the history so that the
-  // messages the live list dropped are in its pages.
+  // messages the live list dropped are in its pages. Once for each drop: a reload that fails is
+  // tried again at the next one, not in a loop.
   const dropped = useAtomValue(liveDroppedAtom)[peerId] ?? 0;
-  const behind = !!pages && !history.isValidating && historyBehind(pages.flat(), dropped);
+  const reloadedFor = useRef(0);
   useEffect(() => {
-    if (behind) void mutate();
-  }, [behind, mutate]);
+    if (!pages || reloadedFor.current === dropped || !historyBehind(pages.flat(), dropped)) return;
+    reloadedFor.current = dropped;
+    void mutate();
+  }, [pages, dropped, mutate]);
 
   const lastPage = pages?.[pages.length - 1];
   const hasMore = !!lastPage && lastPage.length >= HISTORY_PAGE_SIZE;
