@@ -15,7 +15,11 @@ import (
 // sender, the chat and the client's uuid, so a retried send appends nothing
 // and answers with the first send's id and time, for ever.
 func (a *App) SendMessage(ctx context.Context, p Principal, r SendMessage) (SendResult, error) {
-	wait, err := a.QueueSendMessage(ctx, p, r, nil)
+	return awaited(a.QueueSendMessage(ctx, p, r, nil))
+}
+
+// awaited answers a queued send once it is durable.
+func awaited(wait func() (SendResult, error), err error) (SendResult, error) {
 	if err != nil {
 		return SendResult{}, err
 	}
@@ -43,11 +47,7 @@ func (a *App) QueueSendMessage(ctx context.Context, p Principal, r SendMessage, 
 
 // send validates, authorizes and appends one message.
 func (a *App) send(ctx context.Context, p Principal, out chat.Outgoing) (SendResult, error) {
-	wait, err := a.queueSend(ctx, p, out, nil)
-	if err != nil {
-		return SendResult{}, err
-	}
-	return wait()
+	return awaited(a.queueSend(ctx, p, out, nil))
 }
 
 // queueSend validates, authorizes and queues one message (see
@@ -91,11 +91,7 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 // appendSend appends one checked message to the chat pair; a retried uuid
 // answers the first send.
 func (a *App) appendSend(ctx context.Context, p Principal, pair string, out chat.Outgoing) (SendResult, error) {
-	wait, err := a.queueChecked(ctx, p, pair, out)
-	if err != nil {
-		return SendResult{}, err
-	}
-	return wait()
+	return awaited(a.queueChecked(ctx, p, pair, out))
 }
 
 // queueChecked queues one checked message to the chat pair (see
