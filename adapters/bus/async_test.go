@@ -42,7 +42,7 @@ func (s *gatedSink) received() [][]projections.Delta {
 
 var _ = Describe("Async publisher", func() {
 	It("hands every batch to the bus in order", func() {
-		b := bus.NewGoChannel()
+		b := bus.NewInProcess()
 		DeferCleanup(b.Close)
 		ctx, cancel := context.WithCancel(context.Background())
 		DeferCleanup(cancel)
@@ -179,7 +179,7 @@ var _ = Describe("Async publisher", func() {
 	})
 
 	It("refuses batches after Close", func() {
-		a := bus.NewAsync(bus.NewGoChannel(), bus.AsyncConfig{})
+		a := bus.NewAsync(bus.NewInProcess(), bus.AsyncConfig{})
 		Expect(a.Close()).To(Succeed())
 		Expect(a.Publish(context.Background(), numbered(0, 1))).To(MatchError(bus.ErrClosed))
 		Expect(a.Close()).To(Succeed())

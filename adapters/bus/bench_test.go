@@ -9,13 +9,17 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/bus"
+	"github.com/eventchat/eventchat/projections"
 )
 
 const benchBatch = 100
 
 // benchDeliver publishes b.N batches of benchBatch deltas and waits until
 // one subscriber received them all; it reports delivered deltas per second.
-func benchDeliver(b *testing.B, bs *bus.Bus) {
+func benchDeliver(b *testing.B, bs interface {
+	Publish(context.Context, []projections.Delta) error
+	Deltas(context.Context) (<-chan projections.Delta, error)
+}) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ds, err := bs.Deltas(ctx)
@@ -41,8 +45,8 @@ func benchDeliver(b *testing.B, bs *bus.Bus) {
 	b.ReportMetric(float64(b.N*benchBatch)/time.Since(start).Seconds(), "deltas/s")
 }
 
-func BenchmarkGoChannelDeliver(b *testing.B) {
-	bs := bus.NewGoChannel()
+func BenchmarkInProcessDeliver(b *testing.B) {
+	bs := bus.NewInProcess()
 	defer bs.Close()
 	benchDeliver(b, bs)
 }

@@ -1,6 +1,6 @@
 // Package bus carries projected deltas from the projectors to the real-time
-// gateways over watermill: GoChannel inside one process, NATS JetStream
-// between processes.
+// gateways: over Go channels inside one process, over NATS JetStream (with
+// watermill) between processes.
 package bus
 
 import (
@@ -22,8 +22,8 @@ const Topic = "deltas"
 // ErrClosed is returned by Publish and Deltas once Close was called.
 var ErrClosed = errors.New("bus: closed")
 
-// deltaBuffer is how many decoded deltas wait for a slow reader before the
-// bus stops taking batches for it.
+// deltaBuffer is how many deltas wait for a slow reader before the bus
+// stops taking batches for it.
 const deltaBuffer = 4096
 
 // source subscribes to the published batches: one message per batch, in
@@ -31,14 +31,13 @@ const deltaBuffer = 4096
 // stop releases the subscription.
 type source func(ctx context.Context) (batches <-chan *message.Message, stop func(), err error)
 
-// Bus publishes and delivers deltas. One watermill message carries the
+// Bus publishes and delivers deltas over watermill. One message carries the
 // deltas of one projected batch, so a batch costs one hand-over and the
 // deltas of a batch can never be interleaved with another batch's.
 type Bus struct {
 	pub       message.Publisher
 	subscribe source
 	shutdown  func() error
-	encode    func([]projections.Delta) ([]byte, error) // packDeltas or encodeJSON
 	// gaps, when set, tells when the subscriptions may have missed batches.
 	gaps *interruptions
 
@@ -47,18 +46,16 @@ type Bus struct {
 	done   chan struct{}
 }
 
-func newBus(pub message.Publisher, subscribe source, shutdown func() error, encode func([]projections.Delta) ([]byte, error)) *Bus {
-	return &Bus{pub: pub, subscribe: subscribe, shutdown: shutdown, encode: encode, done: make(chan struct{})}
+func newBus(pub message.Publisher, subscribe source, shutdown func() error) *Bus {
+	return &Bus{pub: pub, subscribe: subscribe, shutdown: shutdown, done: make(chan struct{})}
 }
-
-func encodeJSON(ds []projections.Delta) ([]byte, error) { return json.Marshal(ds) }
 
 // Publish sends the deltas of one batch. It returns ErrClosed after Close.
 func (b *Bus) Publish(ctx context.Context, deltas []projections.Delta) error {
 	if b.isClosed() {
 		return ErrClosed
 	}
-	payload, err := b.encode(deltas)
+	payload, err := json.Marshal(deltas)
 	if err != nil {
 		return fmt.Errorf("bus: encode deltas: %w", err)
 	}
@@ -113,7 +110,8 @@ func (b *Bus) Deltas(ctx context.Context) (<-chan projections.Delta, error) {
 			if !ok {
 				return
 			}
-			ds, err := unpackDeltas(m.Payload)
+			var ds []projections.Delta
+			err := json.Unmarshal(m.Payload, &ds)
 			m.Ack()
 			if err != nil {
 				continue

@@ -15,15 +15,86 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
-var _ = Describe("GoChannel bus", func() {
+var _ = Describe("In-process bus", func() {
 	bustest.Contract(func(n int) []bustest.Bus {
-		b := bus.NewGoChannel()
+		b := bus.NewInProcess()
 		DeferCleanup(b.Close)
 		nodes := make([]bustest.Bus, n)
 		for i := range nodes {
 			nodes[i] = b
 		}
 		return nodes
+	})
+
+	var (
+		ctx context.Context
+		b   *bus.InProcess
+	)
+	BeforeEach(func() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(context.Background())
+		DeferCleanup(cancel)
+		b = bus.NewInProcess()
+		DeferCleanup(b.Close)
+	})
+
+	// full subscribes and fills the subscription's buffer without reading.
+	full := func(ctx context.Context) <-chan projections.Delta {
+		ds, err := b.Deltas(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(b.Publish(ctx, numbered(0, bus.DeltaBuffer))).To(Succeed())
+		return ds
+	}
+
+	It("holds a publish while a subscription's buffer is full, until its ctx ends, and delivers the rest once read", func() {
+		ds := full(ctx)
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		Expect(b.Publish(short, numbered(bus.DeltaBuffer, 1))).To(MatchError(context.DeadlineExceeded))
+
+		published := make(chan error, 1)
+		go func() { published <- b.Publish(ctx, numbered(bus.DeltaBuffer, 2)) }()
+		Consistently(published, 100*time.Millisecond).ShouldNot(Receive())
+		got := take(ds, bus.DeltaBuffer+2)
+		Eventually(published).Should(Receive(Succeed()))
+		Expect(positionsOf(got)).To(Equal(counting(bus.DeltaBuffer + 2)))
+	})
+
+	It("stops holding a publish for a full subscription once its subscriber leaves", func() {
+		live, err := b.Deltas(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		gone, leave := context.WithCancel(ctx)
+		full(gone)
+		take(live, bus.DeltaBuffer)
+
+		published := make(chan error, 1)
+		go func() { published <- b.Publish(ctx, numbered(bus.DeltaBuffer, 1)) }()
+		Consistently(published, 100*time.Millisecond).ShouldNot(Receive())
+		leave()
+		Eventually(published).Should(Receive(Succeed()))
+		Expect(positionsOf(take(live, 1))).To(Equal([]uint64{bus.DeltaBuffer}))
+	})
+
+	It("releases a held publish with ErrClosed when the bus closes", func() {
+		full(ctx)
+		published := make(chan error, 1)
+		go func() { published <- b.Publish(ctx, numbered(bus.DeltaBuffer, 1)) }()
+		Consistently(published, 100*time.Millisecond).ShouldNot(Receive())
+		Expect(b.Close()).To(Succeed())
+		Eventually(published).Should(Receive(MatchError(bus.ErrClosed)))
+	})
+
+	It("behind Async, tells a subscriber whose buffer stayed full to resync, and delivers what comes after", func() {
+		ds := full(ctx)
+		async := bus.NewAsync(b, bus.AsyncConfig{Timeout: 50 * time.Millisecond, Retry: 10 * time.Millisecond})
+		DeferCleanup(async.Close)
+		Expect(async.Publish(ctx, numbered(bus.DeltaBuffer, 1))).To(Succeed())
+		Eventually(async.PublishState).Should(HaveField("Gap", BeTrue()))
+
+		Expect(positionsOf(take(ds, bus.DeltaBuffer))).To(Equal(counting(bus.DeltaBuffer)))
+		Eventually(ds).Should(Receive(Equal(projections.ResyncDelta(projections.ResyncBus))))
+		Expect(async.Publish(ctx, numbered(bus.DeltaBuffer+1, 1))).To(Succeed())
+		Expect(positionsOf(take(ds, 1))).To(Equal([]uint64{bus.DeltaBuffer + 1}))
 	})
 })
 

@@ -1,6 +1,3 @@
 package bus
 
-var (
-	PackDeltas   = packDeltas
-	UnpackDeltas = unpackDeltas
-)
+const DeltaBuffer = deltaBuffer

@@ -100,7 +100,7 @@ func NewNATS(url string, log *zap.Logger, opts ...NATSOption) (*Bus, error) {
 	subscribe := func(ctx context.Context) (<-chan *message.Message, func(), error) {
 		return consumeOrdered(ctx, js, cfg.stream, log)
 	}
-	b := newBus(pub, subscribe, pub.Close, encodeJSON)
+	b := newBus(pub, subscribe, pub.Close)
 	b.gaps = gaps
 	return b, nil
 }

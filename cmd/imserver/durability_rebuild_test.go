@@ -90,7 +90,7 @@ func rebuild(eventsPath, readPath string) map[string]string {
 	reads, err := sqliteread.Open(readPath)
 	Expect(err).NotTo(HaveOccurred())
 	defer func() { Expect(reads.Close()).To(Succeed()) }()
-	deltas := bus.NewGoChannel()
+	deltas := bus.NewInProcess()
 	defer deltas.Close()
 
 	engine := projections.NewEngine(events, reads, deltas, catalog.Registry(),

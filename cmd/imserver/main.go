@@ -149,11 +149,9 @@ func run(ctx context.Context, cfg config, log *zap.Logger, listening func(addr s
 	if err != nil {
 		return err
 	}
-	deltas := bus.NewGoChannel()
-	if cfg.Deltas.Kind == kindNATS {
-		if deltas, err = bus.NewNATS(cfg.Deltas.URL, log.Named("bus")); err != nil {
-			return fmt.Errorf("IM_BUS: %w", err)
-		}
+	deltas, err := openBus(cfg, log.Named("bus"))
+	if err != nil {
+		return fmt.Errorf("IM_BUS: %w", err)
 	}
 	defer deltas.Close()
 
@@ -413,6 +411,23 @@ func openReadStore(ctx context.Context, cfg config) (projections.ReadStore, func
 		return nil, nil, err
 	}
 	return s, func() { _ = s.Close() }, nil
+}
+
+// deltaBus is what the server needs of the delta bus: the projections
+// publish on it, the gateway reads it.
+type deltaBus interface {
+	bus.Sink
+	ws.DeltaSource
+	Close() error
+}
+
+// openBus opens the bus IM_BUS names: NATS between nodes, else Go channels
+// within this process.
+func openBus(cfg config, log *zap.Logger) (deltaBus, error) {
+	if cfg.Deltas.Kind == kindNATS {
+		return bus.NewNATS(cfg.Deltas.URL, log)
+	}
+	return bus.NewInProcess(), nil
 }
 
 // blobs is what the server needs of a blob store.
