@@ -34,6 +34,7 @@ func runAppends(ctx context.Context, args []string) error {
 	kind := fs.String("store", "pebble", "event-store adapter: "+eventStoreKinds)
 	esdbConn := fs.String("esdb", "", "EventStoreDB connection string for -store esdb")
 	sealed := fs.Bool("sealed", false, "seal each message's content as the server does (adapters/sealing), with a key store in the directory")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the measured window to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -94,7 +95,15 @@ func runAppends(ctx context.Context, args []string) error {
 		wg.Wait()
 		close(finished)
 	}()
-	startN, start, endN, end := sampleWindow(ctx, *warmup, *window, count.Load, finished)
+	wait(ctx, *warmup, finished)
+	stopProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		stop.Store(true)
+		<-finished
+		return err
+	}
+	startN, start, endN, end := sampleWindow(ctx, 0, *window, count.Load, finished)
+	stopProfile()
 	stop.Store(true)
 	<-finished
 	if failed != nil {

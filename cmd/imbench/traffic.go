@@ -68,11 +68,15 @@ type filled struct {
 
 // profile starts the CPU profile the -cpuprofile flag asks for, of the
 // measured phase only; the returned function stops it.
-func (f filled) profile() (stop func(), err error) {
-	if f.cpuProfile == "" {
+func (f filled) profile() (stop func(), err error) { return startCPUProfile(f.cpuProfile) }
+
+// startCPUProfile writes a CPU profile to path until the returned function
+// is called; with no path it does nothing.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
 		return func() {}, nil
 	}
-	out, err := os.Create(f.cpuProfile)
+	out, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
