@@ -9,17 +9,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/eventchat/eventchat/adapters/bus"
-	"github.com/eventchat/eventchat/projections"
+	"github.com/eventchat/eventchat/adapters/bus/bustest"
 )
 
 const benchBatch = 100
 
 // benchDeliver publishes b.N batches of benchBatch deltas and waits until
 // one subscriber received them all; it reports delivered deltas per second.
-func benchDeliver(b *testing.B, bs interface {
-	Publish(context.Context, []projections.Delta) error
-	Deltas(context.Context) (<-chan projections.Delta, error)
-}) {
+func benchDeliver(b *testing.B, bs bustest.Bus) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ds, err := bs.Deltas(ctx)

@@ -14,18 +14,8 @@ import (
 func (m *MessageSent) DecodeQuick(b []byte) bool {
 	v := *m
 	r := reading{b: b}
-	if !r.take('{') {
-		return false
-	}
-	if r.take('}') {
-		return r.done() && m.set(v)
-	}
-	for {
-		key, ok := r.str()
-		if !ok || !r.take(':') {
-			return false
-		}
-		switch key {
+	read := r.object(func(key []byte) (ok bool) {
+		switch string(key) {
 		case "messageId":
 			v.MessageID, ok = r.str()
 		case "uuid":
@@ -57,19 +47,11 @@ func (m *MessageSent) DecodeQuick(b []byte) bool {
 		default:
 			return false
 		}
-		switch {
-		case !ok:
-			return false
-		case r.take(','):
-		case r.take('}'):
-			return r.done() && m.set(v)
-		default:
-			return false
-		}
+		return ok
+	})
+	if !read || !r.done() {
+		return false
 	}
-}
-
-func (m *MessageSent) set(v MessageSent) bool {
 	*m = v
 	return true
 }
@@ -94,21 +76,27 @@ func (r *reading) done() bool { return r.i == len(r.b) }
 // str reads a string with no escape, no control character and valid UTF-8:
 // one encoding/json reads the same.
 func (r *reading) str() (string, bool) {
+	s, ok := r.raw()
+	return string(s), ok && utf8.Valid(s)
+}
+
+// raw reads a string with no escape and no control character, as it is in
+// b.
+func (r *reading) raw() ([]byte, bool) {
 	if !r.take('"') {
-		return "", false
+		return nil, false
 	}
 	start := r.i
 	for ; r.i < len(r.b); r.i++ {
 		switch c := r.b[r.i]; {
 		case c == '"':
-			s := r.b[start:r.i]
 			r.i++
-			return string(s), utf8.Valid(s)
+			return r.b[start : r.i-1], true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // int reads an integer without sign, fraction or exponent, or with a minus.
@@ -129,25 +117,40 @@ func (r *reading) int() (int64, bool) {
 // strs reads an array of strings, which json.Marshal writes for a non-nil
 // slice.
 func (r *reading) strs() ([]string, bool) {
-	if !r.take('[') {
-		return nil, false
-	}
 	out := []string{}
-	if r.take(']') {
-		return out, true
-	}
-	for {
+	ok := r.list('[', ']', func() bool {
 		s, ok := r.str()
-		if !ok {
-			return nil, false
-		}
 		out = append(out, s)
-		switch {
-		case r.take(','):
-		case r.take(']'):
-			return out, true
-		default:
-			return nil, false
+		return ok
+	})
+	return out, ok
+}
+
+// object reads an object, handing each key, as it is in b, to field, which
+// reads its value.
+func (r *reading) object(field func(key []byte) bool) bool {
+	return r.list('{', '}', func() bool {
+		key, ok := r.raw()
+		return ok && r.take(':') && field(key)
+	})
+}
+
+// list reads open, then items separated by commas, then close; item reads
+// one.
+func (r *reading) list(open, close byte, item func() bool) bool {
+	if !r.take(open) {
+		return false
+	}
+	if r.take(close) {
+		return true
+	}
+	for item() {
+		if r.take(close) {
+			return true
+		}
+		if !r.take(',') {
+			return false
 		}
 	}
+	return false
 }

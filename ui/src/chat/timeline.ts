@@ -67,9 +67,7 @@ export function mergeTimeline(history: Message[], live: Message[], me: string, m
  * 0 for none): the history must be reloaded so that the dropped messages are in its pages.
  */
 export function historyBehind(history: Message[], droppedUpTo: number): boolean {
-  if (!droppedUpTo) return false;
-  const newestHistory = history.length ? Math.max(...history.map(timeOf)) : 0;
-  return newestHistory < droppedUpTo;
+  return droppedUpTo > 0 && !history.some((message) => timeOf(message) >= droppedUpTo);
 }
 
 /** The newest incoming message and whether any incoming one is still Unread. */
