@@ -252,6 +252,57 @@ var _ = Describe("The websocket protocol", func() {
 		Expect(after).To(Equal(before))
 	})
 
+	It("pushes the victims' messages, sent twice at once, to their own sockets only: none to another tenant's member, a stranger or a friend outside the group", func() {
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		foreigner, stranger, outsider := s.registerIn("x0002", "foreign1"), s.register("strangr1"), s.register("outsidr1")
+		s.befriend(alice, outsider)
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Secret Club", "memberIds": []string{bob.ID}}, &created)
+		var watchers []*wsclient.Client
+		for _, m := range []member{foreigner, stranger, outsider} {
+			watchers = append(watchers, s.dial(m))
+		}
+		pushesWithin(300*time.Millisecond, watchers...) // what their own friendships pushed
+		a, b := s.dial(alice), s.dial(bob)
+
+		bodies := []map[string]string{
+			{"uuid": "secret-friend", "chatType": "Friend", "to": bob.ID, "msgType": "Text", "content": "the friend secret"},
+			{"uuid": "secret-group", "chatType": "Group", "groupId": created.GroupID, "msgType": "Text", "content": "the group secret"},
+		}
+		var wg sync.WaitGroup
+		for range 2 { // each send twice at once: one message each, no server error
+			for _, body := range bodies {
+				wg.Add(1)
+				go func() {
+					defer GinkgoRecover()
+					defer wg.Done()
+					r := request(a, 11, body)
+					Expect(r.OK()).To(BeTrue(), "%s: %s %s", body["uuid"], r.Code, r.Info)
+				}()
+			}
+		}
+		wg.Wait()
+
+		got := map[string]int{}
+		Eventually(func() map[string]int {
+			for _, f := range pushesWithin(100*time.Millisecond, b) {
+				if f.Cmd == 11 {
+					for _, body := range bodies {
+						if strings.Contains(string(f.Data), body["uuid"]) {
+							got[body["uuid"]]++
+						}
+					}
+				}
+			}
+			return got
+		}).Should(Equal(map[string]int{"secret-friend": 1, "secret-group": 1}), "bob gets each message once")
+		for _, f := range pushesWithin(300*time.Millisecond, watchers...) {
+			for _, leak := range []string{"secret", created.GroupID, "Secret Club"} {
+				Expect(string(f.Data)).NotTo(ContainSubstring(leak), "frame %d pushed to an outsider", f.Cmd)
+			}
+		}
+	})
+
 	It("answers heartbeats and refusals, and survives undecryptable and malformed frames", func() {
 		a := s.dial(alice)
 		Expect(request(a, 13, nil).Cmd).To(Equal(13))
