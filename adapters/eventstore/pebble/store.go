@@ -6,6 +6,8 @@
 // batch to the pipeline, so that the WAL holds the batches in position
 // order: a batch is durable only once every batch before it is, and after a
 // crash the log has no gap. Reads and subscriptions see only durable events.
+// The WAL files are filled with zeros ahead of the log (filledFS), so that
+// its syncs overwrite.
 //
 // One process owns a store directory at a time (Pebble locks it).
 package pebblestore
@@ -19,6 +21,7 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/eventchat/eventchat/adapters/eventstore/internal/cache"
 	"github.com/eventchat/eventchat/adapters/eventstore/internal/livefeed"
@@ -137,6 +140,7 @@ func options(syncWait func() time.Duration) *pebble.Options {
 	o := &pebble.Options{Logger: quietLogger{}, CacheSize: cacheSize, MemTableSize: memTableSize}
 	o.Levels[0].FilterPolicy = bloom.FilterPolicy(10)
 	o.WALMinSyncInterval = syncWait
+	o.FS = filledFS{vfs.Default}
 	o.EnsureDefaults()
 	return o
 }
