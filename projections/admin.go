@@ -123,6 +123,13 @@ type Shadowing interface {
 	CloseShadow(shadow ReadStore) error
 }
 
+// ShadowSettling is a Shadowing store that can write out what a shadow
+// holds pending (its WAL, its dirty pages) while the live projections still
+// fold: the swap, which holds them, then has little left to write.
+type ShadowSettling interface {
+	SettleShadow(ctx context.Context, shadow ReadStore) error
+}
+
 // Rebuild states.
 const (
 	RebuildIdle     = "idle"
@@ -159,9 +166,12 @@ type Rebuild struct {
 	ETASeconds float64   `json:"etaSeconds"`
 	StartedAt  time.Time `json:"startedAt,omitzero"`
 	FinishedAt time.Time `json:"finishedAt,omitzero"`
-	// SwappedAt is the position at which the shadow became the live store.
-	SwappedAt uint64 `json:"swappedAt,omitempty"`
-	Error     string `json:"error,omitempty"`
+	// SwappedAt is the position at which the shadow became the live store;
+	// SwapHeldMs is how long the swap held the live projections (and so
+	// the pushes) back, in milliseconds.
+	SwappedAt  uint64  `json:"swappedAt,omitempty"`
+	SwapHeldMs float64 `json:"swapHeldMs,omitempty"`
+	Error      string  `json:"error,omitempty"`
 
 	// The log's time: of its first event, of the first and last events
 	// this run folded, and of the head event.
@@ -403,7 +413,9 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		return err
 	}
 	// Fold from the start to the head, and again to the new head, until
-	// the shadow is close behind the live engine.
+	// the shadow is close behind the live engine; then write out what the
+	// shadow holds pending, and fold what came meanwhile.
+	settler, settle := r.store.(ShadowSettling)
 	for {
 		last, _, err := e.log.Last(ctx)
 		if err != nil {
@@ -421,14 +433,27 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		}
 		// Close enough when a batch holds what was appended meanwhile.
 		if recs, err := e.log.ReadAll(ctx, head, catchUpSlack+1); err != nil || len(recs) <= catchUpSlack {
-			break
+			if !settle {
+				break
+			}
+			if err := settler.SettleShadow(ctx, shadow); err != nil {
+				return err
+			}
+			settle = false
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	r.update(func(p *Rebuild) { p.State = RebuildSwapping })
+	var held time.Time
+	defer func() {
+		if swapped {
+			r.update(func(p *Rebuild) { p.SwapHeldMs = float64(time.Since(held).Microseconds()) / 1000 })
+		}
+	}()
 	return e.Paused(func(pos uint64) error {
+		held = time.Now()
 		// The live engine may have folded past the last head read.
 		r.update(func(p *Rebuild) { p.Head = max(p.Head, pos) })
 		if err := foldTo(pos); err != nil {

@@ -69,8 +69,8 @@ func runRebuild(ctx context.Context, args []string) error {
 		if p.State == projections.RebuildDone {
 			elapsed := time.Since(start)
 			result("rebuild_per_s", float64(p.Done)/elapsed.Seconds(), "events/s")
-			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s%s",
-				p.Done, p.SwappedAt, elapsed.Seconds(), cpu.use().perEvent(p.Done))
+			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s%s; the swap held the live projections %.1f ms",
+				p.Done, p.SwappedAt, elapsed.Seconds(), cpu.use().perEvent(p.Done), p.SwapHeldMs)
 			detail("members meanwhile: %s", memberLag())
 			return nil
 		}

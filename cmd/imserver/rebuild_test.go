@@ -91,6 +91,7 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.SwappedAt).To(BeNumerically(">", 0))
 		Expect(p.Position).To(Equal(p.SwappedAt))
 		Expect(p.Head).To(Equal(p.SwappedAt), "the head follows the log as traffic grows it")
+		Expect(p.SwapHeldMs).To(BeNumerically(">", 0))
 		Expect(p.Fraction).To(Equal(1.0))
 		Expect(p.Done).To(BeNumerically(">", 0))
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)

@@ -104,7 +104,7 @@ func markOpen(path string) (string, error) {
 		err = f.Sync()
 	}
 	if err = errors.Join(err, f.Close()); err == nil {
-		err = syncDir(filepath.Dir(path))
+		err = syncPath(filepath.Dir(path))
 	}
 	if err != nil {
 		_ = os.Remove(marker)
@@ -123,7 +123,7 @@ func markClosed(path, marker string) error {
 	if err := removeFile(marker); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(path))
+	return syncPath(filepath.Dir(path))
 }
 
 func syncFile(path string) error {

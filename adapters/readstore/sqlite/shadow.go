@@ -16,7 +16,10 @@ import (
 // shadowSuffix names the shadow a rebuild folds into, beside the store.
 const shadowSuffix = ".rebuild"
 
-var _ projections.Shadowing = (*Store)(nil)
+var (
+	_ projections.Shadowing      = (*Store)(nil)
+	_ projections.ShadowSettling = (*Store)(nil)
+)
 
 // read lends fn a reader's statements; a swap waits for it, and it for a
 // swap.
@@ -97,12 +100,28 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 			}
 		}
 	}
+	// Renaming over the old files frees their blocks, which for a store of
+	// some size takes longer than the rest of the swap: held open, they are
+	// freed once closed, after it.
+	var old []*os.File
+	for _, path := range []string{s.path, searchPath(s.path)} {
+		if f, err := os.Open(path); err == nil {
+			old = append(old, f)
+		}
+	}
+	defer func() {
+		go func() {
+			for _, f := range old {
+				_ = f.Close()
+			}
+		}()
+	}()
 	for _, mv := range [][2]string{{sh.path, s.path}, {searchPath(sh.path), searchPath(s.path)}} {
 		if err := os.Rename(mv[0], mv[1]); err != nil {
 			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)
 		}
 	}
-	if err := syncDir(filepath.Dir(s.path)); err != nil {
+	if err := syncPath(filepath.Dir(s.path)); err != nil {
 		return err
 	}
 	w, err := openWriter(s.path)
@@ -113,6 +132,23 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 	if err := s.init(); err != nil {
 		s.writer = nil
 		return errors.Join(err, w.Close())
+	}
+	return nil
+}
+
+// SettleShadow copies the shadow's WAL into its files and syncs them while
+// the store still serves: the swap's checkpoint then copies, and its
+// directory sync writes out, only what the shadow folds after.
+func (s *Store) SettleShadow(_ context.Context, shadow projections.ReadStore) error {
+	sh, ok := shadow.(*Store)
+	if !ok || sh.path != s.ShadowPath() {
+		return fmt.Errorf("sqliteread: %T is not the shadow of %s", shadow, s.path)
+	}
+	if err := sh.checkpointed(); err != nil {
+		return fmt.Errorf("sqliteread: settle the shadow %s: %w", sh.path, err)
+	}
+	if err := errors.Join(syncPath(sh.path), syncPath(searchPath(sh.path))); err != nil {
+		return fmt.Errorf("sqliteread: settle the shadow: %w", err)
 	}
 	return nil
 }
@@ -146,17 +182,22 @@ func (s *Store) carryLease(ctx context.Context, sh *Store) error {
 
 // closeCheckpointed copies the WAL into the file, then closes the store.
 func (s *Store) closeCheckpointed() error {
-	s.mu.Lock()
-	if s.writer != nil {
-		// A checkpoint must copy a synced WAL, and the writer defers
-		// its syncs.
-		if err := errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)); err != nil {
-			s.mu.Unlock()
-			return err
-		}
+	if err := s.checkpointed(); err != nil && !errors.Is(err, errClosed) {
+		return err
 	}
-	s.mu.Unlock()
 	return s.Close()
+}
+
+// checkpointed copies the WAL of the store and of its search file into
+// their files and empties them.
+func (s *Store) checkpointed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writer == nil {
+		return errClosed
+	}
+	// A checkpoint must copy a synced WAL, and the writer defers its syncs.
+	return errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`))
 }
 
 // removeDB removes a store's files and its search file's, each WAL first:
@@ -180,14 +221,15 @@ func removeFile(path string) error {
 	return nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+// syncPath syncs a file or a directory.
+func syncPath(path string) error {
+	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("sqliteread: open %s: %w", dir, err)
+		return fmt.Errorf("sqliteread: open %s: %w", path, err)
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sqliteread: sync %s: %w", dir, err)
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sqliteread: sync %s: %w", path, err)
 	}
 	return nil
 }

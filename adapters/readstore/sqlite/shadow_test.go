@@ -2,6 +2,8 @@ package sqliteread_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -76,6 +78,36 @@ var _ = Describe("sqlite read store shadow", func() {
 		// The lease holder still writes.
 		put(live, "after", 2)
 		Expect(live.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 2}))
+	})
+
+	It("settles a shadow into its files while it and the store still serve, and swaps it in after", func() {
+		shadow, err := live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 200 {
+			put(shadow, fmt.Sprintf("m%d", i), uint64(i+1))
+		}
+		wal := func() int64 {
+			st, err := os.Stat(live.ShadowPath() + "-wal")
+			Expect(err).NotTo(HaveOccurred())
+			return st.Size()
+		}
+		Expect(wal()).To(BeNumerically(">", 0))
+		Expect(live.SettleShadow(ctx, shadow)).To(Succeed())
+		Expect(wal()).To(BeZero(), "the shadow's WAL is in its file")
+
+		put(shadow, "late", 201)
+		put(live, "old", 1)
+		Expect(found(live, "old")).To(BeTrue())
+		Expect(live.SwapIn(ctx, shadow)).To(Succeed())
+		Expect(found(live, "m0")).To(BeTrue())
+		Expect(found(live, "late")).To(BeTrue())
+		Expect(found(live, "old")).To(BeFalse())
+		Expect(live.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 201}))
+
+		other, err := sqliteread.Open(filepath.Join(GinkgoT().TempDir(), "other.db"))
+		Expect(err).NotTo(HaveOccurred())
+		defer other.Close()
+		Expect(live.SettleShadow(ctx, other)).To(MatchError(ContainSubstring("not the shadow of")))
 	})
 
 	It("resumes a shadow left closed, and refuses a store that is not its shadow", func() {
