@@ -95,15 +95,17 @@ func (f *filledFile) Close() error {
 }
 
 // run fills the file from size, what it held when opened, and keeps the
-// zeros fillAhead past what Pebble writes until the file is closed. A
-// failed write or sync stops it: Pebble's own will tell the error.
+// zeros fillAhead past what Pebble writes until the file is closed. It
+// starts with Pebble's first write: a WAL closed unwritten (a store opened
+// and closed) costs no zeros. A failed write or sync stops it: Pebble's own
+// will tell the error.
 func (f *filledFile) run(size int64) {
 	defer close(f.done)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.filled = roundUp(size)
 	for {
-		for !f.closed && f.written+fillAhead-fillSync <= f.filled {
+		for !f.closed && (f.written == 0 || f.written+fillAhead-fillSync <= f.filled) {
 			f.wake.Wait()
 		}
 		if f.closed {

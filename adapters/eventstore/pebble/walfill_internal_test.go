@@ -73,6 +73,15 @@ var _ = Describe("WAL files filled with zeros ahead of the log", func() {
 		Expect(bytes.Count(got[len(wrote):], []byte{0})).To(Equal(len(got)-len(wrote)), "only zeros follow")
 	})
 
+	It("writes no zeros into a WAL file closed before the log wrote to it", func() {
+		name := filepath.Join(dir, "000005.log")
+		f, err := fs.Create(name, walWrites)
+		Expect(err).NotTo(HaveOccurred())
+		Consistently(func() int64 { return size(name) }, "100ms").Should(BeZero())
+		Expect(f.Close()).To(Succeed())
+		Expect(size(name)).To(BeZero())
+	})
+
 	It("fills a reused WAL file only past what it held, and leaves other files alone", func() {
 		old := filepath.Join(dir, "000001.log")
 		held := bytes.Repeat([]byte{0xee}, 1<<20+123)
