@@ -92,6 +92,11 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(p.Position).To(Equal(p.SwappedAt))
 		Expect(p.Head).To(Equal(p.SwappedAt), "the head follows the log as traffic grows it")
 		Expect(p.SwapHeldMs).To(BeNumerically(">", 0))
+		for _, who := range []member{a, s.auditor("x0001", "rebuild-aud")} {
+			code, env := s.call("GET", "/v1/admin/projections/rebuild", who.Token, nil)
+			Expect(code).To(BeElementOf(http.StatusUnauthorized, http.StatusForbidden), "a member's or an auditor's token")
+			Expect(string(env.Data)).NotTo(ContainSubstring("swapHeldMs"))
+		}
 		Expect(p.Fraction).To(Equal(1.0))
 		Expect(p.Done).To(BeNumerically(">", 0))
 		GinkgoWriter.Printf("rebuilt %d events in %s (%.0f events/s by the server's count)\n", p.Done, took, p.Rate)

@@ -194,6 +194,7 @@ describe('the audit page, read by an auditor', { skip: missingEnv || false, time
     await op.page.getByTestId('rebuild-finished').filter({ hasNotText: earlier || '\u0000' }).waitFor({ timeout: 60_000 });
     await op.page.locator('[data-testid=rebuild][data-state=done]').getByText('Rebuilt.', { exact: true }).waitFor();
     assert.match(await finished.innerText(), /^\d+ events folded in \d+\.\d s, finished at .+\.$/);
+    assert.match(await op.page.getByTestId('rebuild-held').innerText(), /^While it swapped in, new messages waited \d+ ms\.$/);
     await shot(op.page, 'audit-04-rebuilt');
     assert.deepEqual(op.errors, []);
     await op.context.close();

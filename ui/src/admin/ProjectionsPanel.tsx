@@ -127,6 +127,14 @@ function RebuildBar({ progress }: { progress: RebuildProgress }) {
       {progress.state === 'done' ? (
         <p role="status">
           <strong>{t('admin.rebuild.done')}</strong> <Finished progress={progress} />
+          {progress.swapHeldMs !== undefined && (
+            <>
+              {' '}
+              <span data-testid="rebuild-held">
+                {t('admin.rebuild.held', { ms: Math.max(1, Math.round(progress.swapHeldMs)) })}
+              </span>
+            </>
+          )}
         </p>
       ) : (
         <p>

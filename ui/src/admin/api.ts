@@ -28,6 +28,8 @@ export interface RebuildProgress {
   etaSeconds: number;
   startedAt?: string;
   finishedAt?: string;
+  /** How long the swap held the live projections, and so new messages, back. */
+  swapHeldMs?: number;
   error?: string;
 }
 
