@@ -446,14 +446,8 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		return err
 	}
 	r.update(func(p *Rebuild) { p.State = RebuildSwapping })
-	var held time.Time
-	defer func() {
-		if swapped {
-			r.update(func(p *Rebuild) { p.SwapHeldMs = float64(time.Since(held).Microseconds()) / 1000 })
-		}
-	}()
 	return e.Paused(func(pos uint64) error {
-		held = time.Now()
+		held := time.Now()
 		// The live engine may have folded past the last head read.
 		r.update(func(p *Rebuild) { p.Head = max(p.Head, pos) })
 		if err := foldTo(pos); err != nil {
@@ -470,7 +464,9 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 			e.trail.reload.Store(true)
 		}
 		swapped = true
-		r.update(func(p *Rebuild) { p.SwappedAt = pos })
+		r.update(func(p *Rebuild) {
+			p.SwappedAt, p.SwapHeldMs = pos, float64(time.Since(held).Microseconds())/1000
+		})
 		return nil
 	})
 }

@@ -1,6 +1,7 @@
 package pebblestore
 
 import (
+	"errors"
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -52,7 +53,7 @@ func fill(f vfs.File, err error, category vfs.DiskWriteCategory) (vfs.File, erro
 	}
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, f.Close())
 	}
 	ff := &filledFile{File: f, done: make(chan struct{})}
 	ff.wake = sync.NewCond(&ff.mu)
@@ -79,10 +80,16 @@ func (f *filledFile) Write(p []byte) (int, error) {
 	defer f.mu.Unlock()
 	n, err := f.File.Write(p)
 	f.written += int64(n)
-	if f.written+fillAhead-fillSync > f.filled {
+	if f.lagging() {
 		f.wake.Signal()
 	}
 	return n, err
+}
+
+// lagging tells whether the zeros reach less than fillAhead-fillSync past
+// what Pebble has written, once it has written; f.mu is held.
+func (f *filledFile) lagging() bool {
+	return f.written > 0 && f.written+fillAhead-fillSync > f.filled
 }
 
 func (f *filledFile) Close() error {
@@ -105,7 +112,7 @@ func (f *filledFile) run(size int64) {
 	defer f.mu.Unlock()
 	f.filled = roundUp(size)
 	for {
-		for !f.closed && (f.written == 0 || f.written+fillAhead-fillSync <= f.filled) {
+		for !f.closed && !f.lagging() {
 			f.wake.Wait()
 		}
 		if f.closed {

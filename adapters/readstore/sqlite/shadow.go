@@ -63,9 +63,9 @@ func (s *Store) CloseShadow(shadow projections.ReadStore) error {
 // the projection lease carries over. The caller keeps the projections from
 // writing meanwhile and makes sure the shadow has folded what the store had.
 func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error {
-	sh, ok := shadow.(*Store)
-	if !ok || sh.path != s.ShadowPath() {
-		return fmt.Errorf("sqliteread: %T is not the shadow of %s", shadow, s.path)
+	sh, err := s.shadowOf(shadow)
+	if err != nil {
+		return err
 	}
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
@@ -140,9 +140,9 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 // the store still serves: the swap's checkpoint then copies, and its
 // directory sync writes out, only what the shadow folds after.
 func (s *Store) SettleShadow(_ context.Context, shadow projections.ReadStore) error {
-	sh, ok := shadow.(*Store)
-	if !ok || sh.path != s.ShadowPath() {
-		return fmt.Errorf("sqliteread: %T is not the shadow of %s", shadow, s.path)
+	sh, err := s.shadowOf(shadow)
+	if err != nil {
+		return err
 	}
 	if err := sh.checkpointed(); err != nil {
 		return fmt.Errorf("sqliteread: settle the shadow %s: %w", sh.path, err)
@@ -151,6 +151,15 @@ func (s *Store) SettleShadow(_ context.Context, shadow projections.ReadStore) er
 		return fmt.Errorf("sqliteread: settle the shadow: %w", err)
 	}
 	return nil
+}
+
+// shadowOf is shadow as this store's shadow, or an error when it is not.
+func (s *Store) shadowOf(shadow projections.ReadStore) (*Store, error) {
+	sh, ok := shadow.(*Store)
+	if !ok || sh.path != s.ShadowPath() {
+		return nil, fmt.Errorf("sqliteread: %T is not the shadow of %s", shadow, s.path)
+	}
+	return sh, nil
 }
 
 // carryLease writes the store's projection lease into the shadow.
