@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -195,6 +196,58 @@ var _ = Describe("Projections status and rebuild (operators)", func() {
 		Expect(share).To(Equal(100))
 		Expect(events).To(BeNumerically(">", 0))
 		Expect(status().Position).To(BeNumerically(">", 0))
+	})
+
+	It("lets no member, auditor or other tenant's member start, read or cancel a rebuild, and answers two asked at once without a 5xx", func() {
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		foreigner := s.registerIn("x0002", "rebuildx1")
+		stranger := s.register("rebuildz1") // same tenant, no friend of a or b
+		attackers := []member{a, stranger, foreigner, s.auditor("x0001", "rebuild-aud"), s.auditor("x0002", "rebuild-aud2")}
+		head := s.head()
+		for _, who := range attackers {
+			for _, c := range []struct{ method, body string }{
+				{"POST", `{"name":"all"}`}, {"POST", `{"name":"chats.v4"}`}, {"GET", ""}, {"DELETE", ""},
+			} {
+				var body any
+				if c.body != "" {
+					body = c.body
+				}
+				code, env := s.call(c.method, "/v1/admin/projections/rebuild", who.Token, body)
+				Expect(code).To(BeElementOf(http.StatusUnauthorized, http.StatusForbidden), "%s by %s", c.method, who.Account)
+				Expect(string(env.Data)).NotTo(ContainSubstring("swapHeldMs"))
+				Expect(string(env.Data)).NotTo(ContainSubstring("projectors"))
+			}
+		}
+		op := s.operator()
+		var idle projections.Rebuild
+		s.ok("GET", "/v1/admin/projections/rebuild", op.Token, nil, &idle)
+		Expect(idle.State).To(Equal(projections.RebuildIdle), "an attacker started a rebuild")
+		Expect(s.head()).To(Equal(head), "an attacker's call appended an event")
+
+		By("asking twice at once")
+		codes := make([]int, 2)
+		var wg sync.WaitGroup
+		for i := range codes {
+			wg.Add(1)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				codes[i], _ = s.call("POST", "/v1/admin/projections/rebuild", op.Token, `{"name":"all"}`)
+			}()
+		}
+		wg.Wait()
+		// The second is refused while the first runs, or starts anew when
+		// the first, over this small log, was already done.
+		Expect(codes).To(HaveEach(BeElementOf(http.StatusOK, http.StatusConflict)))
+		Expect(codes).To(ContainElement(http.StatusOK))
+		Eventually(func() string {
+			var p projections.Rebuild
+			s.ok("GET", "/v1/admin/projections/rebuild", op.Token, nil, &p)
+			return p.State
+		}, 60*time.Second).Should(Equal(projections.RebuildDone))
+		var done projections.Rebuild
+		s.ok("GET", "/v1/admin/projections/rebuild", op.Token, nil, &done)
+		Expect(done.SwapHeldMs).To(BeNumerically(">", 0))
 	})
 
 	It("cancels only a running rebuild", func() {
