@@ -76,9 +76,9 @@ func (e *Engine) elect(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("projections: take the lease: %w", err)
 		}
-		previous := e.setLeader(holder)
+		before := e.setLeader(holder)
 		if holder == owner {
-			if previous != "" && previous != owner {
+			if before != "" && before != owner {
 				e.resync(ctx, ResyncTakeover)
 			}
 			err = e.lead(ctx, now.Add(ttl))
@@ -193,16 +193,22 @@ func (e *Engine) follow(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// setLeader records the holder of the lease and returns the one before.
-func (e *Engine) setLeader(leader string) string {
+// setLeader records the holder of the lease ("" for none) and returns the
+// last owner seen holding it before. A node may see the lease free between
+// two holders: a take that found it held reads it back after its holder
+// freed it.
+func (e *Engine) setLeader(leader string) (before string) {
 	e.mu.Lock()
-	previous := e.leader
+	previous, before := e.leader, e.lastHolder
 	e.leader = leader
+	if leader != "" {
+		e.lastHolder = leader
+	}
 	e.mu.Unlock()
 	if previous != leader && e.election.Changed != nil {
 		e.election.Changed(leader)
 	}
-	return previous
+	return before
 }
 
 // resync tells every socket to resync: deltas the previous holder folded

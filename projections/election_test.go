@@ -51,6 +51,33 @@ func (g *gated) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	return g.ReadStore.Update(ctx, fn)
 }
 
+// seesFree is a read store whose next lease call, once armed, finds the
+// lease free and takes nothing: a take that met the holder's lease, then
+// read it back after the holder freed it.
+type seesFree struct {
+	projections.ReadStore
+	armed atomic.Bool
+}
+
+func (s *seesFree) TakeLease(ctx context.Context, owner string, now, until time.Time) (string, error) {
+	if s.armed.CompareAndSwap(true, false) {
+		return "", nil
+	}
+	return s.ReadStore.TakeLease(ctx, owner, now, until)
+}
+
+// dropping is a read store that arms another node's seesFree as it frees
+// the lease.
+type dropping struct {
+	projections.ReadStore
+	other *seesFree
+}
+
+func (d *dropping) DropLease(ctx context.Context, owner string) error {
+	d.other.armed.Store(true)
+	return d.ReadStore.DropLease(ctx, owner)
+}
+
 var _ = Describe("Engines of several nodes on one read store", func() {
 	const ttl = 600 * time.Millisecond
 	var (
@@ -116,6 +143,26 @@ var _ = Describe("Engines of several nodes on one read store", func() {
 		Expect(pubA.count()).To(Equal(20))
 		Expect(pubA.published()).NotTo(ContainElement(HaveField("Cmd", projections.CmdResync)), "the first holder took the lease from no one")
 		Expect(unread(storeB, "2")).To(Equal(30))
+	})
+
+	It("tell every socket to resync when a node takes the lease it saw free after another held it", func() {
+		storeB := &seesFree{ReadStore: handle()}
+		pubA, pubB := &recorder{}, &recorder{}
+		a := node("node-a", &dropping{ReadStore: handle(), other: storeB}, pubA)
+		stopA := run(a)
+		Eventually(func() string { return a.Status().Leader }).Should(Equal("node-a"))
+		b := node("node-b", storeB, pubB)
+		stopB := run(b)
+		defer stopB()
+		Eventually(func() string { return b.Status().Leader }).Should(Equal("node-a"))
+
+		stopA()
+		Eventually(storeB.armed.Load).Should(BeFalse(), "node-b saw the lease free")
+		Eventually(func() string { return b.Status().Leader }, 2*ttl).Should(Equal("node-b"))
+		last := send(0, 3)
+		waitFor(b, last)
+		Eventually(pubB.count).Should(Equal(4))
+		Expect(pubB.published()[0]).To(Equal(projections.ResyncDelta(projections.ResyncTakeover)))
 	})
 
 	It("let a leader told to stop in the middle of a batch commit and publish it before it frees the lease", func() {

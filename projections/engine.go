@@ -113,6 +113,8 @@ type Engine struct {
 	skipped  uint64
 	lastErr  error
 	leader   string
+	// lastHolder is the last owner seen holding the lease.
+	lastHolder string
 }
 
 // NewEngine returns an engine over projectors.
