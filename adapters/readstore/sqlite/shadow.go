@@ -109,13 +109,7 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 			old = append(old, f)
 		}
 	}
-	defer func() {
-		go func() {
-			for _, f := range old {
-				_ = f.Close()
-			}
-		}()
-	}()
+	defer func() { go closeAll(old) }()
 	for _, mv := range [][2]string{{sh.path, s.path}, {searchPath(sh.path), searchPath(s.path)}} {
 		if err := os.Rename(mv[0], mv[1]); err != nil {
 			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)
@@ -228,6 +222,12 @@ func removeFile(path string) error {
 		return fmt.Errorf("sqliteread: %w", err)
 	}
 	return nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
 }
 
 // syncPath syncs a file or a directory.
