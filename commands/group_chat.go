@@ -31,46 +31,66 @@ func (a *App) groupMember(ctx context.Context, p Principal, groupID, action stri
 
 // speakInGroup checks that p may send to a group now: a member, not muted
 // (30021, 30022), within the group's send rate. earlier, when not nil,
-// waits for p's sends still queued, so that the rate counts them.
-func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string, earlier func()) error {
+// waits for p's sends still queued, so that the rate counts them. eventID
+// is the id of the send's (first) event: a send retried within the minute
+// is not counted again, the log answers it with the first.
+//
+// It returns the revision of the group's chat to append at: Any when the
+// group has no send rate, else the revision its count of p's sends was read
+// at, so that sends racing from p's devices, on any node, are counted one
+// after the other (retryOnConflict decides a lost race again).
+func (a *App) speakInGroup(ctx context.Context, p Principal, groupID, eventID string, earlier func()) (es.ExpectedRevision, error) {
 	g, err := a.groupMember(ctx, p, groupID, "send")
 	if err != nil {
-		return err
+		return es.Any, err
 	}
 	now := a.Now()
 	var recent []int64
+	at := es.Any
 	if g.SendRate.PerMinute() > 0 {
 		if earlier != nil {
 			earlier()
 		}
-		if recent, err = a.recentSends(ctx, p, groupID, now.Add(-time.Minute)); err != nil {
-			return err
+		var retried bool
+		if recent, at, retried, err = a.recentSends(ctx, p, groupID, eventID, now.Add(-time.Minute)); err != nil {
+			return es.Any, err
+		}
+		if retried {
+			recent, at = nil, es.Any
 		}
 	}
-	return g.Speak(p.MemberID, recent, now)
+	return at, g.Speak(p.MemberID, recent, now)
 }
 
 // recentSends are the times of p's messages in a group's chat since since,
-// read back from the chat's end.
-func (a *App) recentSends(ctx context.Context, p Principal, groupID string, since time.Time) ([]int64, error) {
+// read back from the chat's end, and the revision of the chat they were
+// read at; retried tells that eventID is among them.
+func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID string, since time.Time) (_ []int64, at es.ExpectedRevision, retried bool, _ error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, groupID)
 	var out []int64
+	at = es.NoStream
 	from := es.End
 	for {
 		recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, from, readPage)
 		if err != nil {
-			return nil, err
+			return nil, at, false, err
+		}
+		if from == es.End && len(recs) > 0 {
+			at = es.Exact(recs[0].Revision)
 		}
 		for _, r := range recs {
 			if !r.Metadata.Time.After(since) {
-				return out, nil
+				return out, at, false, nil
+			}
+			if r.ID == eventID {
+				return out, at, true, nil
 			}
 			if r.Type == chat.TypeMessageSent && r.Metadata.Actor == p.MemberID {
 				out = append(out, r.Metadata.Time.UnixMilli())
 			}
 		}
 		if len(recs) < readPage || recs[len(recs)-1].Revision == 0 {
-			return out, nil
+			return out, at, false, nil
 		}
 		from = recs[len(recs)-1].Revision - 1
 	}

@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -112,6 +113,62 @@ var _ = Describe("Group chats", func() {
 		Entry("10 per minute", "TenPerMinute", 10),
 		Entry("the backend's 60 per minute", "Backend", group.BackendPerMinute),
 	)
+
+	It("counts sends and forwards racing from several devices against the group's rate, and a retried uuid as its first send", func() {
+		rate := "FivePerMinute"
+		_, err := w.app.ModifyGroup(ctx, o, commands.ModifyGroup{GroupID: groupID, SendRate: &rate})
+		Expect(err).NotTo(HaveOccurred())
+		first := mustSendAs(n, "x")
+		for range 2 {
+			mustSendAs(n, "x")
+		}
+		w.settle()
+		// Even intents send, odd ones forward the first message: each counts once.
+		intent := func(i int) (string, error) {
+			uuid := fmt.Sprintf("race-%d", i)
+			if i%2 == 0 {
+				sent, err := w.app.SendMessage(ctx, n, commands.SendMessage{UUID: uuid, ChatType: "Group", GroupID: groupID, Content: "now"})
+				return sent.ID, err
+			}
+			fwd, err := w.app.ForwardMessages(ctx, n, commands.ForwardMessages{UUID: uuid, MessageIDs: []string{first.ID},
+				Targets: []commands.ForwardTarget{{ChatType: "Group", To: groupID}}})
+			if err != nil {
+				return "", err
+			}
+			return fwd.Messages[0].ID, nil
+		}
+		const racing = 8
+		ids, errs := make([]string, racing), make([]error, racing)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range racing {
+			wg.Go(func() {
+				<-start
+				ids[i], errs[i] = intent(i)
+			})
+		}
+		close(start)
+		wg.Wait()
+		var won, lost []int
+		for i, err := range errs {
+			if err != nil {
+				expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
+				lost = append(lost, i)
+				continue
+			}
+			won = append(won, i)
+		}
+		Expect(won).To(HaveLen(2))
+		for _, i := range won {
+			again, err := intent(i)
+			Expect(err).NotTo(HaveOccurred(), "a retried intent is answered, not counted again")
+			Expect(again).To(Equal(ids[i]))
+		}
+		_, err = intent(lost[0])
+		expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
+		_, err = sendAs(n, "one too many")
+		expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
+	})
 
 	It("lets members edit, recall, reply to, forward and delete group messages as the rules say", func() {
 		m := mustSendAs(n, "draft")

@@ -381,7 +381,7 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 		types[i] = chatType
 		if chatType == chat.Group {
 			pairs[i] = t.To
-			err = a.speakInGroup(ctx, p, t.To, nil)
+			_, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil)
 		} else {
 			pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send")
 		}
@@ -391,7 +391,17 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 	}
 	var out Forwarded
 	for i, t := range targets {
-		sent, err := a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records)
+		sent, err := retryOnConflict(ctx, func() ([]ForwardedMessage, error) {
+			at := es.Any
+			if types[i] == chat.Group {
+				// Counted against the group's send rate as a send is.
+				var err error
+				if at, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil); err != nil {
+					return nil, err
+				}
+			}
+			return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)
+		})
 		if err != nil {
 			return Forwarded{}, err
 		}
@@ -400,8 +410,17 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 	return out, nil
 }
 
-// forwardTo appends the forwarded copies of records to one chat.
-func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, chatType chat.ChatType, to string, records []chat.Stored) ([]ForwardedMessage, error) {
+// forwardUUID is the uuid of the i-th copy of a forward.
+func forwardUUID(uuid string, i int) string { return fmt.Sprintf("%s-%d", uuid, i) }
+
+// forwardEventID is the event id of the i-th copy of a forward to chat.
+func forwardEventID(p Principal, chat, uuid string, i int) string {
+	return messageEventID(p.Tenant, chat, p.MemberID, forwardUUID(uuid, i))
+}
+
+// forwardTo appends the forwarded copies of records to one chat at its
+// revision at.
+func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, chatType chat.ChatType, to string, records []chat.Stored, at es.ExpectedRevision) ([]ForwardedMessage, error) {
 	n := len(records)
 	ids, uuids, eventIDs := make([]string, n), make([]string, n), make([]string, n)
 	for i := range records {
@@ -409,8 +428,7 @@ func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, cha
 		if ids[i], err = a.NewID(); err != nil {
 			return nil, err
 		}
-		uuids[i] = fmt.Sprintf("%s-%d", uuid, i)
-		eventIDs[i] = messageEventID(p.Tenant, pair, p.MemberID, uuids[i])
+		uuids[i], eventIDs[i] = forwardUUID(uuid, i), forwardEventID(p, pair, uuid, i)
 	}
 	events := chat.ForwardTo(records, ids, uuids, p.MemberID, chatType, to, a.Now())
 	data, err := a.encode(p, uuid, events, eventIDs...)
@@ -418,7 +436,7 @@ func (a *App) forwardTo(ctx context.Context, p Principal, uuid, pair string, cha
 		return nil, err
 	}
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
-	res, err := a.Store.Append(ctx, stream, es.Any, data)
+	res, err := a.Store.Append(ctx, stream, at, data)
 	if err != nil {
 		return nil, err
 	}

@@ -62,18 +62,26 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 	if err := a.checkMedia(ctx, p, out.MsgType, out.Content); err != nil {
 		return nil, err
 	}
-	chatID := out.GroupID
 	if out.ChatType == chat.Group {
-		if err := a.speakInGroup(ctx, p, out.GroupID, earlier); err != nil {
-			return nil, err
-		}
-	} else {
-		pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
-		if err != nil {
-			return nil, err
-		}
-		chatID = pair
+		return retryOnConflict(ctx, func() (func() (SendResult, error), error) {
+			eventID := messageEventID(p.Tenant, out.GroupID, p.MemberID, out.UUID)
+			at, err := a.speakInGroup(ctx, p, out.GroupID, eventID, earlier)
+			if err != nil {
+				return nil, err
+			}
+			return a.queueReply(ctx, p, out.GroupID, out, at)
+		})
 	}
+	pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
+	if err != nil {
+		return nil, err
+	}
+	return a.queueReply(ctx, p, pair, out, es.Any)
+}
+
+// queueReply checks that a reply's parent is in the chat and queues the
+// message at the chat's revision at.
+func (a *App) queueReply(ctx context.Context, p Principal, chatID string, out chat.Outgoing, at es.ExpectedRevision) (func() (SendResult, error), error) {
 	if out.MsgType == chat.Reply {
 		parents, err := a.Messages.SentMessages(ctx, p.Tenant, p.MemberID, []string{out.Parent})
 		if err != nil {
@@ -85,18 +93,18 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 	} else {
 		out.Parent = ""
 	}
-	return a.queueChecked(ctx, p, chatID, out)
+	return a.queueChecked(ctx, p, chatID, out, at)
 }
 
 // appendSend appends one checked message to the chat pair; a retried uuid
 // answers the first send.
 func (a *App) appendSend(ctx context.Context, p Principal, pair string, out chat.Outgoing) (SendResult, error) {
-	return awaited(a.queueChecked(ctx, p, pair, out))
+	return awaited(a.queueChecked(ctx, p, pair, out, es.Any))
 }
 
-// queueChecked queues one checked message to the chat pair (see
-// appendSend).
-func (a *App) queueChecked(ctx context.Context, p Principal, pair string, out chat.Outgoing) (func() (SendResult, error), error) {
+// queueChecked queues one checked message to the chat pair at its revision
+// at (see appendSend).
+func (a *App) queueChecked(ctx context.Context, p Principal, pair string, out chat.Outgoing, at es.ExpectedRevision) (func() (SendResult, error), error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, pair)
 	eventID := messageEventID(p.Tenant, pair, p.MemberID, out.UUID)
 	id, err := a.NewID()
@@ -108,7 +116,7 @@ func (a *App) queueChecked(ctx context.Context, p Principal, pair string, out ch
 	if err != nil {
 		return nil, err
 	}
-	appended, err := a.queueAppend(ctx, stream, es.Any, data)
+	appended, err := a.queueAppend(ctx, stream, at, data)
 	if err != nil {
 		return nil, err
 	}

@@ -101,6 +101,33 @@ var _ = Describe("Node processes sharing the production profile", Label("fault")
 		}
 	})
 
+	It("hold a member's devices on both nodes together to a group's send rate: of twelve sends at once, five pass", func() {
+		one, two := start("node-r1"), start("node-r2")
+		alice, bob := one.register("rated001"), one.register("rated002")
+		one.befriend(alice, bob)
+		var created struct{ GroupID string }
+		one.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Rated", "memberIds": []string{bob.ID}}, &created)
+		one.written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": created.GroupID, "sendRate": "FivePerMinute"})
+		devices := []struct {
+			s   *process
+			who member
+		}{{one, bob}, {two, two.login(bob.Account)}}
+
+		answers := atOnce(12, func(i int) answer {
+			d := devices[i%2]
+			return d.s.rawCall("POST", "/v1/message/send", d.who.Token, fmt.Sprintf(
+				`{"uuid":"rated-%d","chatType":"Group","groupId":%q,"msgType":"Text","content":"burst %d"}`, i, created.GroupID, i))
+		})
+		Expect(statuses(answers)).To(Equal(map[int]int{http.StatusOK: 5, http.StatusTooManyRequests: 7}))
+		for _, a := range answers {
+			if a.status != http.StatusOK {
+				Expect(a.body).To(ContainSubstring("you are sending messages too fast in this group"))
+			}
+		}
+		one.stop()
+		two.stop()
+	})
+
 	It("refuse a second live process with the name of another, and start one again after a kill -9", func() {
 		first := start("node-x")
 
