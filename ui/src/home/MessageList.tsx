@@ -127,8 +127,12 @@ export function MessageList({
     const before = previous.current;
     previous.current = { firstKey, lastKey };
     if (pendingJump.current) return;
+    const appended = lastKey !== before.lastKey;
+    // Following the newest messages, the window drops rows above as rows come below: the view
+    // goes to the bottom rather than stay on a row on its way out.
+    const following = appended && anchor.kind === 'bottom' && nearBottom.current;
     const kept = placeKeeper.current;
-    if (kept && before.firstKey && firstKey !== before.firstKey) {
+    if (kept && before.firstKey && firstKey !== before.firstKey && !following) {
       const row = element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);
       if (row) {
         const top = row.getBoundingClientRect().top - element.getBoundingClientRect().top;
@@ -140,7 +144,6 @@ export function MessageList({
       element.scrollTop = element.scrollHeight;
       return;
     }
-    const appended = lastKey !== before.lastKey;
     if (!appended) return;
     if (last?.from === env.me && before.lastKey && anchor.kind !== 'bottom') {
       // One's own message while reading far above: back to the newest messages, then down.
@@ -193,12 +196,23 @@ export function MessageList({
     }
   }
 
+  /** Whether the row last seen at the top of the view moved down: the reader scrolled up. */
+  function scrolledUp(element: HTMLDivElement): boolean {
+    const kept = placeKeeper.current;
+    const row = kept && element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);
+    return !!row && row.getBoundingClientRect().top - element.getBoundingClientRect().top > kept.delta + 1;
+  }
+
   function onScroll() {
     const element = scroller.current;
     if (!element) return;
+    const readerUp = scrolledUp(element);
     keepPlace(element);
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
-    nearBottom.current = fromBottom < NEAR_BOTTOM_PX && range.end >= keys.length;
+    // Rows arriving faster than the view follows them leave it far from the bottom for a moment,
+    // and rows leaving above move it up: only the reader scrolling up stops the following.
+    if (fromBottom < NEAR_BOTTOM_PX) nearBottom.current = range.end >= keys.length;
+    else if (readerUp) nearBottom.current = false;
     if (element.scrollTop < EDGE_PX) {
       const up = shiftUp(keys, range);
       if (up) setAnchor(up);

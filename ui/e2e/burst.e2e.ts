@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
+import { befriendOverApi, call, registerOverApi, sendOverApi, type Account } from './rest';
+
+const bubble = (page: Page, text: string) => page.getByTestId('message').getByText(text, { exact: true });
+
+describe('a burst of messages into an open chat', { skip: missingEnv || false, timeout: 180_000 }, () => {
+  let browser: Browser;
+  let a: Session;
+  let ann: Account;
+  let ben: Account;
+  const alice = newMember('alice');
+  const bob = newMember('bob');
+  const total = 1500;
+
+  before(async () => {
+    browser = await launchBrowser();
+    a = await openSession(browser);
+    [ann, ben] = await Promise.all([registerOverApi(alice), registerOverApi(bob)]);
+    await befriendOverApi(ann, ben);
+    await login(a.page, alice);
+    await openChat(a.page, bob.id!);
+  });
+
+  after(async () => {
+    await browser?.close();
+  });
+
+  it(`shows each of ${total} messages pushed at once as they come, reads them all, and stays usable`, async () => {
+    const began = Date.now();
+    for (let i = 1; i <= total; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, j) => sendOverApi(ben, ann, `burst ${i + j}`)));
+    }
+    const sent = Date.now() - began;
+    await bubble(a.page, `burst ${total}`).waitFor({ timeout: 60_000 });
+    console.log(`# ${total} messages sent in ${sent} ms; the last shown ${Date.now() - began} ms after the first send`);
+    const scroller = a.page.getByTestId('message-scroller');
+    const gap = () => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+    await waitUntil('the open chat follows the newest message', async () => (await gap()) < 4, 5_000).catch(
+      async (error) => {
+        throw new Error(`${error}: ${await gap()} px below the view`);
+      },
+    );
+    await shot(a.page, 'b01-burst-shown');
+
+    await waitUntil('the burst is read: no unread count on the chat', async () => {
+      const sessions = await call<{ friendMemberId: string; unreadCount: number }[]>(
+        'GET',
+        '/v1/message/sessionInfo/list',
+        ann.token,
+      );
+      return sessions.some((s) => s.friendMemberId === ben.id && s.unreadCount === 0);
+    }, 30_000);
+
+    await a.page.getByTestId('composer').fill('got them all');
+    await a.page.getByTestId('composer').press('Enter');
+    await a.page
+      .locator('[data-testid=message]:not([data-status=sending])')
+      .filter({ hasText: 'got them all' })
+      .waitFor();
+    await sendOverApi(ben, ann, 'and one more');
+    await bubble(a.page, 'and one more').waitFor();
+    await waitUntil('back at the bottom', async () => (await gap()) < 4, 5_000);
+  });
+
+  it('leaves a reader who scrolled up where they are while more arrive', async () => {
+    const scroller = a.page.getByTestId('message-scroller');
+    const box = (await scroller.boundingBox())!;
+    await a.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await a.page.mouse.wheel(0, -3000);
+    await waitUntil('scrolled up', async () => (await scroller.evaluate((element) => element.scrollTop)) > 0);
+    const read = async () =>
+      scroller.evaluate((element) => ({
+        top: element.scrollTop,
+        gap: element.scrollHeight - element.scrollTop - element.clientHeight,
+      }));
+    const before = await read();
+    assert.ok(before.gap > 2000, `scrolled up: ${before.gap} px below the view`);
+    for (let i = 1; i <= 100; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, j) => sendOverApi(ben, ann, `later ${i + j}`)));
+    }
+    await a.page.getByTestId('message').getByText('later 100', { exact: true }).waitFor({ state: 'attached' });
+    const after = await read();
+    assert.ok(after.gap > before.gap, `the view stayed up: ${after.gap} px below it, ${before.gap} before`);
+    await shot(a.page, 'b02-reader-left-in-place');
+  });
+
+  it('raised no page errors', () => {
+    assert.deepEqual(a.errors, []);
+  });
+});
