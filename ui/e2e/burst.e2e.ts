@@ -1,10 +1,44 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openChat, openSession, shot, waitUntil, type Session } from './harness';
-import { adminOverApi, befriendOverApi, call, registerOverApi, sendOverApi, type Account } from './rest';
+import {
+  launchBrowser,
+  login,
+  missingEnv,
+  newMember,
+  openChat,
+  openGroupChat,
+  openSession,
+  shot,
+  waitUntil,
+  type Session,
+} from './harness';
+import {
+  adminOverApi,
+  befriendOverApi,
+  call,
+  groupOverApi,
+  registerOverApi,
+  sendOverApi,
+  sendToGroupOverApi,
+  type Account,
+} from './rest';
 
 const bubble = (page: Page, text: string) => page.getByTestId('message').getByText(text, { exact: true });
+
+/** How far the open chat's view is above its newest message, in px. */
+const gapBelow = (page: Page) =>
+  page
+    .getByTestId('message-scroller')
+    .evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+
+async function followsToTheBottom(page: Page): Promise<void> {
+  await waitUntil('the open chat follows the newest message', async () => (await gapBelow(page)) < 4, 5_000).catch(
+    async (error) => {
+      throw new Error(`${error}: ${await gapBelow(page)} px below the view`);
+    },
+  );
+}
 
 describe('a burst of messages into an open chat', { skip: missingEnv || false, timeout: 180_000 }, () => {
   let browser: Browser;
@@ -38,13 +72,7 @@ describe('a burst of messages into an open chat', { skip: missingEnv || false, t
     const sent = Date.now() - began;
     await bubble(a.page, `burst ${total}`).waitFor({ timeout: 60_000 });
     console.log(`# ${total} messages sent in ${sent} ms; the last shown ${Date.now() - began} ms after the first send`);
-    const scroller = a.page.getByTestId('message-scroller');
-    const gap = () => scroller.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
-    await waitUntil('the open chat follows the newest message', async () => (await gap()) < 4, 5_000).catch(
-      async (error) => {
-        throw new Error(`${error}: ${await gap()} px below the view`);
-      },
-    );
+    await followsToTheBottom(a.page);
     await shot(a.page, 'b01-burst-shown');
 
     await waitUntil('the burst is read: no unread count on the chat', async () => {
@@ -68,7 +96,7 @@ describe('a burst of messages into an open chat', { skip: missingEnv || false, t
       .waitFor();
     await sendOverApi(ben, ann, 'and one more');
     await bubble(a.page, 'and one more').waitFor();
-    await waitUntil('back at the bottom', async () => (await gap()) < 4, 5_000);
+    await followsToTheBottom(a.page);
   });
 
   it('leaves a reader who scrolled up where they are while more arrive', async () => {
@@ -91,6 +119,22 @@ describe('a burst of messages into an open chat', { skip: missingEnv || false, t
     const after = await read();
     assert.ok(after.gap > before.gap, `the view stayed up: ${after.gap} px below it, ${before.gap} before`);
     await shot(a.page, 'b02-reader-left-in-place');
+  });
+
+  it('follows a burst into an open group chat the same way, and reads it', async () => {
+    const { groupId } = await groupOverApi(ben, 'Burst', [ann]);
+    await openGroupChat(a.page, groupId);
+    const count = 1200;
+    for (let i = 1; i <= count; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, (_, j) => sendToGroupOverApi(ben, groupId, `group burst ${i + j}`)));
+    }
+    await bubble(a.page, `group burst ${count}`).waitFor({ timeout: 60_000 });
+    await followsToTheBottom(a.page);
+    await waitUntil('the group burst is read: no unread count on the group', async () => {
+      const sessions = await call<{ groupId: string; unreadCount: number }[]>('GET', '/v1/message/sessionInfo/list', ann.token);
+      return sessions.some((s) => s.groupId === groupId && s.unreadCount === 0);
+    }, 30_000);
+    await shot(a.page, 'b03-group-burst-shown');
   });
 
   it('raised no page errors', () => {
