@@ -18,29 +18,29 @@ import (
 	"github.com/eventchat/eventchat/projections"
 )
 
+// atOnce runs do n times at once, released together, and returns their
+// errors.
+func atOnce(n int, do func(i int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			defer GinkgoRecover()
+			<-start
+			errs[i] = do(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
 var _ = Describe("Concurrent changes of one stream", func() {
 	const n = 32
 	var w *world
 	BeforeEach(func() { w = newWorld() })
 
-	// race runs do n times at once and returns their errors.
-	race := func(do func(i int) error) []error {
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range n {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer GinkgoRecover()
-				<-start
-				errs[i] = do(i)
-			}()
-		}
-		close(start)
-		wg.Wait()
-		return errs
-	}
 	typesOf := func(stream string) map[string]int {
 		GinkgoHelper()
 		recs, err := w.events.ReadStream(ctx, stream, es.Forwards, 0, 10_000)
@@ -55,7 +55,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 	It("records every one of a member's parallel feedbacks", func() {
 		alice := w.member("alice001")
 		ids := make([]string, n)
-		errs := race(func(i int) error {
+		errs := atOnce(n, func(i int) error {
 			built, err := w.app.BuildFeedback(ctx, alice, commands.BuildFeedback{Type: "bug", Content: fmt.Sprintf("report %d", i)})
 			ids[i] = built.ID
 			return err
@@ -68,7 +68,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 	It("applies every one of a member's parallel profile changes, one of them last", func() {
 		alice := w.member("alice001")
 		names := make([]string, n)
-		errs := race(func(i int) error {
+		errs := atOnce(n, func(i int) error {
 			names[i] = fmt.Sprintf("Alice %02d", i)
 			_, err := w.app.ModifyProfile(ctx, alice, commands.ModifyProfile{Name: &names[i]})
 			return err
@@ -85,7 +85,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		alice := w.member("alice001")
 		large, night, off := personal.FontLarge, "night", false
 		changes := []personal.PreferencesChange{{FontSize: &large}, {Background: &night}, {Notifications: &off}, {ReadSync: &off}}
-		errs := race(func(i int) error {
+		errs := atOnce(n, func(i int) error {
 			_, err := w.app.SetPreferences(ctx, alice, changes[i%len(changes)])
 			return err
 		})
@@ -101,7 +101,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		w.befriend(owner, friend)
 		created, err := w.app.CreateGroup(ctx, owner, commands.CreateGroup{Name: "Team", MemberIDs: []string{friend.MemberID}})
 		Expect(err).NotTo(HaveOccurred())
-		errs := race(func(i int) error {
+		errs := atOnce(n, func(i int) error {
 			notice := fmt.Sprintf("notice %d", i)
 			_, err := w.app.ModifyGroup(ctx, owner, commands.ModifyGroup{GroupID: created.GroupID, Notice: &notice})
 			return err
@@ -111,7 +111,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 	})
 
 	It("applies every one of operators' parallel changes of a tenant's settings", func() {
-		errs := race(func(i int) error {
+		errs := atOnce(n, func(i int) error {
 			_, err := w.app.ConfigureTenant(ctx, commands.Operator{Name: "ops"}, "x0001", map[string]string{"icon": fmt.Sprintf("/icon-%d.png", i)})
 			return err
 		})
@@ -127,7 +127,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		go func() {
 			defer wg.Done()
 			defer GinkgoRecover()
-			logins = race(func(int) error {
+			logins = atOnce(n, func(int) error {
 				_, err := w.app.LoginMember(ctx, commands.Login{Account: "alice001", Password: "pass1234", TenantCode: "x0001"})
 				return err
 			})
@@ -164,7 +164,7 @@ var _ = Describe("Concurrent changes of one stream", func() {
 		applied, err := w.app.RequestFriend(ctx, alice, commands.RequestFriend{FriendMemberID: bob.MemberID, Content: "hi"})
 		Expect(err).NotTo(HaveOccurred())
 		w.settle()
-		errs := race(func(int) error {
+		errs := atOnce(n, func(int) error {
 			_, err := w.app.AnswerFriendRequest(ctx, bob, commands.AnswerFriendRequest{ID: applied.ID, Status: "accepted"})
 			return err
 		})

@@ -33,7 +33,8 @@ func (a *App) groupMember(ctx context.Context, p Principal, groupID, action stri
 // (30021, 30022), within the group's send rate. earlier, when not nil,
 // waits for p's sends still queued, so that the rate counts them. eventID
 // is the id of the send's (first) event: a send retried within the minute
-// is not counted again, the log answers it with the first.
+// is not counted again and appends with Any, the log answers it with the
+// first.
 //
 // It returns the revision of the group's chat to append at: Any when the
 // group has no send rate, else the revision its count of p's sends was read
@@ -51,12 +52,8 @@ func (a *App) speakInGroup(ctx context.Context, p Principal, groupID, eventID st
 		if earlier != nil {
 			earlier()
 		}
-		var retried bool
-		if recent, at, retried, err = a.recentSends(ctx, p, groupID, eventID, now.Add(-time.Minute)); err != nil {
+		if recent, at, err = a.recentSends(ctx, p, groupID, eventID, now.Add(-time.Minute)); err != nil {
 			return es.Any, err
-		}
-		if retried {
-			recent, at = nil, es.Any
 		}
 	}
 	return at, g.Speak(p.MemberID, recent, now)
@@ -64,8 +61,8 @@ func (a *App) speakInGroup(ctx context.Context, p Principal, groupID, eventID st
 
 // recentSends are the times of p's messages in a group's chat since since,
 // read back from the chat's end, and the revision of the chat they were
-// read at; retried tells that eventID is among them.
-func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID string, since time.Time) (_ []int64, at es.ExpectedRevision, retried bool, _ error) {
+// read at; none and Any when eventID is among them (a retried send).
+func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID string, since time.Time) (_ []int64, at es.ExpectedRevision, _ error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, groupID)
 	var out []int64
 	at = es.NoStream
@@ -73,24 +70,24 @@ func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID str
 	for {
 		recs, err := a.Store.ReadStream(ctx, stream, es.Backwards, from, readPage)
 		if err != nil {
-			return nil, at, false, err
+			return nil, at, err
 		}
 		if from == es.End && len(recs) > 0 {
 			at = es.Exact(recs[0].Revision)
 		}
 		for _, r := range recs {
 			if !r.Metadata.Time.After(since) {
-				return out, at, false, nil
+				return out, at, nil
 			}
 			if r.ID == eventID {
-				return out, at, true, nil
+				return nil, es.Any, nil
 			}
 			if r.Type == chat.TypeMessageSent && r.Metadata.Actor == p.MemberID {
 				out = append(out, r.Metadata.Time.UnixMilli())
 			}
 		}
 		if len(recs) < readPage || recs[len(recs)-1].Revision == 0 {
-			return out, at, false, nil
+			return out, at, nil
 		}
 		from = recs[len(recs)-1].Revision - 1
 	}

@@ -3,7 +3,6 @@ package commands_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -138,17 +137,11 @@ var _ = Describe("Group chats", func() {
 			return fwd.Messages[0].ID, nil
 		}
 		const racing = 8
-		ids, errs := make([]string, racing), make([]error, racing)
-		var wg sync.WaitGroup
-		start := make(chan struct{})
-		for i := range racing {
-			wg.Go(func() {
-				<-start
-				ids[i], errs[i] = intent(i)
-			})
-		}
-		close(start)
-		wg.Wait()
+		ids := make([]string, racing)
+		errs := atOnce(racing, func(i int) (err error) {
+			ids[i], err = intent(i)
+			return err
+		})
 		var won, lost []int
 		for i, err := range errs {
 			if err != nil {

@@ -63,8 +63,8 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 		return nil, err
 	}
 	if out.ChatType == chat.Group {
+		eventID := messageEventID(p.Tenant, out.GroupID, p.MemberID, out.UUID)
 		return retryOnConflict(ctx, func() (func() (SendResult, error), error) {
-			eventID := messageEventID(p.Tenant, out.GroupID, p.MemberID, out.UUID)
 			at, err := a.speakInGroup(ctx, p, out.GroupID, eventID, earlier)
 			if err != nil {
 				return nil, err

@@ -11,6 +11,7 @@ import {
   openFixedEntry,
   openSession,
   register,
+  sendFromComposer,
   shot,
   waitUntil,
   watchCsp,
@@ -151,12 +152,7 @@ describe('two members become friends and chat', { skip: missingEnv || false, tim
   it('catches up on what arrived while the socket was down', async () => {
     await b.context.setOffline(true);
     await b.page.getByTestId('connection-banner').waitFor();
-    await a.page.getByTestId('composer').fill('while you were away');
-    await a.page.getByTestId('composer').press('Enter');
-    await a.page
-      .locator('[data-testid=message]:not([data-status=sending])')
-      .filter({ hasText: 'while you were away' })
-      .waitFor();
+    await sendFromComposer(a.page, 'while you were away');
     await b.context.setOffline(false);
     await b.page.getByTestId('message').filter({ hasText: 'while you were away' }).waitFor();
     await a.page

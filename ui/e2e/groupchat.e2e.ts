@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, login, missingEnv, newMember, openChat, openGroupChat, openSession, shot, waitUntil, type Session } from './harness';
+import {
+  launchBrowser,
+  login,
+  missingEnv,
+  newMember,
+  openChat,
+  openGroupChat,
+  openSession,
+  sendFromComposer,
+  shot,
+  waitUntil,
+  type Session,
+} from './harness';
 import { befriendOverApi, call, groupOverApi, registerOverApi, type Account } from './rest';
 
 /** The server's text of a send over the group's rate (429). */
@@ -11,14 +23,6 @@ const MUTED_TEXT = 'You have been muted in this group, you can chat with the gro
 
 const sessionItem = (page: Page, id: string) => page.locator(`[data-testid=session-item][data-peer-id="${id}"]`);
 const messageWith = (page: Page, text: string) => page.locator('[data-testid=message]').filter({ hasText: text });
-
-async function send(page: Page, text: string): Promise<Locator> {
-  await page.getByTestId('composer').fill(text);
-  await page.getByTestId('composer').press('Enter');
-  const sent = page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: text });
-  await sent.waitFor();
-  return sent;
-}
 
 async function menuAction(page: Page, message: Locator, action: string): Promise<void> {
   await message.locator('.bubble').click({ button: 'right' });
@@ -57,7 +61,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     await openGroupChat(a.page, groupId);
     await sessionItem(b.page, groupId).waitFor();
 
-    await send(a.page, 'hello team');
+    await sendFromComposer(a.page, 'hello team');
     const item = sessionItem(b.page, groupId);
     await item.getByTestId('unread-badge').filter({ hasText: /^1$/ }).waitFor();
     await item.getByTestId('session-preview').filter({ hasText: 'hello team' }).waitFor();
@@ -91,7 +95,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     });
 
     // Bob answers live.
-    await send(b.page, 'hi from bob');
+    await sendFromComposer(b.page, 'hi from bob');
     await messageWith(a.page, 'hi from bob').waitFor();
   });
 
@@ -118,7 +122,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     assert.equal(refused.code, '30021');
     assert.equal(refused.info, MUTED_TEXT);
     // The owner still speaks.
-    await send(a.page, 'owner speaks');
+    await sendFromComposer(a.page, 'owner speaks');
     await messageWith(b.page, 'owner speaks').waitFor();
 
     await call('PUT', '/v1/chat/groupInfo/modify', alice.token, { groupId, muteAll: false });
@@ -133,9 +137,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     });
     // Six in a row: at most five fit in a minute, so one at least is refused.
     for (let i = 1; i <= 6; i++) {
-      await b.page.getByTestId('composer').fill(`quick ${i}`);
-      await b.page.getByTestId('composer').press('Enter');
-      await b.page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: `quick ${i}` }).waitFor();
+      await sendFromComposer(b.page, `quick ${i}`);
     }
     await b.page.locator('[data-testid=message][data-status=failedSent]').filter({ hasText: 'quick' }).first().waitFor();
     await b.page.locator('.toast[role=alert]').filter({ hasText: RATE_TEXT }).waitFor();
@@ -157,7 +159,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
   });
 
   it('lets the owner delete a member’s message for everyone', async () => {
-    await send(b.page, 'oops wrong chat');
+    await sendFromComposer(b.page, 'oops wrong chat');
     const theirs = messageWith(a.page, 'oops wrong chat');
     await theirs.waitFor();
     // Bob (Normal) may not delete for everyone.
@@ -192,7 +194,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
     await messageWith(b.page, 'owner speaks').waitFor({ state: 'detached' });
     await messageWith(a.page, 'hello team').waitFor();
     // The header menu clears too.
-    await send(a.page, 'after the clear');
+    await sendFromComposer(a.page, 'after the clear');
     await messageWith(b.page, 'after the clear').waitFor();
     await b.page.getByTestId('chat-menu').click();
     await b.page.getByTestId('chat-menu-list').getByRole('menuitem', { name: 'Clear chat history' }).click();
@@ -224,7 +226,7 @@ describe('group chat between members', { skip: missingEnv || false, timeout: 150
 
   it('forwards a friend chat message into the group', async () => {
     await openChat(a.page, bob.id!);
-    const original = await send(a.page, 'worth sharing with the group');
+    const original = await sendFromComposer(a.page, 'worth sharing with the group');
     await menuAction(a.page, original, 'Forward');
     const picker = a.page.getByTestId('forward-picker');
     await picker.locator(`[data-testid=picker-item][data-peer-id="${groupId}"] input`).check();

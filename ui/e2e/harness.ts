@@ -2,7 +2,7 @@
 // through the real UI, SMS codes read from the server's outbox file.
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const BASE_URL = (process.env.IM_BASE_URL ?? '').replace(/\/+$/, '');
 export const DATA_DIR = process.env.IM_DATA_DIR ?? '';
@@ -104,6 +104,15 @@ export async function watchCsp(session: Session): Promise<string[]> {
     if (message.type() === 'error' && /content.security.policy/i.test(message.text())) violations.push(message.text());
   });
   return violations;
+}
+
+/** Sends text from the open chat's composer and answers its bubble once the server took it. */
+export async function sendFromComposer(page: Page, text: string): Promise<Locator> {
+  await page.getByTestId('composer').fill(text);
+  await page.getByTestId('composer').press('Enter');
+  const sent = page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: text });
+  await sent.waitFor();
+  return sent;
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

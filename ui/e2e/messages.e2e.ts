@@ -1,18 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { api, openChat, launchBrowser, login, missingEnv, newMember, openSession, shot, waitUntil, type Session } from './harness';
+import {
+  api,
+  openChat,
+  launchBrowser,
+  login,
+  missingEnv,
+  newMember,
+  openSession,
+  sendFromComposer,
+  shot,
+  waitUntil,
+  type Session,
+} from './harness';
 import { befriendOverApi, call, registerOverApi, sendOverApi, type Account } from './rest';
 
 const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });
-
-async function send(page: Page, text: string): Promise<Locator> {
-  await page.getByTestId('composer').fill(text);
-  await page.getByTestId('composer').press('Enter');
-  const sent = page.locator('[data-testid=message]:not([data-status=sending])').filter({ hasText: text });
-  await sent.waitFor();
-  return sent;
-}
 
 async function menuAction(page: Page, message: Locator, action: string): Promise<void> {
   await message.locator('.bubble').click({ button: 'right' });
@@ -46,7 +50,7 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   });
 
   it('edits a message: the composer switches to edit mode, B sees the new text live', async () => {
-    const mine = await send(a.page, 'the first version');
+    const mine = await sendFromComposer(a.page, 'the first version');
     await bubble(b.page, 'the first version').waitFor();
     await menuAction(a.page, mine, 'Edit');
     await a.page.getByTestId('composer-edit').waitFor();
@@ -81,7 +85,7 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   });
 
   it('recalls a message from the keyboard menu: both sides see the recall line', async () => {
-    const mine = await send(a.page, 'words to take back');
+    const mine = await sendFromComposer(a.page, 'words to take back');
     await bubble(b.page, 'words to take back').waitFor();
     await mine.hover();
     await mine.getByTestId('message-more').focus();
@@ -102,7 +106,7 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   });
 
   it('deletes for everyone after a confirmation, a cancel says so; gone on both sides', async () => {
-    const mine = await send(a.page, 'a message to delete');
+    const mine = await sendFromComposer(a.page, 'a message to delete');
     await bubble(b.page, 'a message to delete').waitFor();
     await menuAction(a.page, mine, 'Delete for everyone');
     await a.page.getByTestId('confirm-dialog').waitFor();
@@ -117,8 +121,8 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   });
 
   it('forwards two selected messages to C, who sees them labelled Forwarded', async () => {
-    const one = await send(a.page, 'forward me first');
-    await send(a.page, 'forward me second');
+    const one = await sendFromComposer(a.page, 'forward me first');
+    await sendFromComposer(a.page, 'forward me second');
     await menuAction(a.page, one, 'Select');
     await a.page.getByTestId('selection-bar').waitFor();
     await one.getByTestId('message-check').uncheck();
@@ -236,7 +240,7 @@ describe('message actions between friends', { skip: missingEnv || false, timeout
   });
 
   it('fetches a quoted message that is not loaded, and shows a placeholder once it is deleted', async () => {
-    const parent = await send(a.page, 'an old message far above');
+    const parent = await sendFromComposer(a.page, 'an old message far above');
     const parentId = (await parent.getAttribute('data-message-id'))!;
     await api(a.page, 'POST', '/v1/message/send', {
       uuid: `bulk-${parentId}`,

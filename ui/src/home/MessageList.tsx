@@ -133,11 +133,8 @@ export function MessageList({
     const following = appended && anchor.kind === 'bottom' && nearBottom.current;
     const kept = placeKeeper.current;
     if (kept && before.firstKey && firstKey !== before.firstKey && !following) {
-      const row = element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);
-      if (row) {
-        const top = row.getBoundingClientRect().top - element.getBoundingClientRect().top;
-        element.scrollTop += top - kept.delta;
-      }
+      const top = keptTop(element);
+      if (top !== null) element.scrollTop += top - kept.delta;
     }
     if (toBottomOnce.current && anchor.kind === 'bottom') {
       toBottomOnce.current = false;
@@ -196,17 +193,19 @@ export function MessageList({
     }
   }
 
-  /** Whether the row last seen at the top of the view moved down: the reader scrolled up. */
-  function scrolledUp(element: HTMLDivElement): boolean {
+  /** Where the row remembered by keepPlace is now, from the top of the view; null when it is gone. */
+  function keptTop(element: HTMLDivElement): number | null {
     const kept = placeKeeper.current;
     const row = kept && element.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(kept.key)}"]`);
-    return !!row && row.getBoundingClientRect().top - element.getBoundingClientRect().top > kept.delta + 1;
+    return row ? row.getBoundingClientRect().top - element.getBoundingClientRect().top : null;
   }
 
   function onScroll() {
     const element = scroller.current;
     if (!element) return;
-    const readerUp = scrolledUp(element);
+    // The row last seen at the top of the view moved down: the reader scrolled up.
+    const top = keptTop(element);
+    const readerUp = top !== null && top > placeKeeper.current!.delta + 1;
     keepPlace(element);
     const fromBottom = element.scrollHeight - element.scrollTop - element.clientHeight;
     // Rows arriving faster than the view follows them leave it far from the bottom for a moment,
