@@ -259,7 +259,7 @@ func (b *chatBatch) read(ctx context.Context, env Envelope, e *chat.ReadAcknowle
 	b.deltas = append(b.deltas,
 		delta(env, CmdSessionChanged, s.View(), e.Reader),
 		delta(env, CmdReadAck, readAck{
-			ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, MessageIDs: changed,
+			ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, Seq: &seq, MessageIDs: changed,
 		}, e.Peer, e.Reader))
 	return nil
 }
@@ -298,10 +298,13 @@ func (b *chatBatch) flush(ctx context.Context) error {
 }
 
 type readAck struct {
-	ChatType   string   `json:"chatType"`
-	From       string   `json:"from"`
-	To         string   `json:"to"`
-	MessageID  string   `json:"messageId"`
+	ChatType  string `json:"chatType"`
+	From      string `json:"from"`
+	To        string `json:"to"`
+	MessageID string `json:"messageId"`
+	// Seq is MessageID's place in the chat: ids drawn at once can be out
+	// of the chat's order, so a client compares read marks by it.
+	Seq        *uint64  `json:"seq,omitempty"`
 	MessageIDs []string `json:"messageIds"`
 }
 

@@ -240,7 +240,7 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 			senders[m.From] = true
 		}
 	}
-	if err := b.readBy(ctx, env, e, senders); err != nil {
+	if err := b.readBy(ctx, env, e, seq, senders); err != nil {
 		return err
 	}
 	if n >= s.UnreadCount {
@@ -250,13 +250,13 @@ func (b *chatBatch) groupRead(ctx context.Context, env Envelope, e *chat.ReadAck
 	s.UnreadCount = n
 	b.deltas = append(b.deltas,
 		delta(env, CmdSessionChanged, s.View(), e.Reader),
-		delta(env, CmdReadAck, readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, e.Reader))
+		delta(env, CmdReadAck, readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, Seq: &seq}, e.Reader))
 	return nil
 }
 
 // readBy tells the senders, still members, of messages a member has just
 // read that it read them: their readers lists are out of date.
-func (b *chatBatch) readBy(ctx context.Context, env Envelope, e *chat.ReadAcknowledged, senders map[string]bool) error {
+func (b *chatBatch) readBy(ctx context.Context, env Envelope, e *chat.ReadAcknowledged, seq uint64, senders map[string]bool) error {
 	if len(senders) == 0 {
 		return nil
 	}
@@ -271,7 +271,7 @@ func (b *chatBatch) readBy(ctx context.Context, env Envelope, e *chat.ReadAcknow
 	}
 	if len(senders) > 0 {
 		b.deltas = append(b.deltas, delta(env, CmdReadAck,
-			readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID}, sorted(senders)...))
+			readAck{ChatType: e.ChatType, From: e.Reader, To: e.Peer, MessageID: e.MessageID, Seq: &seq}, sorted(senders)...))
 	}
 	return nil
 }

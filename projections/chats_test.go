@@ -70,6 +70,7 @@ var _ = Describe("The chats projector", func() {
 		var readAck map[string]any
 		Expect(json.Unmarshal(encoded(ds[4]), &readAck)).To(Succeed())
 		Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1")))
+		Expect(readAck).To(HaveKeyWithValue("seq", BeNumerically("==", 0)), "m1's place in the chat, the first")
 		Expect(ds[4].To).To(ConsistOf("1", "2"))
 
 		Expect(statuses(store, "2")).To(Equal([]string{"m1:Read", "m2:Unread", "m3:Unread"}))
@@ -126,6 +127,28 @@ var _ = Describe("The chats projector", func() {
 		Expect(unread(store, "2")).To(Equal(1))
 		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
 		Expect(sessionOf(store, "2", "1").MarkedUnread).To(BeTrue(), "the conversation stays marked unread")
+	})
+
+	It("reads up to the acknowledged message's place in the chat, whatever the order of the ids, and names that place in the 28", func() {
+		// Two sends at once: the id drawn second was appended first.
+		l := newLog().
+			add(chatStream, sent("m2", "1", "2", "drawn second")).
+			add(chatStream, sent("m1", "1", "2", "drawn first")).
+			add(chatStream, ack("2", "1", "m2"))
+		store := openStore()
+		acks := readAcks(fold(store, projections.Chats{}, l.envs, 0))
+		Expect(statuses(store, "2")).To(Equal([]string{"m2:Read", "m1:Unread"}))
+		Expect(unread(store, "2")).To(Equal(1))
+		var readAck map[string]any
+		Expect(json.Unmarshal(encoded(acks[0]), &readAck)).To(Succeed())
+		Expect(readAck).To(HaveKeyWithValue("seq", BeNumerically("==", 0)))
+
+		acks = readAcks(fold(store, projections.Chats{}, newLogAfter(l).add(chatStream, ack("2", "1", "m1")).envs, 0))
+		Expect(statuses(store, "2")).To(Equal([]string{"m2:Read", "m1:Read"}))
+		Expect(unread(store, "2")).To(Equal(0))
+		Expect(json.Unmarshal(encoded(acks[0]), &readAck)).To(Succeed())
+		Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1")))
+		Expect(readAck).To(HaveKeyWithValue("seq", BeNumerically("==", 1)))
 	})
 
 	It("tells the friend with a 28 which of its messages a clear settled as Read, whatever the batch boundaries", func() {

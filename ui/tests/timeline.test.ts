@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Message, MessageStatus } from '../src/api/types';
 import { compareIds } from '../src/chat/ids';
 import { upsertLive } from '../src/chat/liveMessages';
-import { firstUnread, historyBehind, incomingReadState, mergeTimeline } from '../src/chat/timeline';
+import { firstUnread, historyBehind, incomingReadState, isAfter, lastOnServer, laterPoint, mergeTimeline } from '../src/chat/timeline';
 import { liveDroppedAtom, liveMessagesAtom } from '../src/state/chat';
 import { appStore } from '../src/state/store';
 import { PROCESSED_KEEP, PROCESSED_MAX, ProcessedIds } from '../src/ws/processedIds';
@@ -81,7 +81,7 @@ describe('chat timeline', () => {
       msg('1002', 'b', ME, 'Unread', 20),
       msg('1003', 'c', ME, 'Unread', 30),
     ];
-    const merged = mergeTimeline(history, [], ME, { peerReadUpTo: '1002' });
+    const merged = mergeTimeline(history, [], ME, { peerReadUpTo: { id: '1002' } });
     assert.deepEqual(
       merged.map((m) => m.msgStatus),
       ['Read', 'Read', 'Unread'],
@@ -99,9 +99,33 @@ describe('chat timeline', () => {
 
   it('marks incoming messages Read up to my own acknowledgement and reports what is left', () => {
     const history = [msg('1001', 'a', PEER, 'Unread', 10), msg('1002', 'b', PEER, 'Unread', 20)];
-    assert.deepEqual(incomingReadState(mergeTimeline(history, [], ME, {}), ME), { newestId: '1002', anyUnread: true });
-    const read = mergeTimeline(history, [], ME, { myReadUpTo: '1002' });
-    assert.deepEqual(incomingReadState(read, ME), { newestId: '1002', anyUnread: false });
+    assert.deepEqual(incomingReadState(mergeTimeline(history, [], ME, {}), ME), { newest: { id: '1002', seq: undefined }, anyUnread: true });
+    const read = mergeTimeline(history, [], ME, { myReadUpTo: { id: '1002' } });
+    assert.deepEqual(incomingReadState(read, ME), { newest: { id: '1002', seq: undefined }, anyUnread: false });
+  });
+
+  it('orders read points by the chat, not by ids drawn at once', () => {
+    // Two sends at once: 1002 was drawn second but placed first.
+    const history = [
+      { ...msg('1002', 'b', PEER, 'Unread', 10), seq: 7 },
+      { ...msg('1001', 'a', PEER, 'Unread', 10), seq: 8 },
+      { ...msg('1000', 'c', ME, 'sent', 10), seq: 9 },
+    ];
+    const timeline = mergeTimeline(history, [], ME, {});
+    assert.deepEqual(incomingReadState(timeline, ME).newest, { id: '1001', seq: 8 }, 'the ack reads up to the last, 1001');
+    assert.deepEqual(lastOnServer(timeline), { id: '1000', seq: 9 });
+
+    const readFirst = mergeTimeline(history, [], ME, { myReadUpTo: { id: '1002', seq: 7 } });
+    assert.deepEqual(
+      readFirst.filter((m) => m.from === PEER).map((m) => `${m.id}:${m.msgStatus}`),
+      ['1002:Read', '1001:Unread'],
+      'an ack of 1002 leaves 1001, placed after it',
+    );
+    assert.equal(incomingReadState(readFirst, ME).anyUnread, true);
+    assert.ok(isAfter({ id: '1001', seq: 8 }, { id: '1002', seq: 7 }), 'so it is acknowledged next');
+    assert.ok(isAfter({ id: '1002' }, { id: '1001', seq: 8 }), 'ids decide where a seq is missing');
+    assert.deepEqual(laterPoint({ id: '1001', seq: 8 }, { id: '1002', seq: 7 }), { id: '1001', seq: 8 });
+    assert.deepEqual(laterPoint(undefined, { id: '1002', seq: 7 }), { id: '1002', seq: 7 });
   });
 
   it('compares snowflake ids by length, then text', () => {

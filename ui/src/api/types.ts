@@ -202,6 +202,8 @@ export interface ReadAck {
   from: string;
   to: string;
   messageId: string;
+  /** messageId's place in the chat */
+  seq?: number;
   messageIds?: string[];
 }
 

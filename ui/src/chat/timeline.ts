@@ -3,13 +3,32 @@
 import type { Message, MessageStatus } from '../api/types';
 import { compareIds } from './ids';
 
+/** A place in a chat: a message's id, and its seq once the server has placed the message. */
+export interface ReadPoint {
+  id: string;
+  seq?: number;
+}
+
+/**
+ * Whether a comes after b in the chat. Ids drawn at once can be out of the chat's order, which is
+ * the seq the server gave each message; ids decide only where a seq is missing.
+ */
+export function isAfter(a: ReadPoint, b: ReadPoint): boolean {
+  if (a.seq !== undefined && b.seq !== undefined) return a.seq > b.seq;
+  return compareIds(a.id, b.id) > 0;
+}
+
+export function laterPoint(a: ReadPoint | undefined, b: ReadPoint): ReadPoint {
+  return a && !isAfter(b, a) ? a : b;
+}
+
 export interface ReadMarks {
-  /** the peer has read my messages up to this id (command 28) */
-  peerReadUpTo?: string;
+  /** the peer has read my messages up to here (command 28) */
+  peerReadUpTo?: ReadPoint;
   /** my messages the peer settled as read out of order, by deleting them unread for itself (a 28 without messageId) */
   peerReadIds?: readonly string[];
-  /** I have read the peer's messages up to this id (my command 27, or 28 from my other device) */
-  myReadUpTo?: string;
+  /** I have read the peer's messages up to here (my command 27, or 28 from my other device) */
+  myReadUpTo?: ReadPoint;
 }
 
 const rank: Record<MessageStatus, number> = { sending: 0, failedSent: 0, sent: 1, Unread: 2, Read: 3 };
@@ -41,7 +60,7 @@ function withReadMarks(message: Message, me: string, marks: ReadMarks): Message 
     ? message.msgStatus === 'sent' || message.msgStatus === 'Unread'
     : message.msgStatus === 'Unread';
   if (!readable) return message;
-  if (upTo && compareIds(message.id, upTo) <= 0) return { ...message, msgStatus: 'Read' };
+  if (upTo && !isAfter(message, upTo)) return { ...message, msgStatus: 'Read' };
   if (own && marks.peerReadIds?.includes(message.id)) return { ...message, msgStatus: 'Read' };
   return message;
 }
@@ -58,7 +77,7 @@ export function mergeTimeline(history: Message[], live: Message[], me: string, m
     .sort((a, b) => {
       const byTime = timeOf(a) - timeOf(b);
       if (byTime !== 0) return byTime;
-      return a.id && b.id ? compareIds(a.id, b.id) : 0;
+      return a.id && b.id ? (isAfter(a, b) ? 1 : isAfter(b, a) ? -1 : 0) : 0;
     });
 }
 
@@ -70,16 +89,27 @@ export function historyBehind(history: Message[], droppedUpTo: number): boolean 
   return droppedUpTo > 0 && !history.some((message) => timeOf(message) >= droppedUpTo);
 }
 
-/** The newest incoming message and whether any incoming one is still Unread. */
-export function incomingReadState(timeline: Message[], me: string): { newestId?: string; anyUnread: boolean } {
-  let newestId: string | undefined;
+/** The last incoming message in the chat's order, and whether any incoming one is still Unread. */
+export function incomingReadState(timeline: Message[], me: string): { newest?: ReadPoint; anyUnread: boolean } {
+  let newest: ReadPoint | undefined;
   let anyUnread = false;
   for (const message of timeline) {
     if (message.from === me || !message.id) continue;
-    if (!newestId || compareIds(message.id, newestId) > 0) newestId = message.id;
+    newest = laterPoint(newest, pointOf(message));
     if (message.msgStatus === 'Unread') anyUnread = true;
   }
-  return { newestId, anyUnread };
+  return { newest, anyUnread };
+}
+
+/** The last message of a chat the server holds, in the chat's order (any sender, system lines too). */
+export function lastOnServer(timeline: Message[]): ReadPoint | undefined {
+  let last: ReadPoint | undefined;
+  for (const message of timeline) if (message.id) last = laterPoint(last, pointOf(message));
+  return last;
+}
+
+function pointOf(message: Message): ReadPoint {
+  return { id: message.id, seq: message.seq };
 }
 
 /**

@@ -2,10 +2,9 @@ import { useAtomValue } from 'jotai';
 import { useEffect } from 'react';
 import { ackMentions } from '../api/endpoints';
 import type { ChatType, Message } from '../api/types';
-import { compareIds, maxId } from '../chat/ids';
 import { queueSessionUpdate } from '../chat/sessionCache';
 import { markSessionRead } from '../chat/sessions';
-import { incomingReadState } from '../chat/timeline';
+import { incomingReadState, isAfter, lastOnServer, laterPoint } from '../chat/timeline';
 import { ackedUpToAtom, readMarksAtom } from '../state/chat';
 import { connectionAtom } from '../state/connection';
 import { appStore } from '../state/store';
@@ -14,7 +13,7 @@ import { sendFrame } from '../ws/socket';
 
 /**
  * While a chat is open and shows incoming Unread messages (or the list still counts
- * unread for it), sends the read ack 27 for the newest incoming message, then marks them Read
+ * unread for it), sends the read ack 27 for the last incoming message, then marks them Read
  * here and clears the chat's unread badge. Waits for the socket when it is down.
  */
 export function useReadAck(
@@ -26,38 +25,33 @@ export function useReadAck(
 ): void {
   const socketOpen = useAtomValue(connectionAtom).status === 'open';
   const ackedUpTo = useAtomValue(ackedUpToAtom)[peerId];
-  const { newestId, anyUnread } = incomingReadState(timeline, me);
+  const incoming = incomingReadState(timeline, me);
   // Group messages are Read as loaded: the list's unread count (or an unread mention) asks for the ack.
-  const newest = chatType === 'Group' ? newestOnServer(timeline) : newestId;
-  const waiting = chatType === 'Group' ? sessionUnread > 0 : anyUnread || sessionUnread > 0;
-  const needed = !!newest && waiting && (!ackedUpTo || compareIds(newest, ackedUpTo) > 0);
+  const last = chatType === 'Group' ? lastOnServer(timeline) : incoming.newest;
+  const waiting = chatType === 'Group' ? sessionUnread > 0 : incoming.anyUnread || sessionUnread > 0;
+  const needed = !!last && waiting && (!ackedUpTo || isAfter(last, ackedUpTo));
+  const lastId = last?.id;
+  const lastSeq = last?.seq;
 
   useEffect(() => {
-    if (!needed || !socketOpen || !newest) return;
-    const newestId = newest;
+    if (!needed || !socketOpen || !lastId) return;
+    const point = { id: lastId, seq: lastSeq };
     const body =
       chatType === 'Group'
-        ? { chatType: 'Group', groupId: peerId, from: me, messageId: newestId }
-        : { chatType: 'Friend', from: me, to: peerId, messageId: newestId, unreadCount: 0 };
+        ? { chatType: 'Group', groupId: peerId, from: me, messageId: lastId }
+        : { chatType: 'Friend', from: me, to: peerId, messageId: lastId, unreadCount: 0 };
     void sendFrame(CMD.readAck, body).then(
       (sent) => {
         if (!sent) return;
-        appStore.set(ackedUpToAtom, (all) => ({ ...all, [peerId]: maxId(all[peerId], newestId)! }));
+        appStore.set(ackedUpToAtom, (all) => ({ ...all, [peerId]: laterPoint(all[peerId], point) }));
         appStore.set(readMarksAtom, (all) => ({
           ...all,
-          [peerId]: { ...all[peerId], myReadUpTo: maxId(all[peerId]?.myReadUpTo, newestId) },
+          [peerId]: { ...all[peerId], myReadUpTo: laterPoint(all[peerId]?.myReadUpTo, point) },
         }));
         queueSessionUpdate((list) => markSessionRead(list, peerId));
       },
     );
-  }, [needed, socketOpen, newest, me, peerId, chatType]);
-}
-
-/** The newest message of a group chat the server holds (any sender, system lines too). */
-function newestOnServer(timeline: Message[]): string | undefined {
-  let newest: string | undefined;
-  for (const message of timeline) if (message.id) newest = maxId(newest, message.id);
-  return newest;
+  }, [needed, socketOpen, lastId, lastSeq, me, peerId, chatType]);
 }
 
 /** An open chat acknowledges its mentions of this member: the list's @ marker goes. */

@@ -5,6 +5,7 @@ import { atom } from 'jotai';
 import type { Message, ReadAck, Session } from '../api/types';
 import { compareIds } from '../chat/ids';
 import { previewText } from '../chat/preview';
+import { isAfter } from '../chat/timeline';
 import { t } from '../i18n';
 import { ackedUpToAtom } from '../state/chat';
 import { appStore } from '../state/store';
@@ -52,9 +53,9 @@ export function askNotificationPermission(): void {
   if (typeof Notification !== 'undefined' && Notification.permission === 'default') void Notification.requestPermission();
 }
 
-function ackedHere(peerId: string, messageId: string): boolean {
+function ackedHere(peerId: string, ack: ReadAck): boolean {
   const acked = appStore.get(ackedUpToAtom)[peerId];
-  return !!acked && compareIds(acked, messageId) >= 0;
+  return !!acked && !isAfter({ id: ack.messageId, seq: ack.seq }, acked);
 }
 
 /**
@@ -62,7 +63,7 @@ function ackedHere(peerId: string, messageId: string): boolean {
  * message this device has not acknowledged) leaves this device's marks and badge alone.
  */
 export function ignoresReadFromElsewhere(ack: ReadAck, me: string, peerId: string): boolean {
-  return ack.from === me && !appStore.get(preferencesAtom).readSync && !ackedHere(peerId, ack.messageId);
+  return ack.from === me && !appStore.get(preferencesAtom).readSync && !ackedHere(peerId, ack);
 }
 
 /**
@@ -81,5 +82,5 @@ export function keepLocalUnread(local: Session | undefined, pushed: Session, rea
 export function sessionPushHere(list: Session[], pushed: Session): Session {
   if (!pushed?.id) return pushed;
   const local = list.find((session) => session.id === pushed.id);
-  return keepLocalUnread(local, pushed, appStore.get(preferencesAtom).readSync, appStore.get(ackedUpToAtom)[pushed.id]);
+  return keepLocalUnread(local, pushed, appStore.get(preferencesAtom).readSync, appStore.get(ackedUpToAtom)[pushed.id]?.id);
 }

@@ -1,7 +1,7 @@
 import { atom, type SetStateAction } from 'jotai';
 import type { Message } from '../api/types';
 import type { MessageChanges } from '../chat/changes';
-import type { ReadMarks } from '../chat/timeline';
+import type { ReadMarks, ReadPoint } from '../chat/timeline';
 import { readJSON, removeKey, writeJSON } from './localStore';
 
 /** Drafts as kept in the browser: the member they belong to, so another login never sees them. */
@@ -44,8 +44,8 @@ export const liveDroppedAtom = atom<Record<string, number>>({});
 
 export const readMarksAtom = atom<Record<string, ReadMarks>>({});
 
-/** The newest incoming message id a read ack (27) was sent for, per peer id. */
-export const ackedUpToAtom = atom<Record<string, string>>({});
+/** The last incoming message a read ack (27) was sent for, per peer id. */
+export const ackedUpToAtom = atom<Record<string, ReadPoint>>({});
 
 /** Edits, recalls, deletions and clears per peer id, laid over the timeline. */
 export const messageChangesAtom = atom<Record<string, MessageChanges>>({});

@@ -7,7 +7,6 @@ import { logout } from '../auth/logout';
 import { onCallSignal } from '../calls/actions';
 import type { CallSignal } from '../calls/signals';
 import { conversationOf } from '../chat/address';
-import { maxId } from '../chat/ids';
 import { GROUP_CMD, onGroupPush } from '../groups/pushes';
 import { applyClear, applyEdit, applyRecall, applyRemoval } from '../chat/life';
 import { personalKeys } from '../personal/api';
@@ -20,7 +19,7 @@ import { groupApplyKeyPrefix, refreshReaders } from '../groups/api';
 import { onPinPush, type PinPushData } from '../groups/pins';
 import { applySessionPush } from '../chat/conversations';
 import { applyMessage, markSessionRead, peerOf } from '../chat/sessions';
-import type { ReadMarks } from '../chat/timeline';
+import { laterPoint, type ReadMarks } from '../chat/timeline';
 import { t, type MessageKey } from '../i18n';
 import { readMarksAtom } from '../state/chat';
 import { appStore } from '../state/store';
@@ -224,11 +223,12 @@ function onRead(ack: ReadAck, me: string): void {
     }
     return;
   }
+  const point = { id: ack.messageId, seq: ack.seq };
   if (ack.to === me) {
-    patchMarks(ack.from, (marks) => ({ ...marks, peerReadUpTo: maxId(marks.peerReadUpTo, ack.messageId) }));
+    patchMarks(ack.from, (marks) => ({ ...marks, peerReadUpTo: laterPoint(marks.peerReadUpTo, point) }));
   } else if (ack.from === me) {
     if (ignoresReadFromElsewhere(ack, me, ack.to)) return;
-    patchMarks(ack.to, (marks) => ({ ...marks, myReadUpTo: maxId(marks.myReadUpTo, ack.messageId) }));
+    patchMarks(ack.to, (marks) => ({ ...marks, myReadUpTo: laterPoint(marks.myReadUpTo, point) }));
     queueSessionUpdate((list) => markSessionRead(list, ack.to));
   }
 }
