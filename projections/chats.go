@@ -302,8 +302,9 @@ type readAck struct {
 	From      string `json:"from"`
 	To        string `json:"to"`
 	MessageID string `json:"messageId"`
-	// Seq is MessageID's place in the chat: ids drawn at once can be out
-	// of the chat's order, so a client compares read marks by it.
+	// Seq is the place in the chat up to which From read (MessageID's,
+	// but for a clear): ids drawn at once can be out of the chat's order,
+	// so a client compares read marks by it.
 	Seq        *uint64  `json:"seq,omitempty"`
 	MessageIDs []string `json:"messageIds"`
 }

@@ -304,7 +304,7 @@ func (b *chatBatch) cleared(ctx context.Context, env Envelope, e *chat.ChatClear
 		// own connections have the clear (30) and its session (34); a 28
 		// would also zero a badge that counts messages after the clear.
 		b.deltas = append(b.deltas, delta(env, CmdReadAck, readAck{
-			ChatType: e.ChatType, From: e.Member, To: e.Peer, MessageID: newestID(read), MessageIDs: read,
+			ChatType: e.ChatType, From: e.Member, To: e.Peer, MessageID: newestID(read), Seq: &e.UpToSeq, MessageIDs: read,
 		}, e.Peer))
 	}
 	return nil

@@ -167,6 +167,7 @@ var _ = Describe("The chats projector", func() {
 			Expect(json.Unmarshal(encoded(acks[0]), &readAck)).To(Succeed())
 			Expect(readAck).To(HaveKeyWithValue("messageIds", ConsistOf("m1", "m2")))
 			Expect(readAck).To(HaveKeyWithValue("messageId", "m2"))
+			Expect(readAck).To(HaveKeyWithValue("seq", BeNumerically("==", 2)), "read up to the clear's point")
 			Expect(readAck).To(HaveKeyWithValue("from", "1"))
 			Expect(readAck).To(HaveKeyWithValue("to", "2"))
 			Expect(statuses(store, "2")).To(Equal([]string{"m1:Read", "m2:Read", "m3:Unread", "m4:Unread"}))
