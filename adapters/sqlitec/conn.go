@@ -113,6 +113,26 @@ func (c *Conn) Close() error {
 		// The last connection to close checkpoints the WAL.
 		errs = append(errs, c.SyncWAL())
 	}
+	return c.close(errs)
+}
+
+// CloseKeepingWAL closes the connection as Close does, but leaves the WAL as
+// it is: the last connection to a WAL database otherwise copies the WAL
+// into the file first, wasted on a file that is about to be replaced, whose
+// WAL the caller then removes.
+func (c *Conn) CloseKeepingWAL() error {
+	var errs []error
+	if c.db != 0 {
+		va := libc.NewVaList(int32(1), uintptr(0))
+		if rc := sqlite3.Xsqlite3_db_config(c.tls, c.db, sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, va); rc != sqlite3.SQLITE_OK {
+			errs = append(errs, c.error(rc))
+		}
+		libc.Xfree(c.tls, va)
+	}
+	return c.close(errs)
+}
+
+func (c *Conn) close(errs []error) error {
 	for _, s := range c.stmts {
 		if rc := sqlite3.Xsqlite3_finalize(c.tls, s.p); rc != sqlite3.SQLITE_OK {
 			errs = append(errs, c.error(rc))

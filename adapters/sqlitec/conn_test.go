@@ -142,4 +142,29 @@ var _ = Describe("A connection", func() {
 		once.Finalize()
 		Expect(c.Close()).To(Succeed())
 	})
+
+	It("copies the WAL into the file when the last connection closes, unless it closes keeping the WAL", func() {
+		for _, keep := range []bool{false, true} {
+			path := filepath.Join(GinkgoT().TempDir(), "wal.db")
+			c, err := sqlitec.Open(path)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.Exec("PRAGMA journal_mode = WAL; CREATE TABLE t (v TEXT); INSERT INTO t VALUES (zeroblob(100000))")).To(Succeed())
+			wal, err := os.Stat(path + "-wal")
+			Expect(err).NotTo(HaveOccurred())
+			Expect(wal.Size()).To(BeNumerically(">", 100000))
+			if keep {
+				Expect(c.CloseKeepingWAL()).To(Succeed())
+				kept, err := os.Stat(path + "-wal")
+				Expect(err).NotTo(HaveOccurred(), "the WAL is left")
+				Expect(kept.Size()).To(Equal(wal.Size()))
+			} else {
+				Expect(c.Close()).To(Succeed())
+				Expect(path+"-wal").NotTo(BeAnExistingFile(), "checkpointed and removed")
+			}
+			again, err := sqlitec.Open(path)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(queryInt(again, "SELECT length(v) FROM t")).To(Equal(int64(100000)), "keep %v", keep)
+			Expect(again.Close()).To(Succeed())
+		}
+	})
 })

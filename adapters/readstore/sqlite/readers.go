@@ -27,7 +27,7 @@ func openReaders(path string, n int) (*readers, error) {
 	for range n {
 		r, err := openReader(path)
 		if err != nil {
-			return nil, errors.Join(err, p.close())
+			return nil, errors.Join(err, p.close((*sqlitec.Conn).Close))
 		}
 		p.free <- r
 		p.all++
@@ -66,13 +66,14 @@ func (p *readers) run(ctx context.Context, fn func(st *readStatements) error) er
 	}
 }
 
-// close closes every connection, waiting for those lent out.
-func (p *readers) close() error {
+// close closes every connection with closeConn, waiting for those lent
+// out.
+func (p *readers) close(closeConn func(*sqlitec.Conn) error) error {
 	close(p.closed)
 	var errs []error
 	for range p.all {
 		r := <-p.free
-		errs = append(errs, r.c.Close())
+		errs = append(errs, closeConn(r.c))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close readers: %w", err)

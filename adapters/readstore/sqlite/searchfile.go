@@ -266,11 +266,11 @@ func (s *Store) updateTrail(ctx context.Context, fn func(tx projections.Tx) erro
 }
 
 // closeTrail closes the trailing writer; s.tmu must be held.
-func (s *Store) closeTrail() error {
+func (s *Store) closeTrail(closeConn func(*sqlitec.Conn) error) error {
 	if s.trail == nil {
 		return nil
 	}
-	err := s.trail.c.Close()
+	err := closeConn(s.trail.c)
 	s.trail = nil
 	return err
 }

@@ -82,14 +82,30 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 	if err := sh.closeCheckpointed(); err != nil {
 		return fmt.Errorf("sqliteread: close the shadow %s: %w", sh.path, err)
 	}
+	// The old files and their WALs are replaced below: their last
+	// connections need not copy the WALs into them first, which for a
+	// store of some size took most of the swap. A process killed between
+	// the WALs' removal and the renames leaves the old files as of their
+	// last checkpoint, which the projections fold on from.
+	discard := (*sqlitec.Conn).CloseKeepingWAL
 	s.tmu.Lock()
-	errs := []error{s.closeTrail()}
+	errs := []error{s.closeTrail(discard)}
 	s.tmu.Unlock()
-	errs = append(errs, s.ckpt.close(), s.sckpt.close(), s.readers.close(), s.writer.Close())
+	errs = append(errs, s.ckpt.close(), s.sckpt.close(), s.readers.close(discard), discard(s.writer))
 	s.writer = nil
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("sqliteread: close %s for the swap: %w", s.path, err)
 	}
+	// Removing or renaming over the old files and their WALs frees their
+	// blocks, which for a store of some size takes longer than the rest of
+	// the swap: held open, they are freed once closed, after it.
+	var old []*os.File
+	for _, path := range []string{s.path, s.path + "-wal", searchPath(s.path), searchPath(s.path) + "-wal"} {
+		if f, err := os.Open(path); err == nil {
+			old = append(old, f)
+		}
+	}
+	defer func() { go closeAll(old) }()
 	// The old files' WALs must not be read as the new files'. The store's
 	// file goes first: a search file left beside another store is emptied
 	// when the store opens (search_pair).
@@ -100,16 +116,6 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 			}
 		}
 	}
-	// Renaming over the old files frees their blocks, which for a store of
-	// some size takes longer than the rest of the swap: held open, they are
-	// freed once closed, after it.
-	var old []*os.File
-	for _, path := range []string{s.path, searchPath(s.path)} {
-		if f, err := os.Open(path); err == nil {
-			old = append(old, f)
-		}
-	}
-	defer func() { go closeAll(old) }()
 	for _, mv := range [][2]string{{sh.path, s.path}, {searchPath(sh.path), searchPath(s.path)}} {
 		if err := os.Rename(mv[0], mv[1]); err != nil {
 			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)

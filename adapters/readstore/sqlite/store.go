@@ -206,7 +206,7 @@ func (s *Store) Close() error {
 	}
 	var errs []error
 	s.tmu.Lock()
-	errs = append(errs, s.closeTrail())
+	errs = append(errs, s.closeTrail((*sqlitec.Conn).Close))
 	s.tmu.Unlock()
 	for _, k := range []*checkpointer{s.ckpt, s.sckpt} {
 		if k != nil {
@@ -214,7 +214,7 @@ func (s *Store) Close() error {
 		}
 	}
 	if s.readers != nil {
-		errs = append(errs, s.readers.close())
+		errs = append(errs, s.readers.close((*sqlitec.Conn).Close))
 	}
 	errs = append(errs, s.writer.Close())
 	s.writer = nil
