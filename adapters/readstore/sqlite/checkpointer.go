@@ -31,6 +31,10 @@ const writeBackEvery = time.Second
 // behind tens of megabytes.
 const writeBackChunk = 1 << 20
 
+// walLimit is the size of the WAL past which the writer, between two
+// transactions, waits for a checkpoint (catchUp).
+const walLimit = 32 << 20
+
 // checkpointer copies the WAL back into the database in the background on
 // its own connection, a little at a time, without syncing either file (see
 // openmarker.go), and writes back what it copied a chunk at a time, on a
@@ -38,8 +42,10 @@ const writeBackChunk = 1 << 20
 // 0): a checkpoint inside a projection commit held back every delta behind
 // it for tens of milliseconds.
 type checkpointer struct {
+	mu   sync.Mutex // serializes the connection's checkpoints
 	conn *sqlitec.Conn
 	db   *os.File
+	wal  string
 	stop chan struct{}
 	done sync.WaitGroup
 }
@@ -56,7 +62,7 @@ func startCheckpointer(path string) (*checkpointer, error) {
 	if err != nil {
 		return nil, errors.Join(err, c.Close())
 	}
-	k := &checkpointer{conn: c, db: db, stop: make(chan struct{})}
+	k := &checkpointer{conn: c, db: db, wal: path + "-wal", stop: make(chan struct{})}
 	k.done.Go(k.run)
 	k.done.Go(k.writeBack)
 	return k, nil
@@ -72,8 +78,28 @@ func (k *checkpointer) run() {
 		case <-t.C:
 			// PASSIVE never blocks the writer or readers; what it cannot
 			// copy now is copied by a later round.
-			_ = k.conn.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+			k.checkpoint()
 		}
+	}
+}
+
+func (k *checkpointer) checkpoint() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	_ = k.conn.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+}
+
+// catchUp copies the WAL into the database at once when it has grown past
+// walLimit; the caller holds the writer between two transactions, so that
+// the next one starts the WAL over (and cuts it back). A writer that
+// commits without a pause, as a catch-up or a rebuild does, otherwise
+// begins each transaction before the last round has copied everything: the
+// WAL never starts over, and grows by hundreds of megabytes of dirty pages
+// that the kernel writes out in one burst 30 s later, ahead of the event
+// log's fsyncs.
+func (k *checkpointer) catchUp() {
+	if info, err := os.Stat(k.wal); err == nil && info.Size() > walLimit {
+		k.checkpoint()
 	}
 }
 

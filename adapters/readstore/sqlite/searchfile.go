@@ -262,6 +262,7 @@ func (s *Store) updateTrail(ctx context.Context, fn func(tx projections.Tx) erro
 	if t == nil {
 		return errClosed
 	}
+	s.sckpt.catchUp()
 	return update(ctx, t.c, &t.w, t.sw, t.sw.begin, owner, fn)
 }
 

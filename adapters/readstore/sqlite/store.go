@@ -237,6 +237,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 	if s.writer == nil {
 		return errClosed
 	}
+	s.ckpt.catchUp()
 	return update(ctx, s.writer, &s.w, s.sw, s.w.begin, s.owner(), fn)
 }
 

@@ -212,6 +212,30 @@ var _ = Describe("sqlite read store file", func() {
 		Expect(found).To(BeTrue())
 	})
 
+	It("keeps its WAL from growing without end while large transactions commit back to back", func() {
+		s := open()
+		defer s.Close()
+		name := string(make([]byte, 2000))
+		var largest int64
+		for round := range 40 { // about 2 MB of frames a transaction, 80 MB in all
+			Expect(s.Update(ctx, func(tx projections.Tx) error {
+				ms := make([]projections.Member, 1000)
+				for i := range ms {
+					n := round*len(ms) + i
+					ms[i] = projections.Member{ID: fmt.Sprintf("m%d", n), Tenant: "x0001", Account: fmt.Sprintf("member%06d", n), Name: name}
+				}
+				return tx.PutMembers(ctx, ms)
+			})).To(Succeed())
+			info, err := os.Stat(path + "-wal")
+			Expect(err).NotTo(HaveOccurred())
+			largest = max(largest, info.Size())
+		}
+		Expect(largest).To(BeNumerically("<", 40<<20), "32 MB and a transaction at most")
+		_, found, err := s.FindMember(ctx, "x0001", "member039999")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(found).To(BeTrue())
+	})
+
 	It("opens a path holding URI characters", func() {
 		path = filepath.Join(GinkgoT().TempDir(), "read store?#%20&x=1.db")
 		s := open()
