@@ -202,7 +202,7 @@ export interface ReadAck {
   from: string;
   to: string;
   messageId: string;
-  /** messageId's place in the chat */
+  /** the place in the chat up to which `from` read: messageId's seq, or a clear's point */
   seq?: number;
   messageIds?: string[];
 }
