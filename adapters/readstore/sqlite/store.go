@@ -238,6 +238,9 @@ func (s *Store) Update(ctx context.Context, fn func(tx projections.Tx) error) er
 		return errClosed
 	}
 	s.ckpt.catchUp()
+	if !s.split { // the writer folds the search file too, as a rebuild's shadow does
+		s.sckpt.catchUp()
+	}
 	return update(ctx, s.writer, &s.w, s.sw, s.w.begin, s.owner(), fn)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -234,6 +235,33 @@ var _ = Describe("sqlite read store file", func() {
 		_, found, err := s.FindMember(ctx, "x0001", "member039999")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(found).To(BeTrue())
+	})
+
+	It("keeps the search file's WAL from growing without end too, while the writer folds the index", func() {
+		s := open()
+		defer s.Close()
+		text := strings.Repeat("a", 2000)
+		var largest int64
+		for round := range 25 { // about 2 MB of texts a transaction, 50 MB in all
+			Expect(s.Update(ctx, func(tx projections.Tx) error {
+				ms := make([]projections.Message, 1000)
+				ids := make([]string, len(ms))
+				for i := range ms {
+					n := round*len(ms) + i
+					ids[i] = fmt.Sprintf("m%d", n)
+					ms[i] = projections.Message{ID: ids[i], Tenant: "x0001", ChatID: "ab", Seq: uint64(n), ChatType: "Friend",
+						From: "bob", To: "alice", MsgType: "Text", Content: text, Status: projections.StatusUnread}
+				}
+				if err := tx.InsertMessages(ctx, ms); err != nil {
+					return err
+				}
+				return tx.IndexMessages(ctx, ids)
+			})).To(Succeed())
+			info, err := os.Stat(path + ".search-wal")
+			Expect(err).NotTo(HaveOccurred())
+			largest = max(largest, info.Size())
+		}
+		Expect(largest).To(BeNumerically("<", 40<<20), "32 MB and a transaction at most")
 	})
 
 	It("opens a path holding URI characters", func() {
