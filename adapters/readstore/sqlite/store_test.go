@@ -217,20 +217,15 @@ var _ = Describe("sqlite read store file", func() {
 		s := open()
 		defer s.Close()
 		name := string(make([]byte, 2000))
-		var largest int64
-		for round := range 40 { // about 2 MB of frames a transaction, 80 MB in all
-			Expect(s.Update(ctx, func(tx projections.Tx) error {
-				ms := make([]projections.Member, 1000)
-				for i := range ms {
-					n := round*len(ms) + i
-					ms[i] = projections.Member{ID: fmt.Sprintf("m%d", n), Tenant: "x0001", Account: fmt.Sprintf("member%06d", n), Name: name}
-				}
-				return tx.PutMembers(ctx, ms)
-			})).To(Succeed())
-			info, err := os.Stat(path + "-wal")
-			Expect(err).NotTo(HaveOccurred())
-			largest = max(largest, info.Size())
-		}
+		// about 2 MB of frames a transaction, 80 MB in all
+		largest := largestWAL(s, path+"-wal", 40, func(tx projections.Tx, round int) error {
+			ms := make([]projections.Member, 1000)
+			for i := range ms {
+				n := round*len(ms) + i
+				ms[i] = projections.Member{ID: fmt.Sprintf("m%d", n), Tenant: "x0001", Account: fmt.Sprintf("member%06d", n), Name: name}
+			}
+			return tx.PutMembers(ctx, ms)
+		})
 		Expect(largest).To(BeNumerically("<", 40<<20), "32 MB and a transaction at most")
 		_, found, err := s.FindMember(ctx, "x0001", "member039999")
 		Expect(err).NotTo(HaveOccurred())
@@ -241,26 +236,21 @@ var _ = Describe("sqlite read store file", func() {
 		s := open()
 		defer s.Close()
 		text := strings.Repeat("a", 2000)
-		var largest int64
-		for round := range 25 { // about 2 MB of texts a transaction, 50 MB in all
-			Expect(s.Update(ctx, func(tx projections.Tx) error {
-				ms := make([]projections.Message, 1000)
-				ids := make([]string, len(ms))
-				for i := range ms {
-					n := round*len(ms) + i
-					ids[i] = fmt.Sprintf("m%d", n)
-					ms[i] = projections.Message{ID: ids[i], Tenant: "x0001", ChatID: "ab", Seq: uint64(n), ChatType: "Friend",
-						From: "bob", To: "alice", MsgType: "Text", Content: text, Status: projections.StatusUnread}
-				}
-				if err := tx.InsertMessages(ctx, ms); err != nil {
-					return err
-				}
-				return tx.IndexMessages(ctx, ids)
-			})).To(Succeed())
-			info, err := os.Stat(path + ".search-wal")
-			Expect(err).NotTo(HaveOccurred())
-			largest = max(largest, info.Size())
-		}
+		// about 2 MB of texts a transaction, 50 MB in all
+		largest := largestWAL(s, path+".search-wal", 25, func(tx projections.Tx, round int) error {
+			ms := make([]projections.Message, 1000)
+			ids := make([]string, len(ms))
+			for i := range ms {
+				n := round*len(ms) + i
+				ids[i] = fmt.Sprintf("m%d", n)
+				ms[i] = projections.Message{ID: ids[i], Tenant: "x0001", ChatID: "ab", Seq: uint64(n), ChatType: "Friend",
+					From: "bob", To: "alice", MsgType: "Text", Content: text, Status: projections.StatusUnread}
+			}
+			if err := tx.InsertMessages(ctx, ms); err != nil {
+				return err
+			}
+			return tx.IndexMessages(ctx, ids)
+		})
 		Expect(largest).To(BeNumerically("<", 40<<20), "32 MB and a transaction at most")
 	})
 
@@ -544,3 +534,17 @@ var _ = Describe("sqlite rate limit counters", func() {
 		Expect(rows()).To(Equal(2))
 	})
 })
+
+// largestWAL commits rounds transactions of write back to back and returns
+// the largest size the WAL at wal had after one.
+func largestWAL(s projections.ReadStore, wal string, rounds int, write func(tx projections.Tx, round int) error) int64 {
+	GinkgoHelper()
+	var largest int64
+	for round := range rounds {
+		Expect(s.Update(context.Background(), func(tx projections.Tx) error { return write(tx, round) })).To(Succeed())
+		info, err := os.Stat(wal)
+		Expect(err).NotTo(HaveOccurred())
+		largest = max(largest, info.Size())
+	}
+	return largest
+}

@@ -10,12 +10,17 @@ export interface ReadPoint {
 }
 
 /**
- * Whether a comes after b in the chat. Ids drawn at once can be out of the chat's order, which is
- * the seq the server gave each message; ids decide only where a seq is missing.
+ * Orders a and b as the chat does. Ids drawn at once can be out of the chat's order, which is the
+ * seq the server gave each message; ids decide only where a seq is missing.
  */
+function compareInChat(a: ReadPoint, b: ReadPoint): number {
+  if (a.seq !== undefined && b.seq !== undefined) return a.seq - b.seq;
+  return compareIds(a.id, b.id);
+}
+
+/** Whether a comes after b in the chat. */
 export function isAfter(a: ReadPoint, b: ReadPoint): boolean {
-  if (a.seq !== undefined && b.seq !== undefined) return a.seq > b.seq;
-  return compareIds(a.id, b.id) > 0;
+  return compareInChat(a, b) > 0;
 }
 
 export function laterPoint(a: ReadPoint | undefined, b: ReadPoint): ReadPoint {
@@ -77,7 +82,7 @@ export function mergeTimeline(history: Message[], live: Message[], me: string, m
     .sort((a, b) => {
       const byTime = timeOf(a) - timeOf(b);
       if (byTime !== 0) return byTime;
-      return a.id && b.id ? (isAfter(a, b) ? 1 : isAfter(b, a) ? -1 : 0) : 0;
+      return a.id && b.id ? compareInChat(a, b) : 0;
     });
 }
 
