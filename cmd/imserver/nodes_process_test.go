@@ -140,11 +140,17 @@ var _ = Describe("Node processes sharing the production profile", Label("fault")
 
 		first.kill()
 		began = time.Now()
+		// A node of another name joins at once, while the killed node's
+		// worker claim still has at least four fifths of its 2 s to run.
+		other := start("node-w")
+		GinkgoWriter.Printf("another node joined %s after the kill\n", time.Since(began))
+		Expect(workerID(other)).NotTo(Equal(workerID(first)), "the killed node's worker id is claimed until its claim ends")
 		again := start("node-x")
 		GinkgoWriter.Printf("restarted after the kill in %s\n", time.Since(began))
-		Expect(workerID(again)).NotTo(Equal(workerID(first)), "the killed node's worker id is claimed until its claim ends")
+		Expect(workerID(again)).NotTo(Equal(workerID(other)))
 		again.waitReady()
 		again.stop()
+		other.stop()
 	})
 
 	It("stop a node that paused past its claims' end once another instance took them", func() {
