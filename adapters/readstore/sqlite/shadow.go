@@ -78,15 +78,17 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 		return err
 	}
 	// The shadow's WAL goes into its file, so that the file alone is the
-	// store.
+	// store. From then on, the swap is finished by the next Open if this
+	// process stops before it is (swapping).
 	if err := sh.closeCheckpointed(); err != nil {
 		return fmt.Errorf("sqliteread: close the shadow %s: %w", sh.path, err)
 	}
+	if err := os.WriteFile(s.path+swappingSuffix, nil, 0o600); err != nil {
+		return fmt.Errorf("sqliteread: swap: %w", err)
+	}
 	// The old files and their WALs are replaced below: their last
 	// connections need not copy the WALs into them first, which for a
-	// store of some size took most of the swap. A process killed between
-	// the WALs' removal and the renames leaves the old files as of their
-	// last checkpoint, which the projections fold on from.
+	// store of some size took most of the swap.
 	discard := (*sqlitec.Conn).CloseKeepingWAL
 	s.tmu.Lock()
 	errs := []error{s.closeTrail(discard)}
@@ -106,22 +108,7 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 		}
 	}
 	defer func() { go closeAll(old) }()
-	// The old files' WALs must not be read as the new files'. The store's
-	// file goes first: a search file left beside another store is emptied
-	// when the store opens (search_pair).
-	for _, path := range []string{s.path, searchPath(s.path)} {
-		for _, suffix := range []string{"-wal", "-shm"} {
-			if err := removeFile(path + suffix); err != nil {
-				return fmt.Errorf("sqliteread: swap: %w", err)
-			}
-		}
-	}
-	for _, mv := range [][2]string{{sh.path, s.path}, {searchPath(sh.path), searchPath(s.path)}} {
-		if err := os.Rename(mv[0], mv[1]); err != nil {
-			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)
-		}
-	}
-	if err := syncPath(filepath.Dir(s.path)); err != nil {
+	if err := moveShadowIn(s.path, false); err != nil {
 		return err
 	}
 	w, err := openWriter(s.path)
@@ -134,6 +121,49 @@ func (s *Store) SwapIn(ctx context.Context, shadow projections.ReadStore) error 
 		return errors.Join(err, w.Close())
 	}
 	return nil
+}
+
+// swappingSuffix names the file that tells a swap under way, from the
+// shadow closed whole until its files have replaced the store's.
+const swappingSuffix = ".swapping"
+
+// moveShadowIn replaces the files of the store at path and of its search
+// file with the shadow's, closed whole, and ends the swap. The old files'
+// WALs go first, so that none is read as the new files'; the store's file
+// is renamed first: a search file left beside another store is emptied
+// when the store opens (search_pair). Resuming a swap cut short, a shadow
+// file already renamed is skipped.
+func moveShadowIn(path string, resuming bool) error {
+	for _, p := range []string{path, searchPath(path)} {
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if err := removeFile(p + suffix); err != nil {
+				return fmt.Errorf("sqliteread: swap: %w", err)
+			}
+		}
+	}
+	shadow := path + shadowSuffix
+	for _, mv := range [][2]string{{shadow, path}, {searchPath(shadow), searchPath(path)}} {
+		err := os.Rename(mv[0], mv[1])
+		if err != nil && !(resuming && errors.Is(err, os.ErrNotExist)) {
+			return fmt.Errorf("sqliteread: swap in %s: %w", mv[0], err)
+		}
+	}
+	if err := syncPath(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return removeFile(path + swappingSuffix)
+}
+
+// finishSwap finishes the swap a process left under way at path, if any:
+// the shadow's files, closed whole, replace the store's, whose WALs were
+// perhaps gone already.
+func finishSwap(path string) error {
+	if _, err := os.Stat(path + swappingSuffix); errors.Is(err, os.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("sqliteread: %w", err)
+	}
+	return moveShadowIn(path, true)
 }
 
 // SettleShadow copies the shadow's WAL into its files and syncs them while

@@ -110,6 +110,58 @@ var _ = Describe("sqlite read store shadow", func() {
 		Expect(live.SettleShadow(ctx, other)).To(MatchError(ContainSubstring("not the shadow of")))
 	})
 
+	// closedWithShadow is the path of a closed store holding "old", at 1,
+	// beside its closed shadow holding "new", at 5 for members.v1 and
+	// search.v1.
+	closedWithShadow := func() string {
+		GinkgoHelper()
+		path := filepath.Join(GinkgoT().TempDir(), "read.db")
+		store, err := sqliteread.Open(path)
+		Expect(err).NotTo(HaveOccurred())
+		put(store, "old", 1)
+		shadow, err := store.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		put(shadow, "new", 5)
+		Expect(shadow.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "search.v1", 5) })).To(Succeed())
+		Expect(store.CloseShadow(shadow)).To(Succeed())
+		Expect(store.Close()).To(Succeed())
+		return path
+	}
+	// A swap cut short by the process's end leaves its marker and the files
+	// as they were where it stopped; the next Open finishes it.
+	DescribeTable("finishes a swap that a process left under way",
+		func(renamed int) {
+			path := closedWithShadow()
+			Expect(os.WriteFile(path+".swapping", nil, 0o600)).To(Succeed())
+			for _, name := range []string{"", ".search"}[:renamed] {
+				Expect(os.Rename(path+".rebuild"+name, path+name)).To(Succeed())
+			}
+
+			store, err := sqliteread.Open(path)
+			Expect(err).NotTo(HaveOccurred())
+			defer store.Close()
+			Expect(found(store, "new")).To(BeTrue())
+			Expect(found(store, "old")).To(BeFalse())
+			Expect(store.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 5, "search.v1": 5}), "the shadow's search file too")
+			for _, gone := range []string{path + ".swapping", path + ".rebuild", path + ".rebuild.search"} {
+				Expect(gone).NotTo(BeAnExistingFile())
+			}
+		},
+		Entry("before any file was renamed", 0),
+		Entry("after the store's file was, before its search file", 1),
+		Entry("after both were renamed", 2),
+	)
+
+	It("keeps the store and a shadow left beside it when no swap was under way", func() {
+		path := closedWithShadow()
+		store, err := sqliteread.Open(path)
+		Expect(err).NotTo(HaveOccurred())
+		defer store.Close()
+		Expect(found(store, "old")).To(BeTrue())
+		Expect(found(store, "new")).To(BeFalse())
+		Expect(path + ".rebuild").To(BeAnExistingFile())
+	})
+
 	It("resumes a shadow left closed, and refuses a store that is not its shadow", func() {
 		shadow, err := live.OpenShadow(ctx)
 		Expect(err).NotTo(HaveOccurred())

@@ -79,11 +79,15 @@ var writerPragmas = []string{
 // A read store of an older schema version, or one that was open when the
 // machine stopped, is replaced by an empty one, for the projectors to fold
 // the log into from the start (Replaced and Discarded tell); any other file
-// is refused.
+// is refused. A rebuild's swap that a process left under way is finished
+// first.
 func Open(path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqliteread: resolve %s: %w", path, err)
+	}
+	if err := finishSwap(abs); err != nil {
+		return nil, err
 	}
 	discarded, err := discardTorn(abs)
 	if err != nil {
