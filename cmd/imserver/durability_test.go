@@ -63,6 +63,20 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		return pairs
 	}
 
+	// backlogged is a data directory whose event log holds perPair
+	// messages each way between n pairs of friends, appended with the
+	// server down, and the paths of its log and read store.
+	backlogged := func(n, perPair int) (dataDir, eventsPath, readPath string) {
+		GinkgoHelper()
+		dataDir = GinkgoT().TempDir()
+		p := startProcess(bin, dataDir)
+		pairs := friends(p, n)
+		p.stop()
+		eventsPath, readPath = filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
+		appendBacklog(eventsPath, pairs, perPair)
+		return dataDir, eventsPath, readPath
+	}
+
 	It("keeps every acknowledged send exactly once across a SIGKILL in the middle of 16 clients sending", func() {
 		dataDir := GinkgoT().TempDir()
 		p := startProcess(bin, dataDir)
@@ -269,12 +283,8 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 	})
 
 	It("resumes an operator's rebuild after the server is SIGKILLed in the middle of it", func() {
-		dataDir := GinkgoT().TempDir()
-		p := startProcess(bin, dataDir)
-		pairs := friends(p, 2)
-		p.stop()
-		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
-		appendBacklog(eventsPath, pairs, 3000)
+		dataDir, eventsPath, readPath := backlogged(2, 3000)
+		var p *process
 
 		progress := func(p *process) projections.Rebuild {
 			var r projections.Rebuild
@@ -314,14 +324,51 @@ var _ = Describe("Durability of the server process", Ordered, ContinueOnFailure,
 		Expect(hashOfFile(readPath)).To(Equal(rebuild(eventsPath, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
 	})
 
-	It("folds a backlog killed mid-batch into read models equal to a fresh rebuild", func() {
-		dataDir := GinkgoT().TempDir()
-		p := startProcess(bin, dataDir)
-		pairs := friends(p, 3)
-		p.stop()
+	It("finishes a rebuild's swap that a SIGKILL cut short, when the server starts again", func() {
+		dataDir, eventsPath, readPath := backlogged(2, 1500)
+		var p *process
 
-		eventsPath, readPath := filepath.Join(dataDir, "events"), filepath.Join(dataDir, "read.db")
-		appendBacklog(eventsPath, pairs, 2000)
+		// The swap is marked from the shadow's close until its files are
+		// renamed in: the kill lands while the mark is there.
+		marked := func() bool {
+			_, err := os.Stat(readPath + ".swapping")
+			return err == nil
+		}
+		cut, attempt := false, 0
+		for ; attempt < 5 && !cut; attempt++ {
+			p = startProcess(bin, dataDir)
+			p.waitReady()
+			op := p.operator().Token
+			p.ok("POST", "/v1/admin/projections/rebuild", op, map[string]string{"name": "all"}, nil)
+			for i, deadline := 0, time.Now().Add(time.Minute); !marked() && time.Now().Before(deadline); i++ {
+				if i%100 == 99 {
+					var r projections.Rebuild
+					if p.ok("GET", "/v1/admin/projections/rebuild", op, nil, &r); r.State == projections.RebuildDone {
+						break
+					}
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+			p.kill()
+			cut = marked()
+		}
+		Expect(cut).To(BeTrue(), "never caught a swap under way")
+		_, shadowLeft := os.Stat(readPath + ".rebuild")
+		GinkgoWriter.Printf("SIGKILLed inside the swap at attempt %d, the shadow's file renamed: %t\n", attempt, shadowLeft != nil)
+
+		p = startProcess(bin, dataDir)
+		p.waitReady()
+		Eventually(func() (int64, error) { return searchBehind(readPath) }).WithTimeout(40 * time.Second).Should(BeZero())
+		p.stop()
+		for _, gone := range []string{".swapping", ".rebuild", ".rebuild.search"} {
+			Expect(readPath + gone).NotTo(BeAnExistingFile())
+		}
+		Expect(hashOfFile(readPath)).To(Equal(rebuild(eventsPath, filepath.Join(GinkgoT().TempDir(), "fresh.db"))))
+	})
+
+	It("folds a backlog killed mid-batch into read models equal to a fresh rebuild", func() {
+		dataDir, eventsPath, readPath := backlogged(3, 2000)
+		var p *process
 		// Without its read store the server folds the whole log again.
 		for _, suffix := range []string{"", "-wal", "-shm"} {
 			Expect(os.RemoveAll(readPath + suffix)).To(Succeed())
