@@ -134,12 +134,8 @@ const swappingSuffix = ".swapping"
 // when the store opens (search_pair). Resuming a swap cut short, a shadow
 // file already renamed is skipped.
 func moveShadowIn(path string, resuming bool) error {
-	for _, p := range []string{path, searchPath(path)} {
-		for _, suffix := range []string{"-wal", "-shm"} {
-			if err := removeFile(p + suffix); err != nil {
-				return fmt.Errorf("sqliteread: swap: %w", err)
-			}
-		}
+	if err := removeWALs(path); err != nil {
+		return fmt.Errorf("sqliteread: swap: %w", err)
 	}
 	shadow := path + shadowSuffix
 	for _, mv := range [][2]string{{shadow, path}, {searchPath(shadow), searchPath(path)}} {
@@ -239,14 +235,28 @@ func (s *Store) checkpointed() error {
 	return errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`))
 }
 
-// removeDB removes a store's files and its search file's, each WAL first:
-// a WAL left beside a new file of the same name would be read as the new
-// file's.
+// removeDB removes a store's files and its search file's, the WALs first.
 func removeDB(path string) error {
-	for _, p := range []string{path + "-wal", path + "-shm", path,
-		searchPath(path) + "-wal", searchPath(path) + "-shm", searchPath(path)} {
+	if err := removeWALs(path); err != nil {
+		return err
+	}
+	for _, p := range []string{path, searchPath(path)} {
 		if err := removeFile(p); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// removeWALs removes the WAL and shm files of a store and of its search
+// file: a WAL left beside a new file of the same name would be read as the
+// new file's.
+func removeWALs(path string) error {
+	for _, p := range []string{path, searchPath(path)} {
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if err := removeFile(p + suffix); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
