@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"errors"
+	"math"
 	"time"
 
 	"github.com/eventchat/eventchat/domain/chat"
@@ -34,7 +36,8 @@ func (a *App) groupMember(ctx context.Context, p Principal, groupID, action stri
 // waits for p's sends still queued, so that the rate counts them. eventID
 // is the id of the send's (first) event: a send retried within the minute
 // is not counted again and appends with Any, the log answers it with the
-// first.
+// first; one that comes later, which the group refuses now, orRetried
+// answers.
 //
 // It returns the revision of the group's chat to append at: Any when the
 // group has no send rate, else the revision its count of p's sends was read
@@ -91,6 +94,29 @@ func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID str
 		}
 		from = recs[len(recs)-1].Revision - 1
 	}
+}
+
+// unreached is an expected revision no chat reaches: appended at it, a
+// send appends nothing, and the log still answers it as a duplicate when it
+// holds its event id (the duplicate check comes first, see EventStore). It
+// is below 1<<63: EventStoreDB reads a revision as a signed number.
+var unreached = es.Exact(math.MaxInt64)
+
+// orRetried answers an intent to speak in a group that the group refuses
+// now, muted or over its send rate, with the intent's first answer when the
+// log holds it: the retry of a send or forward that passed then, however
+// long ago. appendAt appends the intent at a revision; any other intent
+// keeps the refusal.
+func orRetried[T any](refusal error, appendAt func(es.ExpectedRevision) (T, error)) (T, error) {
+	var zero T
+	if !fault.Is(refusal, fault.RateLimited) && !fault.Is(refusal, fault.Forbidden) {
+		return zero, refusal
+	}
+	res, err := appendAt(unreached)
+	if errors.Is(err, es.ErrConcurrency) {
+		return zero, refusal
+	}
+	return res, err
 }
 
 // DeleteGroupMessages is the query of DELETE

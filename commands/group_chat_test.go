@@ -163,6 +163,51 @@ var _ = Describe("Group chats", func() {
 		expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
 	})
 
+	It("answers a send or forward retried after its minute, or once its sender is muted, with its first, and refuses new ones", func() {
+		rate := "FivePerMinute"
+		_, err := w.app.ModifyGroup(ctx, o, commands.ModifyGroup{GroupID: groupID, SendRate: &rate})
+		Expect(err).NotTo(HaveOccurred())
+		first := mustSendAs(n, "first")
+		resend := commands.SendMessage{UUID: fmt.Sprintf("g-%d", uuids), ChatType: "Group", GroupID: groupID, Content: "first"}
+		w.settle()
+		forward := commands.ForwardMessages{UUID: "fwd-1", MessageIDs: []string{first.ID},
+			Targets: []commands.ForwardTarget{{ChatType: "Group", To: groupID}}}
+		forwarded, err := w.app.ForwardMessages(ctx, n, forward)
+		Expect(err).NotTo(HaveOccurred())
+
+		w.advance(90 * time.Second)
+		for range 5 {
+			mustSendAs(n, "x")
+		}
+		head, _ := w.events.Head(ctx)
+		again, err := w.app.SendMessage(ctx, n, resend)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again).To(Equal(first))
+		forwardedAgain, err := w.app.ForwardMessages(ctx, n, forward)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(forwardedAgain).To(Equal(forwarded))
+		_, err = sendAs(n, "one too many")
+		expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
+		_, err = w.app.ForwardMessages(ctx, n, commands.ForwardMessages{UUID: "fwd-2", MessageIDs: []string{first.ID},
+			Targets: []commands.ForwardTarget{{ChatType: "Group", To: groupID}}})
+		expectFault(err, fault.RateLimited, fault.MsgSendTooFast)
+		Expect(w.events.Head(ctx)).To(Equal(head))
+
+		w.advance(2 * time.Minute)
+		_, err = w.app.MuteGroupMember(ctx, ad, commands.GroupChange{GroupID: groupID, MemberID: n.MemberID, Minutes: 10})
+		Expect(err).NotTo(HaveOccurred())
+		head, _ = w.events.Head(ctx)
+		again, err = w.app.SendMessage(ctx, n, resend)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(again).To(Equal(first))
+		_, err = sendAs(n, "muted")
+		expectCode(err, group.CodeMemberMuted, fault.MsgMuted)
+		Expect(w.events.Head(ctx)).To(Equal(head))
+
+		_, err = w.app.SendMessage(ctx, stranger, resend)
+		expectFault(err, fault.NotFound, fault.MsgGroupNotFound)
+	})
+
 	It("lets members edit, recall, reply to, forward and delete group messages as the rules say", func() {
 		m := mustSendAs(n, "draft")
 		w.settle()

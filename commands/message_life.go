@@ -381,7 +381,11 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 		types[i] = chatType
 		if chatType == chat.Group {
 			pairs[i] = t.To
-			_, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil)
+			if _, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil); err != nil {
+				_, err = orRetried(err, func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
+					return a.forwardTo(ctx, p, uuid, t.To, chat.Group, t.To, records, at)
+				})
+			}
 		} else {
 			pairs[i], err = a.authorizeFriendChat(ctx, p, t.To, "send")
 		}
@@ -397,7 +401,9 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 				// Counted against the group's send rate as a send is.
 				var err error
 				if at, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil); err != nil {
-					return nil, err
+					return orRetried(err, func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
+						return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)
+					})
 				}
 			}
 			return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)

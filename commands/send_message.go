@@ -67,7 +67,9 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 		return retryOnConflict(ctx, func() (func() (SendResult, error), error) {
 			at, err := a.speakInGroup(ctx, p, out.GroupID, eventID, earlier)
 			if err != nil {
-				return nil, err
+				return orRetried(err, func(at es.ExpectedRevision) (func() (SendResult, error), error) {
+					return a.queueChecked(ctx, p, out.GroupID, out, at)
+				})
 			}
 			return a.queueReply(ctx, p, out.GroupID, out, at)
 		})

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"errors"
+	"math"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -39,6 +40,23 @@ func idempotencySpecs(x *fixture) {
 			again := x.append(x.stream("c"), es.Exact(0), e)
 			Expect(again).To(Equal(es.WriteResult{NextRevision: first.NextRevision, Position: first.Position, Duplicate: true}))
 			Expect(x.readStream(x.stream("c"), es.Forwards, 0, 10)).To(HaveLen(4))
+		})
+
+		It("answers a retried append at a revision no stream reaches as a duplicate, and refuses a new one there", func() {
+			unreached := es.Exact(math.MaxInt64)
+			e := x.event("asked")
+			first := x.append(x.stream("u"), es.Any, e)
+			again := x.append(x.stream("u"), unreached, e)
+			Expect(again).To(Equal(es.WriteResult{NextRevision: first.NextRevision, Position: first.Position, Duplicate: true}))
+			head := x.head()
+
+			for _, stream := range []string{x.stream("u"), x.stream("none yet")} {
+				_, err := x.s().Append(x.ctx, stream, unreached, []es.EventData{x.event("new")})
+				Expect(errors.Is(err, es.ErrConcurrency)).To(BeTrue(), "got %v", err)
+			}
+			Expect(x.readStream(x.stream("u"), es.Forwards, 0, 10)).To(HaveLen(1))
+			Expect(x.readStream(x.stream("none yet"), es.Forwards, 0, 10)).To(BeEmpty())
+			Expect(x.head()).To(Equal(head))
 		})
 
 		It("refuses an append repeating only some ids with ErrPartialDuplicate, appending nothing", func() {
