@@ -31,15 +31,20 @@ func runRebuild(ctx context.Context, args []string) error {
 	log, reads, head := f.log, f.reads, f.head
 
 	live := projections.NewEngine(log, reads, nil, catalog.Registry(), projections.All()...)
-	if _, err := live.Trail(projections.Trailing()...); err != nil {
+	search, err := live.Trail(projections.Trailing()...)
+	if err != nil {
 		return err
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- live.Run(runCtx) }()
 	defer func() { stop(); <-done }()
-	if !live.WaitFor(ctx, head) {
-		return fmt.Errorf("live engine at %d of %d: %w", live.Position(), head, ctx.Err())
+	// The rebuild starts on a settled server, as an operator's does: the
+	// live search index too has folded the fill.
+	for _, e := range []*projections.Engine{live, search} {
+		if !e.WaitFor(ctx, head) {
+			return fmt.Errorf("live engine at %d of %d: %w", e.Position(), head, ctx.Err())
+		}
 	}
 
 	r := projections.NewRebuilder(live, reads)
