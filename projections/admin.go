@@ -367,6 +367,20 @@ func (r *Rebuilder) update(fn func(p *Rebuild)) {
 	}
 }
 
+// shadowEngine is the engine that folds every projector of e into a
+// shadow: those e trails on a writer of their own when the shadow has one
+// (TrailWriting), so that they fold on another core; else with the others.
+func (e *Engine) shadowEngine(shadow ReadStore) (*Engine, error) {
+	if _, ok := shadow.(TrailWriting); !ok || e.trail == nil {
+		return NewEngine(e.log, shadow, nil, e.registry, e.every()...), nil
+	}
+	sh := NewEngine(e.log, shadow, nil, e.registry, e.projectors...)
+	if _, err := sh.Trail(e.trail.projectors...); err != nil {
+		return nil, err
+	}
+	return sh, nil
+}
+
 // catchUpSlack is how close to the live engine the shadow gets before the
 // live engine is paused to fold the rest and swap.
 const catchUpSlack = maxBatch
@@ -383,12 +397,18 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 		}
 	}()
 	e := r.live
-	sh := NewEngine(e.log, shadow, nil, e.registry, e.every()...)
+	sh, err := e.shadowEngine(shadow)
+	if err != nil {
+		return err
+	}
 	checkpoints, err := shadow.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: shadow checkpoints: %w", err)
 	}
 	from := sh.folded(checkpoints)
+	if sh.trail != nil {
+		from = min(from, sh.trail.folded(checkpoints))
+	}
 	r.update(func(p *Rebuild) { p.From, p.Position = from, from })
 	var folded uint64 // events folded by the folds before the current one
 	progress := func(f Folded) {

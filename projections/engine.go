@@ -658,7 +658,48 @@ func (e *Engine) Paused(fn func(position uint64) error) error {
 // batch. It reads and decodes ahead of folding as Run does. Deltas are
 // published as by Run: an engine built for a rebuild has no publisher, and
 // its deltas are discarded.
+//
+// The projectors it trails (Trail) fold alongside, on their own writer and
+// so on another core, each batch once the others have folded it; FoldTo
+// returns once both have folded to. The position progress tells is then
+// the one both have folded, and its events those of the others.
 func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) error {
+	if e.trail == nil {
+		return e.foldTo(ctx, to, progress)
+	}
+	for _, x := range []*Engine{e, e.trail} {
+		checkpoints, err := x.store.Checkpoints(ctx)
+		if err != nil {
+			return fmt.Errorf("projections: checkpoints: %w", err)
+		}
+		x.advance(x.folded(checkpoints))
+	}
+	var mu sync.Mutex
+	var led Folded
+	tell := func(lead *Folded) {
+		mu.Lock()
+		defer mu.Unlock()
+		if lead != nil {
+			led = *lead
+		}
+		if progress != nil {
+			f := led
+			f.Position = min(e.Position(), e.trail.Position())
+			progress(f)
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	trailed := make(chan error, 1)
+	go func() { trailed <- e.trail.foldTo(ctx, to, func(Folded) { tell(nil) }) }()
+	err := e.foldTo(ctx, to, func(f Folded) { tell(&f) })
+	if err != nil {
+		cancel()
+	}
+	return errors.Join(err, <-trailed)
+}
+
+func (e *Engine) foldTo(ctx context.Context, to uint64, progress func(Folded)) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
@@ -699,6 +740,9 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 			batch.envs, batch.last, batch.err = batch.envs[:firstAfter(batch.envs, to)], to, nil
 		}
 		if batch.last > from {
+			if e.ahead != nil && !e.ahead.WaitFor(ctx, batch.last) {
+				return ctx.Err()
+			}
 			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
 				e.setErr(err)
 				return err

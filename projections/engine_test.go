@@ -238,6 +238,37 @@ var _ = Describe("The engine", func() {
 		Expect(store.Hash(ctx)).To(HaveKeyWithValue("search", empty["search"]), "a recalled message leaves the index")
 	})
 
+	It("rebuilds the search index beside the others, on its own writer, never ahead of the messages it indexes", func() {
+		store := openStore()
+		e := engine(log, store, nil)
+		search, err := e.Trail(projections.SearchIndex{})
+		Expect(err).NotTo(HaveOccurred())
+		stop := run(e)
+		defer stop()
+		var last uint64
+		for i := range 6000 {
+			last = appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", fmt.Sprintf("tin nhắn số %d", i)))
+			if i%7 == 0 {
+				last = appendEvent(log, chatStream, &chat.MessageRecalled{MessageID: fmt.Sprint("m", i), By: "1", At: 2000})
+			}
+		}
+		waitFor(e, last)
+		waitFor(search, last)
+		live, err := store.Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		empty, err := openStore().Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(live["search"]).NotTo(Equal(empty["search"]))
+
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		_, err = rebuilder.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
+		Expect(rebuilder.Progress().Done).To(BeNumerically(">=", 6000))
+		Expect(store.Hash(ctx)).To(Equal(live))
+	})
+
 	It("reports a rebuild under traffic with its head following the log's: never folded beyond the head, never complete at its start", func() {
 		store := filled(500)
 		e := engine(log, store, nil)

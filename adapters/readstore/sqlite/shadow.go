@@ -232,7 +232,17 @@ func (s *Store) checkpointed() error {
 		return errClosed
 	}
 	// A checkpoint must copy a synced WAL, and the writer defers its syncs.
-	return errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`))
+	err := errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`))
+	if !s.split {
+		return err
+	}
+	// The search file's WAL is the trailing writer's.
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	if s.trail == nil {
+		return errors.Join(err, errClosed)
+	}
+	return errors.Join(err, s.trail.c.SyncWAL(), s.trail.c.Exec(`PRAGMA search.wal_checkpoint(TRUNCATE)`))
 }
 
 // removeDB removes a store's files and its search file's, the WALs first.

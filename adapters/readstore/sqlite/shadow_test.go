@@ -110,6 +110,29 @@ var _ = Describe("sqlite read store shadow", func() {
 		Expect(live.SettleShadow(ctx, other)).To(MatchError(ContainSubstring("not the shadow of")))
 	})
 
+	It("settles the search file of a shadow that folds it on a trailing writer", func() {
+		shadow, err := live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		trail, err := shadow.(projections.TrailWriting).Trailing()
+		Expect(err).NotTo(HaveOccurred())
+		for i := range 200 {
+			put(shadow, fmt.Sprintf("m%d", i), uint64(i+1))
+			Expect(trail.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "search.v1", uint64(i+1)) })).To(Succeed())
+		}
+		wal := func(name string) int64 {
+			st, err := os.Stat(live.ShadowPath() + name + "-wal")
+			Expect(err).NotTo(HaveOccurred())
+			return st.Size()
+		}
+		Expect(wal(".search")).To(BeNumerically(">", 0))
+		Expect(live.SettleShadow(ctx, shadow)).To(Succeed())
+		Expect([]int64{wal(""), wal(".search")}).To(Equal([]int64{0, 0}), "both WALs are in their files")
+
+		Expect(live.SwapIn(ctx, shadow)).To(Succeed())
+		Expect(found(live, "m199")).To(BeTrue())
+		Expect(live.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 200, "search.v1": 200}))
+	})
+
 	// closedWithShadow is the path of a closed store holding "old", at 1,
 	// beside its closed shadow holding "new", at 5 for members.v1 and
 	// search.v1.
