@@ -40,7 +40,10 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 	pacedFor := time.Since(start)
 	serverUse, selfUse := server.use(), self.use()
 	wg.Wait()
-	missing := ph.awaitDeliveries(ctx, cfg.drain)
+	missing, err := ph.settleDeliveries(ctx, cfg.drain, pairs)
+	if err != nil {
+		return err
+	}
 
 	delivery, ack := ph.latencies()
 	if len(delivery) == 0 {

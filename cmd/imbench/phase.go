@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -17,10 +18,12 @@ import (
 // benchText is every benchmark message's content: a short chat line.
 const benchText = "benchmark message, about as long as a short chat line"
 
-// pairConn is the sending side of a sender/receiver pair.
+// pairConn is the sending side of a sender/receiver pair, and how the
+// receiver reads its chat back after a resync (readBack, nil on the relay).
 type pairConn struct {
-	sender *wsclient.Client
-	to     string // the receiver's member id
+	sender   *wsclient.Client
+	to       string // the receiver's member id
+	readBack func(ctx context.Context, visit func(uuid string)) error
 }
 
 // phase tallies one measurement. A message's uuid carries the phase's tag,
@@ -42,12 +45,20 @@ type phase struct {
 	ackedN, deliveredN, duplicateN atomic.Int64
 	failedN, rejectedN             atomic.Int64
 	firstProblem                   atomic.Pointer[string]
+
+	// A receiver told to resync (its pushes dropped by the server, a slow
+	// consumer) reloads its chat, as the web client does: what it reads
+	// back is not missing, and is no delivery either.
+	resynced           []atomic.Bool // by pair
+	readBack           []atomic.Bool
+	resyncN, readBackN atomic.Int64
 }
 
 func newPhase(tag byte, pairs, perPair int, timed bool) *phase {
 	n := pairs * perPair
 	ph := &phase{tag: tag, pairs: pairs, perPair: perPair, base: time.Now(),
-		acked: make([]atomic.Bool, n), deliveries: make([]atomic.Uint32, n)}
+		acked: make([]atomic.Bool, n), deliveries: make([]atomic.Uint32, n),
+		resynced: make([]atomic.Bool, pairs), readBack: make([]atomic.Bool, n)}
 	if timed {
 		ph.sentAt, ph.latency, ph.ackLatency = make([]atomic.Int64, n), make([]atomic.Int64, n), make([]atomic.Int64, n)
 	}
@@ -132,15 +143,72 @@ func (ph *phase) delivered(uuid string) {
 	}
 }
 
-// missing counts acknowledged messages not delivered yet.
+// missing counts acknowledged messages not delivered yet, nor read back.
 func (ph *phase) missing() int {
 	n := 0
 	for i := range ph.acked {
-		if ph.acked[i].Load() && ph.deliveries[i].Load() == 0 {
+		if ph.isMissing(i) {
 			n++
 		}
 	}
 	return n
+}
+
+func (ph *phase) isMissing(i int) bool {
+	return ph.acked[i].Load() && ph.deliveries[i].Load() == 0 && !ph.readBack[i].Load()
+}
+
+// toldToResync records a resync frame on pair's receiver.
+func (ph *phase) toldToResync(pair int) {
+	ph.resyncN.Add(1)
+	ph.resynced[pair].Store(true)
+}
+
+// settleDeliveries waits for the deliveries (awaitDeliveries), has the
+// receivers told to resync read their chats back (readBackResynced), tells
+// how many were, and returns how many acknowledged messages are still
+// missing.
+func (ph *phase) settleDeliveries(ctx context.Context, limit time.Duration, pairs []pairConn) (int, error) {
+	missing := ph.awaitDeliveries(ctx, limit)
+	if ph.resyncN.Load() == 0 {
+		return missing, nil
+	}
+	missing, err := ph.readBackResynced(ctx, pairs)
+	if err != nil {
+		return 0, err
+	}
+	detail("receivers told to resync (their queued pushes dropped, a slow consumer): %d times; %d messages read back from their chats after it",
+		ph.resyncN.Load(), ph.readBackN.Load())
+	return missing, nil
+}
+
+// readBackResynced has each receiver told to resync that still misses
+// messages read its chat back, and returns how many are still missing.
+func (ph *phase) readBackResynced(ctx context.Context, pairs []pairConn) (int, error) {
+	for p := range pairs {
+		if !ph.resynced[p].Load() || pairs[p].readBack == nil {
+			continue
+		}
+		missing := 0
+		for seq := range ph.perPair {
+			if ph.isMissing(p*ph.perPair + seq) {
+				missing++
+			}
+		}
+		if missing == 0 {
+			continue
+		}
+		err := pairs[p].readBack(ctx, func(uuid string) {
+			if i, ok := ph.index(uuid); ok && ph.isMissing(i) {
+				ph.readBack[i].Store(true)
+				ph.readBackN.Add(1)
+			}
+		})
+		if err != nil {
+			return 0, fmt.Errorf("read back pair %d after a resync: %w", p, err)
+		}
+	}
+	return ph.missing(), nil
 }
 
 // awaitDeliveries waits until every acknowledged message is delivered, or
@@ -186,13 +254,14 @@ type pushedMessage struct {
 }
 
 // receiver drains one socket's pushes for the whole run and records, in the
-// phase current then, each message from partner.
+// phase current then, each message from partner, and the resync frames of
+// pair's receiver (pair -1: a sender's socket).
 type receiver struct {
 	current *atomic.Pointer[phase]
 	errors  atomic.Int64 // error frames pushed (failures of requests without id)
 }
 
-func (r *receiver) drain(c *wsclient.Client, partner string) {
+func (r *receiver) drain(c *wsclient.Client, partner string, pair int) {
 	go func() {
 		var m pushedMessage
 		for {
@@ -202,6 +271,11 @@ func (r *receiver) drain(c *wsclient.Client, partner string) {
 			}
 			if f.Code != "" {
 				r.errors.Add(1)
+			}
+			if f.Cmd == projections.CmdResync && pair >= 0 {
+				if ph := r.current.Load(); ph != nil {
+					ph.toldToResync(pair)
+				}
 			}
 			if f.Cmd != projections.CmdMessage {
 				continue

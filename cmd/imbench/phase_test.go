@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,6 +32,39 @@ var _ = Describe("A phase's tally", func() {
 		Expect(ph.deliveredN.Load()).To(Equal(int64(3)))
 		Expect(ph.duplicateN.Load()).To(Equal(int64(1)))
 		Expect(ph.missing()).To(Equal(1)) // message 1 of pair 0
+	})
+
+	It("has receivers told to resync read their chats back: what they find is no longer missing, nor a delivery", func(ctx SpecContext) {
+		ph := newPhase('t', 2, 5, true)
+		for i := range 10 {
+			ph.sentAt[i].Store(int64(time.Since(ph.base)))
+			ph.acked[i].Store(true)
+		}
+		ph.delivered(ph.uuid(0, 0))
+		ph.delivered(ph.uuid(1, 0))
+		ph.toldToResync(1)
+		var readBy []int
+		reader := func(pair int, found ...string) func(context.Context, func(string)) error {
+			return func(_ context.Context, visit func(string)) error {
+				readBy = append(readBy, pair)
+				for _, u := range found {
+					visit(u)
+				}
+				return nil
+			}
+		}
+		pairs := []pairConn{
+			{readBack: reader(0, ph.uuid(0, 1))},
+			{readBack: reader(1, ph.uuid(1, 0), ph.uuid(1, 1), ph.uuid(1, 2), "elsewhere")},
+		}
+		missing, err := ph.readBackResynced(ctx, pairs)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(readBy).To(Equal([]int{1}), "only the receiver told to resync reads back")
+		Expect(missing).To(Equal(4 + 2))
+		Expect(ph.readBackN.Load()).To(Equal(int64(2)))
+		Expect(ph.deliveredN.Load()).To(Equal(int64(2)))
+		delivery, _ := ph.latencies()
+		Expect(delivery).To(HaveLen(2), "a message read back has no delivery time")
 	})
 
 	It("measures latency from the recorded send to the first delivery", func() {

@@ -152,3 +152,40 @@ func (s *server) befriend(ctx context.Context, a, b member) error {
 	return s.call(ctx, http.MethodPut, "/v1/chat/applyInfo/modify", b.Token,
 		map[string]string{"id": applied.ID, "status": "accepted"}, nil)
 }
+
+// historyPage is how many messages chatReader reads a page, and
+// historyPages how many pages at most: a resync drops at most the socket's
+// queue, and pushes follow it.
+const (
+	historyPage  = 100
+	historyPages = 100
+)
+
+// chatReader reads reader's chat with peer back from the newest message,
+// as a client told to resync does, handing each message's uuid to visit.
+func (s *server) chatReader(reader member, peer string) func(ctx context.Context, visit func(uuid string)) error {
+	return func(ctx context.Context, visit func(uuid string)) error {
+		before := ""
+		for range historyPages {
+			path := fmt.Sprintf("/v1/message/messagePush/history/list/page?friendMemberId=%s&queryType=Up&pageSize=%d", peer, historyPage)
+			if before != "" {
+				path += "&messageId=" + before
+			}
+			var page []struct {
+				ID   string `json:"id"`
+				UUID string `json:"uuid"`
+			}
+			if err := s.call(ctx, "GET", path, reader.Token, nil, &page); err != nil {
+				return err
+			}
+			for _, m := range page {
+				visit(m.UUID)
+			}
+			if len(page) < historyPage {
+				return nil
+			}
+			before = page[0].ID
+		}
+		return nil
+	}
+}

@@ -96,7 +96,7 @@ func runSockets(ctx context.Context, args []string) error {
 	}
 	detail("setup: %d members registered and logged in, %d pairs befriended, %d sockets open on %d nodes in %.1f s",
 		len(ms), cfg.pairs, len(cs), len(cfg.servers), time.Since(setup).Seconds())
-	if err := measureSockets(ctx, cfg, ms, cs, probe); err != nil || !cfg.relay {
+	if err := measureSockets(ctx, cfg, ms, cs, probe, cfg.nodeOf); err != nil || !cfg.relay {
 		return err
 	}
 
@@ -117,7 +117,7 @@ func runSockets(ctx context.Context, args []string) error {
 	detail("bare relay (gobwas/ws, no storage) at %s, pid %s, %d sockets open", addr, pid, len(cs))
 	relayCfg := cfg
 	relayCfg.pid, relayCfg.keys = pid, cfg.keys+"relay_"
-	if err := measureSockets(ctx, relayCfg, ms, cs, nil); err != nil {
+	if err := measureSockets(ctx, relayCfg, ms, cs, nil, nil); err != nil {
 		return err
 	}
 	for _, k := range []string{"deliver_per_s", "deliver_cpu_per_msg", "latency_p50", "latency_p99", "latency_ack_p99", "latency_cpu_per_msg"} {
@@ -133,15 +133,21 @@ func runSockets(ctx context.Context, args []string) error {
 // measureSockets runs the delivery throughput and the latency runs (in the
 // order cfg asks) over the open sockets cs of members ms (pairs 2i, 2i+1),
 // and closes them. probe, if any, reports the lease holder's fold rate.
-func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*wsclient.Client, probe *foldProbe) error {
+// measureSockets runs the throughput and latency runs over the sockets cs
+// of members ms; nodeOf, nil on the relay, is the server of member i, which
+// a receiver told to resync reads its chat back from.
+func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*wsclient.Client, probe *foldProbe, nodeOf func(int) *server) error {
 	defer closeAll(cs)
 	pairs := make([]pairConn, cfg.pairs)
 	var current atomic.Pointer[phase]
 	rcv := &receiver{current: &current}
 	for i := range pairs {
 		pairs[i] = pairConn{sender: cs[2*i], to: ms[2*i+1].ID}
-		rcv.drain(cs[2*i], ms[2*i+1].ID)
-		rcv.drain(cs[2*i+1], ms[2*i].ID)
+		if nodeOf != nil {
+			pairs[i].readBack = nodeOf(2*i+1).chatReader(ms[2*i+1], ms[2*i].ID)
+		}
+		rcv.drain(cs[2*i], ms[2*i+1].ID, -1)
+		rcv.drain(cs[2*i+1], ms[2*i].ID, i)
 	}
 
 	runs := []func() error{
@@ -172,6 +178,9 @@ func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*w
 	return nil
 }
 
+// nodeOf is the server member i's socket is on (see connectPairs).
+func (cfg socketsConfig) nodeOf(i int) *server { return cfg.servers[(i/2+i%2)%len(cfg.servers)] }
+
 // connectPairs registers 2×pairs members, befriends each pair (members 2i
 // and 2i+1) and opens a socket per member, all within a bound of its own.
 // On several nodes, pair i's sender is on node i and its receiver on the
@@ -192,8 +201,7 @@ func connectPairs(ctx context.Context, cfg socketsConfig) ([]member, []*wsclient
 	}
 	// Heartbeats as the web client sends them keep receivers, which send
 	// nothing else, from the server's idle timeout.
-	nodeOf := func(i int) *server { return cfg.servers[(i/2+i%2)%len(cfg.servers)] }
-	cs, err := dialAll(ctx, nodeOf, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
+	cs, err := dialAll(ctx, cfg.nodeOf, ms, 16, wsclient.WithHeartbeat(10*time.Second), wsclient.WithPushBuffer(4096))
 	if err != nil {
 		return nil, nil, fmt.Errorf("dial: %w", err)
 	}

@@ -63,7 +63,10 @@ func runThroughput(ctx context.Context, cfg socketsConfig, pairs []pairConn, cur
 	}
 	stop.Store(true)
 	<-finished
-	missing := ph.awaitDeliveries(ctx, cfg.drain)
+	missing, err := ph.settleDeliveries(ctx, cfg.drain, pairs)
+	if err != nil {
+		return err
+	}
 
 	cfg.result("deliver_per_s", float64(delivered)/secs, "msg/s")
 	cfg.result("deliver_acked_per_s", float64(acked)/secs, "msg/s")
