@@ -33,17 +33,13 @@ func (a *App) groupMember(ctx context.Context, p Principal, groupID, action stri
 
 // speakInGroup checks that p may send to a group now: a member, not muted
 // (30021, 30022), within the group's send rate. earlier, when not nil,
-// waits for p's sends still queued, so that the rate counts them. eventID
-// is the id of the send's (first) event: a send retried within the minute
-// is not counted again and appends with Any, the log answers it with the
-// first; one that comes later, which the group refuses now, orRetried
-// answers.
+// waits for p's sends still queued, so that the rate counts them.
 //
 // It returns the revision of the group's chat to append at: Any when the
 // group has no send rate, else the revision its count of p's sends was read
 // at, so that sends racing from p's devices, on any node, are counted one
 // after the other (retryOnConflict decides a lost race again).
-func (a *App) speakInGroup(ctx context.Context, p Principal, groupID, eventID string, earlier func()) (es.ExpectedRevision, error) {
+func (a *App) speakInGroup(ctx context.Context, p Principal, groupID string, earlier func()) (es.ExpectedRevision, error) {
 	g, err := a.groupMember(ctx, p, groupID, "send")
 	if err != nil {
 		return es.Any, err
@@ -55,17 +51,29 @@ func (a *App) speakInGroup(ctx context.Context, p Principal, groupID, eventID st
 		if earlier != nil {
 			earlier()
 		}
-		if recent, at, err = a.recentSends(ctx, p, groupID, eventID, now.Add(-time.Minute)); err != nil {
+		if recent, at, err = a.recentSends(ctx, p, groupID, now.Add(-time.Minute)); err != nil {
 			return es.Any, err
 		}
 	}
 	return at, g.Speak(p.MemberID, recent, now)
 }
 
+// speakAndAppend appends p's intent to speak in a group (appendAt) at the
+// revision speakInGroup answers. An intent the group refuses now is
+// answered by orRetried.
+func speakAndAppend[T any](ctx context.Context, a *App, p Principal, groupID string, earlier func(), appendAt func(es.ExpectedRevision) (T, error)) (T, error) {
+	at, err := a.speakInGroup(ctx, p, groupID, earlier)
+	if err != nil {
+		return orRetried(err, appendAt)
+	}
+	return appendAt(at)
+}
+
 // recentSends are the times of p's messages in a group's chat since since,
 // read back from the chat's end, and the revision of the chat they were
-// read at; none and Any when eventID is among them (a retried send).
-func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID string, since time.Time) (_ []int64, at es.ExpectedRevision, _ error) {
+// read at. A retried send counts its first: the log answers it with the
+// first all the same, whether the rate lets it through or not (orRetried).
+func (a *App) recentSends(ctx context.Context, p Principal, groupID string, since time.Time) (_ []int64, at es.ExpectedRevision, _ error) {
 	stream := es.Stream(p.Tenant, es.CategoryChat, groupID)
 	var out []int64
 	at = es.NoStream
@@ -82,9 +90,6 @@ func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID str
 			if !r.Metadata.Time.After(since) {
 				return out, at, nil
 			}
-			if r.ID == eventID {
-				return nil, es.Any, nil
-			}
 			if r.Type == chat.TypeMessageSent && r.Metadata.Actor == p.MemberID {
 				out = append(out, r.Metadata.Time.UnixMilli())
 			}
@@ -96,10 +101,11 @@ func (a *App) recentSends(ctx context.Context, p Principal, groupID, eventID str
 	}
 }
 
-// unreached is an expected revision no chat reaches: appended at it, a
-// send appends nothing, and the log still answers it as a duplicate when it
-// holds its event id (the duplicate check comes first, see EventStore). It
-// is below 1<<63: EventStoreDB reads a revision as a signed number.
+// unreached is an expected revision no chat reaches: appended at it, an
+// intent appends nothing, and the log still answers it as a duplicate when
+// it holds its event ids (the duplicate check comes first, see
+// EventStore). It is below 1<<63: EventStoreDB reads a revision as a
+// signed number.
 var unreached = es.Exact(math.MaxInt64)
 
 // orRetried answers an intent to speak in a group that the group refuses

@@ -366,13 +366,15 @@ func checkForward(uuid string, ids []string, targets []ForwardTarget) error {
 }
 
 // forward checks records and targets, then sends the copies of records to
-// each target, one append per target.
+// each target, one append per target. A group target refusing a retried
+// forward answers it with its first copies (orRetried) while checking.
 func (a *App) forward(ctx context.Context, p Principal, uuid string, records []chat.Stored, targets []ForwardTarget) (Forwarded, error) {
 	if err := chat.CheckForward(records); err != nil {
 		return Forwarded{}, err
 	}
 	pairs := make([]string, len(targets))
 	types := make([]chat.ChatType, len(targets))
+	answered := make([][]ForwardedMessage, len(targets))
 	for i, t := range targets {
 		chatType, err := chat.ParseChatType(t.ChatType)
 		if err != nil {
@@ -381,8 +383,8 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 		types[i] = chatType
 		if chatType == chat.Group {
 			pairs[i] = t.To
-			if _, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil); err != nil {
-				_, err = orRetried(err, func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
+			if _, err = a.speakInGroup(ctx, p, t.To, nil); err != nil {
+				answered[i], err = orRetried(err, func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
 					return a.forwardTo(ctx, p, uuid, t.To, chat.Group, t.To, records, at)
 				})
 			}
@@ -395,19 +397,19 @@ func (a *App) forward(ctx context.Context, p Principal, uuid string, records []c
 	}
 	var out Forwarded
 	for i, t := range targets {
-		sent, err := retryOnConflict(ctx, func() ([]ForwardedMessage, error) {
-			at := es.Any
-			if types[i] == chat.Group {
-				// Counted against the group's send rate as a send is.
-				var err error
-				if at, err = a.speakInGroup(ctx, p, t.To, forwardEventID(p, t.To, uuid, 0), nil); err != nil {
-					return orRetried(err, func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
-						return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)
-					})
+		sent, err := answered[i], error(nil)
+		if sent == nil {
+			sent, err = retryOnConflict(ctx, func() ([]ForwardedMessage, error) {
+				appendAt := func(at es.ExpectedRevision) ([]ForwardedMessage, error) {
+					return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)
 				}
-			}
-			return a.forwardTo(ctx, p, uuid, pairs[i], types[i], t.To, records, at)
-		})
+				if types[i] == chat.Group {
+					// Counted against the group's send rate as a send is.
+					return speakAndAppend(ctx, a, p, t.To, nil, appendAt)
+				}
+				return appendAt(es.Any)
+			})
+		}
 		if err != nil {
 			return Forwarded{}, err
 		}

@@ -63,15 +63,10 @@ func (a *App) queueSend(ctx context.Context, p Principal, out chat.Outgoing, ear
 		return nil, err
 	}
 	if out.ChatType == chat.Group {
-		eventID := messageEventID(p.Tenant, out.GroupID, p.MemberID, out.UUID)
 		return retryOnConflict(ctx, func() (func() (SendResult, error), error) {
-			at, err := a.speakInGroup(ctx, p, out.GroupID, eventID, earlier)
-			if err != nil {
-				return orRetried(err, func(at es.ExpectedRevision) (func() (SendResult, error), error) {
-					return a.queueChecked(ctx, p, out.GroupID, out, at)
-				})
-			}
-			return a.queueReply(ctx, p, out.GroupID, out, at)
+			return speakAndAppend(ctx, a, p, out.GroupID, earlier, func(at es.ExpectedRevision) (func() (SendResult, error), error) {
+				return a.queueReply(ctx, p, out.GroupID, out, at)
+			})
 		})
 	}
 	pair, err := a.authorizeFriendChat(ctx, p, out.To, "send")
