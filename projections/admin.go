@@ -405,10 +405,7 @@ func (r *Rebuilder) run(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("projections: shadow checkpoints: %w", err)
 	}
-	from := sh.folded(checkpoints)
-	if sh.trail != nil {
-		from = min(from, sh.trail.folded(checkpoints))
-	}
+	from := sh.everyFolded(checkpoints)
 	r.update(func(p *Rebuild) { p.From, p.Position = from, from })
 	var folded uint64 // events folded by the folds before the current one
 	progress := func(f Folded) {

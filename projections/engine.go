@@ -220,6 +220,16 @@ func (e *Engine) Run(ctx context.Context) error {
 	return e.elect(ctx)
 }
 
+// everyFolded is the position every projector it folds or trails has
+// folded, by their checkpoints.
+func (e *Engine) everyFolded(checkpoints map[string]uint64) uint64 {
+	pos := e.folded(checkpoints)
+	if e.trail != nil {
+		pos = min(pos, e.trail.folded(checkpoints))
+	}
+	return pos
+}
+
 // folded is the position every projector it folds has folded, by their
 // checkpoints.
 func (e *Engine) folded(checkpoints map[string]uint64) uint64 {
@@ -667,6 +677,8 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 	if e.trail == nil {
 		return e.foldTo(ctx, to, progress)
 	}
+	// Both positions are set before either folds, so that the first
+	// progress told is never below where they start.
 	for _, x := range []*Engine{e, e.trail} {
 		checkpoints, err := x.store.Checkpoints(ctx)
 		if err != nil {
@@ -675,24 +687,30 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 		x.advance(x.folded(checkpoints))
 	}
 	var mu sync.Mutex
-	var led Folded
-	tell := func(lead *Folded) {
-		mu.Lock()
-		defer mu.Unlock()
-		if lead != nil {
-			led = *lead
-		}
+	var led Folded // the others' last progress
+	tell := func() {
 		if progress != nil {
 			f := led
-			f.Position = min(e.Position(), e.trail.Position())
+			f.Position = e.settled()
 			progress(f)
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	trailed := make(chan error, 1)
-	go func() { trailed <- e.trail.foldTo(ctx, to, func(Folded) { tell(nil) }) }()
-	err := e.foldTo(ctx, to, func(f Folded) { tell(&f) })
+	go func() {
+		trailed <- e.trail.foldTo(ctx, to, func(Folded) {
+			mu.Lock()
+			defer mu.Unlock()
+			tell()
+		})
+	}()
+	err := e.foldTo(ctx, to, func(f Folded) {
+		mu.Lock()
+		defer mu.Unlock()
+		led = f
+		tell()
+	})
 	if err != nil {
 		cancel()
 	}
