@@ -133,9 +133,8 @@ func runSockets(ctx context.Context, args []string) error {
 // measureSockets runs the delivery throughput and the latency runs (in the
 // order cfg asks) over the open sockets cs of members ms (pairs 2i, 2i+1),
 // and closes them. probe, if any, reports the lease holder's fold rate.
-// measureSockets runs the throughput and latency runs over the sockets cs
-// of members ms; nodeOf, nil on the relay, is the server of member i, which
-// a receiver told to resync reads its chat back from.
+// nodeOf, nil on the relay, is the server of member i, which a receiver
+// told to resync reads its chat back from.
 func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*wsclient.Client, probe *foldProbe, nodeOf func(int) *server) error {
 	defer closeAll(cs)
 	pairs := make([]pairConn, cfg.pairs)
