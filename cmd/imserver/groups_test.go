@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -96,6 +97,66 @@ var _ = Describe("Groups", func() {
 		s.written("PUT", "/v1/chat/groupInfo/transfer", alice, map[string]string{"groupId": g, "memberId": carol.ID})
 		pos = s.written("PUT", "/v1/chat/groupInfo/leave", alice, map[string]string{"groupId": g})
 		Expect(members(carol, g, pos)).To(Equal([]string{"carol001:Owner"}))
+	})
+
+	It("answers a member's send or forward retried at the group's rate with its first, and nobody else's retry of its ids", func() {
+		s.ok("POST", "/v1/admin/tenant/create", s.operator().Token, map[string]string{"code": "x0002", "name": "B"}, nil)
+		foreigner := s.registerIn("x0002", "foreign1")
+		var created struct{ GroupID string }
+		s.ok("POST", "/v1/chat/groupInfo/build", alice.Token, map[string]any{"name": "Team", "memberIds": []string{bob.ID, carol.ID}}, &created)
+		g := created.GroupID
+		s.written("PUT", "/v1/chat/groupInfo/modify", alice, map[string]any{"groupId": g, "sendRate": "FivePerMinute"})
+		send := map[string]string{"uuid": "bob-first", "chatType": "Group", "groupId": g, "content": "first"}
+		var first struct{ ID string }
+		s.ok("POST", "/v1/message/send", bob.Token, send, &first)
+		forward := map[string]any{"uuid": "bob-fwd", "messageIds": []string{first.ID}, "targets": []map[string]string{{"chatType": "Group", "to": g}}}
+		var forwarded struct{ Messages []struct{ ID string } }
+		s.ok("POST", "/v1/message/forward", bob.Token, forward, &forwarded)
+		for i := range 3 {
+			s.ok("POST", "/v1/message/send", bob.Token, map[string]string{"uuid": fmt.Sprint("bob-", i), "chatType": "Group", "groupId": g, "content": "x"}, nil)
+		}
+		s.refused("POST", "/v1/message/send", bob, map[string]string{"uuid": "bob-new", "chatType": "Group", "groupId": g, "content": "x"},
+			http.StatusTooManyRequests, "you are sending messages too fast in this group, try again in a moment")
+		head := s.head()
+
+		// At the rate, the member's retries get their first answers, twice at once.
+		ids := make([]string, 4)
+		var wg sync.WaitGroup
+		for i := range ids {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				var again struct{ ID string }
+				if i%2 == 0 {
+					s.ok("POST", "/v1/message/send", bob.Token, send, &again)
+					ids[i] = again.ID
+					return
+				}
+				var fwd struct{ Messages []struct{ ID string } }
+				s.ok("POST", "/v1/message/forward", bob.Token, forward, &fwd)
+				ids[i] = fwd.Messages[0].ID
+			})
+		}
+		wg.Wait()
+		Expect(ids).To(Equal([]string{first.ID, forwarded.Messages[0].ID, first.ID, forwarded.Messages[0].ID}))
+
+		// Nobody else gets anything of them with their real ids: another
+		// tenant's member, a same-tenant stranger, a member who left.
+		s.written("PUT", "/v1/chat/groupInfo/leave", carol, map[string]string{"groupId": g})
+		head = s.head()
+		for _, m := range []member{foreigner, dave, carol} {
+			for _, body := range []any{send, forward} {
+				path := "/v1/message/send"
+				if _, ok := body.(map[string]any); ok {
+					path = "/v1/message/forward"
+				}
+				status, env := s.call("POST", path, m.Token, body)
+				Expect(status).To(BeNumerically(">=", 400), "%s %s", m.ID, path)
+				Expect(status).To(BeNumerically("<", 500), "%s %s", m.ID, path)
+				Expect(string(env.Data)).NotTo(ContainSubstring(first.ID))
+				Expect(string(env.Data)).NotTo(ContainSubstring(forwarded.Messages[0].ID))
+			}
+		}
+		Expect(s.head()).To(Equal(head), "nothing appended")
 	})
 
 	It("refuses bad input with a clear 4xx and appends nothing", func() {
