@@ -178,6 +178,40 @@ func (w *searchWrites) finalize() {
 	}
 }
 
+// A rebuild's shadow indexes the whole log, and nothing searches it
+// meanwhile. FTS5 merging the index's segments as it grows (automerge)
+// would rewrite each gram several times over; the shadow defers that: each
+// transaction leaves a segment, merged only once 256 wait on one level (far
+// from FTS5's bound of 2,000 segments). Settling the shadow merges the
+// index once, whole, and sets FTS5's defaults back for the folding after.
+// FTS5 keeps these settings in the search file.
+const (
+	deferSearchMerges = `INSERT INTO message_search (message_search, rank) VALUES ('automerge', 0);
+		INSERT INTO message_search (message_search, rank) VALUES ('crisismerge', 256)`
+	mergeSearchIndex = `INSERT INTO message_search (message_search) VALUES ('optimize');
+		INSERT INTO message_search (message_search, rank) VALUES ('automerge', 4);
+		INSERT INTO message_search (message_search, rank) VALUES ('crisismerge', 16)`
+)
+
+// execSearchWriter runs sql on the connection that writes the search file:
+// the trailing writer once the store is split, the writer before.
+func (s *Store) execSearchWriter(sql string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.writer == nil {
+		return errClosed
+	}
+	if !s.split {
+		return s.writer.Exec(sql)
+	}
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	if s.trail == nil {
+		return errClosed
+	}
+	return s.trail.c.Exec(sql)
+}
+
 // trailWriter is the writer of the projectors the engine trails.
 type trailWriter struct {
 	c  *sqlitec.Conn

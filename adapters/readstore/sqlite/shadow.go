@@ -39,13 +39,18 @@ func (s *Store) ShadowPath() string { return s.path + shadowSuffix }
 func (s *Store) OpenShadow(context.Context) (projections.ReadStore, error) {
 	path := s.ShadowPath()
 	sh, err := Open(path)
-	if err == nil {
-		return sh, nil
+	if err != nil {
+		if err := removeDB(path); err != nil {
+			return nil, err
+		}
+		if sh, err = Open(path); err != nil {
+			return nil, err
+		}
 	}
-	if err := removeDB(path); err != nil {
-		return nil, err
+	if err := sh.execSearchWriter(deferSearchMerges); err != nil {
+		return nil, errors.Join(fmt.Errorf("sqliteread: defer the merges of %s's search index: %w", path, err), sh.Close())
 	}
-	return Open(path)
+	return sh, nil
 }
 
 // CloseShadow closes a shadow, which stays on disk for a rebuild to resume.
@@ -162,13 +167,17 @@ func finishSwap(path string) error {
 	return moveShadowIn(path, true)
 }
 
-// SettleShadow copies the shadow's WAL into its files and syncs them while
-// the store still serves: the swap's checkpoint then copies, and its
-// directory sync writes out, only what the shadow folds after.
+// SettleShadow merges the shadow's search index, then copies the shadow's
+// WAL into its files and syncs them while the store still serves: the
+// swap's checkpoint then copies, and its directory sync writes out, only
+// what the shadow folds after.
 func (s *Store) SettleShadow(_ context.Context, shadow projections.ReadStore) error {
 	sh, err := s.shadowOf(shadow)
 	if err != nil {
 		return err
+	}
+	if err := sh.execSearchWriter(mergeSearchIndex); err != nil {
+		return fmt.Errorf("sqliteread: merge the search index of the shadow %s: %w", sh.path, err)
 	}
 	if err := sh.checkpointed(); err != nil {
 		return fmt.Errorf("sqliteread: settle the shadow %s: %w", sh.path, err)

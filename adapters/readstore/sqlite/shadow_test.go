@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	sqliteread "github.com/eventchat/eventchat/adapters/readstore/sqlite"
+	"github.com/eventchat/eventchat/adapters/sqlitec"
 	"github.com/eventchat/eventchat/projections"
 )
 
@@ -131,6 +132,54 @@ var _ = Describe("sqlite read store shadow", func() {
 		Expect(live.SwapIn(ctx, shadow)).To(Succeed())
 		Expect(found(live, "m199")).To(BeTrue())
 		Expect(live.Checkpoints(ctx)).To(Equal(map[string]uint64{"members.v1": 200, "search.v1": 200}))
+	})
+
+	It("defers the merges of a shadow's search index while it folds, and merges it whole when it settles", func() {
+		shadow, err := live.OpenShadow(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		trail, err := shadow.(projections.TrailWriting).Trailing()
+		Expect(err).NotTo(HaveOccurred())
+		for round := range 12 {
+			ms := make([]projections.Message, 50)
+			ids := make([]string, len(ms))
+			for i := range ms {
+				n := round*len(ms) + i
+				ids[i] = fmt.Sprintf("m%d", n)
+				ms[i] = projections.Message{ID: ids[i], Tenant: "x0001", ChatID: "ab", Seq: uint64(n + 1), ChatType: "Friend",
+					From: "bob", To: "alice", MsgType: "Text", Content: fmt.Sprintf("round r%dr word w%dz", round, n), Status: projections.StatusUnread}
+			}
+			Expect(shadow.Update(ctx, func(tx projections.Tx) error { return tx.InsertMessages(ctx, ms) })).To(Succeed())
+			Expect(trail.Update(ctx, func(tx projections.Tx) error { return tx.IndexMessages(ctx, ids) })).To(Succeed())
+		}
+		search, err := sqlitec.Open(live.ShadowPath() + ".search")
+		Expect(err).NotTo(HaveOccurred())
+		defer search.Close()
+		count := func(query string) int64 {
+			GinkgoHelper()
+			var n int64
+			Expect(search.QueryRow(query, func(st *sqlitec.Stmt) { n = st.Int(0) })).To(Succeed())
+			return n
+		}
+		segments := `SELECT count(DISTINCT segid) FROM message_search_idx`
+		setting := func(k string) string {
+			return `SELECT coalesce((SELECT v FROM message_search_config WHERE k = '` + k + `'), -1)`
+		}
+		Expect(count(segments)).To(Equal(int64(12)), "a segment a transaction, none merged")
+		Expect([]int64{count(setting("automerge")), count(setting("crisismerge"))}).To(Equal([]int64{0, 256}), "merges deferred")
+
+		Expect(live.SettleShadow(ctx, shadow)).To(Succeed())
+		Expect(count(segments)).To(Equal(int64(1)))
+		Expect([]int64{count(setting("automerge")), count(setting("crisismerge"))}).To(Equal([]int64{4, 16}), "FTS5's defaults")
+		Expect(count(`SELECT count(*) FROM message_search WHERE message_search MATCH '"317"'`)).To(Equal(int64(1)))
+		Expect(count(`SELECT count(*) FROM message_search WHERE message_search MATCH '"r7r"'`)).To(Equal(int64(50)))
+
+		Expect(live.SwapIn(ctx, shadow)).To(Succeed())
+		swapped, err := sqlitec.Open(filepath.Join(filepath.Dir(live.ShadowPath()), "read.db.search"))
+		Expect(err).NotTo(HaveOccurred())
+		defer swapped.Close()
+		var rowid int64
+		Expect(swapped.QueryRow(`SELECT rowid FROM message_search WHERE message_search MATCH '"317"'`, func(st *sqlitec.Stmt) { rowid = st.Int(0) })).To(Succeed())
+		Expect(rowid).To(BeNumerically(">", 0), "the store searches the merged index")
 	})
 
 	// closedWithShadow is the path of a closed store holding "old", at 1,
