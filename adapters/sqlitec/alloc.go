@@ -20,9 +20,6 @@ import (
 // mutex, or is carved from a span that stays mapped. A freed block goes back
 // to its list, not to the system: the process keeps the high-water mark of
 // SQLite's memory (its page caches, FTS5's buffers), not more.
-//
-// SQLite's own count of the memory in use is off too: it took a global
-// mutex around every allocation, and nothing reads it.
 
 const (
 	// blockHeader precedes every block: its size class, or for a block
@@ -197,14 +194,9 @@ func init() {
 	}
 	tls := libc.NewTLS()
 	defer tls.Close()
-	config(tls, sqlite3.SQLITE_CONFIG_MALLOC, uintptr(unsafe.Pointer(&blockMethods)))
-	config(tls, sqlite3.SQLITE_CONFIG_MEMSTATUS, 0)
-}
-
-func config(tls *libc.TLS, op int32, arg uintptr) {
-	va := libc.NewVaList(arg)
+	va := libc.NewVaList(uintptr(unsafe.Pointer(&blockMethods)))
 	defer libc.Xfree(tls, va)
-	if rc := sqlite3.Xsqlite3_config(tls, op, va); rc != sqlite3.SQLITE_OK {
-		panic(fmt.Sprintf("sqlitec: sqlite3_config(%d): %d", op, rc))
+	if rc := sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_MALLOC, va); rc != sqlite3.SQLITE_OK {
+		panic(fmt.Sprintf("sqlitec: configure SQLite's allocator: %d", rc))
 	}
 }
