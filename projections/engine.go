@@ -670,12 +670,14 @@ func (e *Engine) Paused(fn func(position uint64) error) error {
 // its deltas are discarded.
 //
 // The projectors it trails (Trail) fold alongside, on their own writer and
-// so on another core, each batch once the others have folded it; FoldTo
-// returns once both have folded to. The position progress tells is then
-// the one both have folded, and its events those of the others.
+// so on another core, each batch once the others have folded it: the batch
+// they folded, when it holds every event the trailed ones fold, instead of
+// the log read and decoded again. FoldTo returns once both have folded to.
+// The position progress tells is then the one both have folded, and its
+// events those of the others.
 func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) error {
 	if e.trail == nil {
-		return e.foldTo(ctx, to, progress)
+		return e.foldTo(ctx, to, nil, nil, progress)
 	}
 	// Both positions are set before either folds, so that the first
 	// progress told is never below where they start.
@@ -695,17 +697,35 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 			progress(f)
 		}
 	}
+	trailTell := func(Folded) {
+		mu.Lock()
+		defer mu.Unlock()
+		tell()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var hand chan decoded
+	if e.feeds(e.trail) {
+		hand = make(chan decoded, 2)
+	}
 	trailed := make(chan error, 1)
-	go func() {
-		trailed <- e.trail.foldTo(ctx, to, func(Folded) {
-			mu.Lock()
-			defer mu.Unlock()
-			tell()
-		})
-	}()
-	err := e.foldTo(ctx, to, func(f Folded) {
+	go func(start uint64) {
+		if hand == nil {
+			trailed <- e.trail.foldTo(ctx, to, nil, nil, trailTell)
+			return
+		}
+		// Behind where the others start, the trailed ones read the log
+		// up to there first.
+		err := e.trail.foldTo(ctx, min(start, to), nil, nil, trailTell)
+		if err == nil {
+			err = e.trail.foldTo(ctx, to, hand, nil, trailTell)
+		}
+		if err != nil {
+			cancel() // the others hand it no more batches
+		}
+		trailed <- err
+	}(e.Position())
+	err := e.foldTo(ctx, to, nil, hand, func(f Folded) {
 		mu.Lock()
 		defer mu.Unlock()
 		led = f
@@ -717,7 +737,32 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 	return errors.Join(err, <-trailed)
 }
 
-func (e *Engine) foldTo(ctx context.Context, to uint64, progress func(Folded)) error {
+// feeds reports whether the batches e folds hold every event the trailing
+// engine t folds: e decodes every type t does, and neither passes events
+// over by their record.
+func (e *Engine) feeds(t *Engine) bool {
+	if e.keep != nil || t.keep != nil {
+		return false
+	}
+	if e.only == nil {
+		return true
+	}
+	if t.only == nil {
+		return false
+	}
+	for typ := range t.only {
+		if !e.only[typ] {
+			return false
+		}
+	}
+	return true
+}
+
+// foldTo folds from the store's checkpoints up to to: the log, which it
+// reads and decodes ahead of folding, or, when fed is set, the batches its
+// lead folded (of which it folds what it has not). Each batch it folds then
+// goes to handOn, when set.
+func (e *Engine) foldTo(ctx context.Context, to uint64, fed <-chan decoded, handOn chan<- decoded, progress func(Folded)) error {
 	checkpoints, err := e.store.Checkpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: checkpoints: %w", err)
@@ -727,15 +772,19 @@ func (e *Engine) foldTo(ctx context.Context, to uint64, progress func(Folded)) e
 	if from >= to {
 		return nil
 	}
-	sub, err := e.log.SubscribeAll(ctx, from)
-	if err != nil {
-		return fmt.Errorf("projections: subscribe: %w", err)
+	pages := fed
+	if pages == nil {
+		sub, err := e.log.SubscribeAll(ctx, from)
+		if err != nil {
+			return fmt.Errorf("projections: subscribe: %w", err)
+		}
+		defer sub.Close()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		read := make(chan decoded, 4)
+		go e.read(ctx, sub, read)
+		pages = read
 	}
-	defer sub.Close()
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	pages := make(chan decoded, 4)
-	go e.read(ctx, sub, pages)
 	var done Folded
 	for from < to {
 		var batch decoded
@@ -764,6 +813,13 @@ func (e *Engine) foldTo(ctx context.Context, to uint64, progress func(Folded)) e
 			if err := e.fold(ctx, batch.envs, batch.last, checkpoints); err != nil {
 				e.setErr(err)
 				return err
+			}
+			if handOn != nil {
+				select {
+				case handOn <- decoded{envs: batch.envs, last: batch.last}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
 			from = batch.last
 			done.Position, done.Events = from, done.Events+uint64(len(batch.envs))

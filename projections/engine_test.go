@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -63,6 +64,31 @@ func run(e *projections.Engine) func() {
 		cancel()
 		Expect(<-done).To(Succeed())
 	}
+}
+
+// countingLog counts the events its subscriptions deliver.
+type countingLog struct {
+	*sqlitestore.Store
+	read atomic.Uint64
+}
+
+func (l *countingLog) SubscribeAll(ctx context.Context, after uint64) (es.Subscription, error) {
+	sub, err := l.Store.SubscribeAll(ctx, after)
+	if err != nil {
+		return nil, err
+	}
+	return countingSubscription{sub, &l.read}, nil
+}
+
+type countingSubscription struct {
+	es.Subscription
+	read *atomic.Uint64
+}
+
+func (s countingSubscription) Next(ctx context.Context) ([]es.RecordedEvent, error) {
+	recs, err := s.Subscription.Next(ctx)
+	s.read.Add(uint64(len(recs)))
+	return recs, err
 }
 
 // renamed is a projector under another version's name.
@@ -238,6 +264,18 @@ var _ = Describe("The engine", func() {
 		Expect(store.Hash(ctx)).To(HaveKeyWithValue("search", empty["search"]), "a recalled message leaves the index")
 	})
 
+	// messagesWithRecalls appends n messages, every seventh recalled, and
+	// returns the last position.
+	messagesWithRecalls := func(n int) (last uint64) {
+		for i := range n {
+			last = appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", fmt.Sprintf("tin nhắn số %d", i)))
+			if i%7 == 0 {
+				last = appendEvent(log, chatStream, &chat.MessageRecalled{MessageID: fmt.Sprint("m", i), By: "1", At: 2000})
+			}
+		}
+		return last
+	}
+
 	It("rebuilds the search index beside the others, on its own writer, never ahead of the messages it indexes", func() {
 		store := openStore()
 		e := engine(log, store, nil)
@@ -245,13 +283,7 @@ var _ = Describe("The engine", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stop := run(e)
 		defer stop()
-		var last uint64
-		for i := range 6000 {
-			last = appendEvent(log, chatStream, sent(fmt.Sprint("m", i), "1", "2", fmt.Sprintf("tin nhắn số %d", i)))
-			if i%7 == 0 {
-				last = appendEvent(log, chatStream, &chat.MessageRecalled{MessageID: fmt.Sprint("m", i), By: "1", At: 2000})
-			}
-		}
+		last := messagesWithRecalls(6000)
 		waitFor(e, last)
 		waitFor(search, last)
 		live, err := store.Hash(ctx)
@@ -267,6 +299,53 @@ var _ = Describe("The engine", func() {
 		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
 		Expect(rebuilder.Progress().Done).To(BeNumerically(">=", 6000))
 		Expect(store.Hash(ctx)).To(Equal(live))
+	})
+
+	It("rebuilds the search index from the batches the others folded, reading the log once", func() {
+		counted := &countingLog{Store: log}
+		store := openStore()
+		e := projections.NewEngine(counted, store, nil, catalog.Registry(),
+			projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
+		search, err := e.Trail(projections.SearchIndex{})
+		Expect(err).NotTo(HaveOccurred())
+		stop := run(e)
+		defer stop()
+		last := messagesWithRecalls(3000)
+		waitFor(e, last)
+		waitFor(search, last)
+		live, err := store.Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+
+		counted.read.Store(0)
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		_, err = rebuilder.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
+		Expect(store.Hash(ctx)).To(Equal(live))
+		Expect(counted.read.Load()).To(BeNumerically("<", last*3/2), "%d events, read once, not once for each writer", last)
+	})
+
+	It("folds a trailing projector left behind from the log up to where the others start, then from their batches", func() {
+		last := messagesWithRecalls(3000)
+		together := openStore()
+		e := engine(log, together, nil)
+		_, err := e.Trail(projections.SearchIndex{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.FoldTo(ctx, last, nil)).To(Succeed())
+
+		behind := openStore()
+		Expect(engine(log, behind, nil).FoldTo(ctx, last/2, nil)).To(Succeed())
+		e = engine(log, behind, nil)
+		_, err = e.Trail(projections.SearchIndex{})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(e.FoldTo(ctx, last, nil)).To(Succeed())
+		checkpoints, err := behind.Checkpoints(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(checkpoints).To(HaveKeyWithValue("search.v1", last))
+		want, err := together.Hash(ctx)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(behind.Hash(ctx)).To(Equal(want))
 	})
 
 	It("reports a rebuild under traffic with its head following the log's: never folded beyond the head, never complete at its start", func() {
