@@ -54,6 +54,10 @@ func runRebuild(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopProfile()
+	rssBefore, err := rssKiB("self")
+	if err != nil {
+		return err
+	}
 	start, cpu := time.Now(), startCPU("self")
 	if _, err := r.Start("all"); err != nil {
 		return err
@@ -77,6 +81,11 @@ func runRebuild(ctx context.Context, args []string) error {
 			detail("%d events rebuilt into a shadow and swapped in at %d in %.2f s%s; the swap held the live projections %.1f ms",
 				p.Done, p.SwappedAt, elapsed.Seconds(), cpu.use().perEvent(p.Done), p.SwapHeldMs)
 			detail("members meanwhile: %s", memberLag())
+			rssAfter, err := rssKiB("self")
+			if err != nil {
+				return err
+			}
+			detail("the process's RSS: %.0f MiB before the rebuild, %.0f MiB after the swap", float64(rssBefore)/1024, float64(rssAfter)/1024)
 			return nil
 		}
 		select {
