@@ -704,27 +704,24 @@ func (e *Engine) FoldTo(ctx context.Context, to uint64, progress func(Folded)) e
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The trailed ones read the log themselves up to readTo: where the
+	// others start, when these hand them their batches.
 	var hand chan decoded
+	readTo := to
 	if e.feeds(e.trail) {
-		hand = make(chan decoded, 2)
+		hand, readTo = make(chan decoded, 2), min(e.Position(), to)
 	}
 	trailed := make(chan error, 1)
-	go func(start uint64) {
-		if hand == nil {
-			trailed <- e.trail.foldTo(ctx, to, nil, nil, trailTell)
-			return
-		}
-		// Behind where the others start, the trailed ones read the log
-		// up to there first.
-		err := e.trail.foldTo(ctx, min(start, to), nil, nil, trailTell)
-		if err == nil {
+	go func() {
+		err := e.trail.foldTo(ctx, readTo, nil, nil, trailTell)
+		if err == nil && hand != nil {
 			err = e.trail.foldTo(ctx, to, hand, nil, trailTell)
 		}
-		if err != nil {
-			cancel() // the others hand it no more batches
+		if err != nil && hand != nil {
+			cancel() // the others would wait to hand it their next batch
 		}
 		trailed <- err
-	}(e.Position())
+	}()
 	err := e.foldTo(ctx, to, nil, hand, func(f Folded) {
 		mu.Lock()
 		defer mu.Unlock()
