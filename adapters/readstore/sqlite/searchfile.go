@@ -193,23 +193,29 @@ const (
 		INSERT INTO message_search (message_search, rank) VALUES ('crisismerge', 16)`
 )
 
-// execSearchWriter runs sql on the connection that writes the search file:
-// the trailing writer once the store is split, the writer before.
+// execSearchWriter runs sql on the connection that writes the search file.
 func (s *Store) execSearchWriter(sql string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.writer == nil {
 		return errClosed
 	}
+	return s.onSearchWriter(func(c *sqlitec.Conn) error { return c.Exec(sql) })
+}
+
+// onSearchWriter runs fn on the connection that writes the search file: the
+// trailing writer once the store is split, the writer before. s.mu must be
+// held, the writer open.
+func (s *Store) onSearchWriter(fn func(*sqlitec.Conn) error) error {
 	if !s.split {
-		return s.writer.Exec(sql)
+		return fn(s.writer)
 	}
 	s.tmu.Lock()
 	defer s.tmu.Unlock()
 	if s.trail == nil {
 		return errClosed
 	}
-	return s.trail.c.Exec(sql)
+	return fn(s.trail.c)
 }
 
 // trailWriter is the writer of the projectors the engine trails.

@@ -243,15 +243,11 @@ func (s *Store) checkpointed() error {
 	// A checkpoint must copy a synced WAL, and the writer defers its syncs.
 	err := errors.Join(s.writer.SyncWAL(), s.writer.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`))
 	if !s.split {
-		return err
+		return err // the writer's checkpoint copied the search file's WAL too
 	}
-	// The search file's WAL is the trailing writer's.
-	s.tmu.Lock()
-	defer s.tmu.Unlock()
-	if s.trail == nil {
-		return errors.Join(err, errClosed)
-	}
-	return errors.Join(err, s.trail.c.SyncWAL(), s.trail.c.Exec(`PRAGMA search.wal_checkpoint(TRUNCATE)`))
+	return errors.Join(err, s.onSearchWriter(func(c *sqlitec.Conn) error {
+		return errors.Join(c.SyncWAL(), c.Exec(`PRAGMA search.wal_checkpoint(TRUNCATE)`))
+	}))
 }
 
 // removeDB removes a store's files and its search file's, the WALs first.
