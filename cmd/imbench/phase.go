@@ -144,9 +144,12 @@ func (ph *phase) delivered(uuid string) {
 }
 
 // missing counts acknowledged messages not delivered yet, nor read back.
-func (ph *phase) missing() int {
+func (ph *phase) missing() int { return ph.missingIn(0, len(ph.acked)) }
+
+// missingIn counts the missing messages of indexes from to to (excluded).
+func (ph *phase) missingIn(from, to int) int {
 	n := 0
-	for i := range ph.acked {
+	for i := from; i < to; i++ {
 		if ph.isMissing(i) {
 			n++
 		}
@@ -186,16 +189,7 @@ func (ph *phase) settleDeliveries(ctx context.Context, limit time.Duration, pair
 // messages read its chat back, and returns how many are still missing.
 func (ph *phase) readBackResynced(ctx context.Context, pairs []pairConn) (int, error) {
 	for p := range pairs {
-		if !ph.resynced[p].Load() || pairs[p].readBack == nil {
-			continue
-		}
-		missing := 0
-		for seq := range ph.perPair {
-			if ph.isMissing(p*ph.perPair + seq) {
-				missing++
-			}
-		}
-		if missing == 0 {
+		if !ph.resynced[p].Load() || pairs[p].readBack == nil || ph.missingIn(p*ph.perPair, (p+1)*ph.perPair) == 0 {
 			continue
 		}
 		err := pairs[p].readBack(ctx, func(uuid string) {

@@ -175,7 +175,7 @@ func (s *server) chatReader(reader member, peer string) func(ctx context.Context
 				ID   string `json:"id"`
 				UUID string `json:"uuid"`
 			}
-			if err := s.call(ctx, "GET", path, reader.Token, nil, &page); err != nil {
+			if err := s.call(ctx, http.MethodGet, path, reader.Token, nil, &page); err != nil {
 				return err
 			}
 			for _, m := range page {
