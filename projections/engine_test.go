@@ -99,7 +99,7 @@ type renamed struct {
 
 func (r renamed) Name() string { return r.name }
 
-func engine(log *sqlitestore.Store, store projections.ReadStore, pub projections.Publisher) *projections.Engine {
+func engine(log projections.EventLog, store projections.ReadStore, pub projections.Publisher) *projections.Engine {
 	return projections.NewEngine(log, store, pub, catalog.Registry(),
 		projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
 }
@@ -276,52 +276,51 @@ var _ = Describe("The engine", func() {
 		return last
 	}
 
-	It("rebuilds the search index beside the others, on its own writer, never ahead of the messages it indexes", func() {
-		store := openStore()
+	// searching runs an engine over log into store, the search index
+	// trailing it, until the spec ends; it appends what fill does, waits
+	// until both have folded it and returns the engine, the last position
+	// and the store's hashes.
+	searching := func(log projections.EventLog, store *sqliteread.Store, fill func() uint64) (*projections.Engine, uint64, map[string]string) {
 		e := engine(log, store, nil)
 		search, err := e.Trail(projections.SearchIndex{})
 		Expect(err).NotTo(HaveOccurred())
-		stop := run(e)
-		defer stop()
-		last := messagesWithRecalls(6000)
+		DeferCleanup(run(e))
+		last := fill()
 		waitFor(e, last)
 		waitFor(search, last)
-		live, err := store.Hash(ctx)
+		hashes, err := store.Hash(ctx)
 		Expect(err).NotTo(HaveOccurred())
+		return e, last, hashes
+	}
+	// rebuiltAll rebuilds every read model of e's store and returns its
+	// progress once the shadow is swapped in.
+	rebuiltAll := func(e *projections.Engine, store *sqliteread.Store) projections.Rebuild {
+		rebuilder := projections.NewRebuilder(e, store)
+		DeferCleanup(rebuilder.Close)
+		_, err := rebuilder.Start("all")
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
+		return rebuilder.Progress()
+	}
+
+	It("rebuilds the search index beside the others, on its own writer, never ahead of the messages it indexes", func() {
+		store := openStore()
+		e, _, live := searching(log, store, func() uint64 { return messagesWithRecalls(6000) })
 		empty, err := openStore().Hash(ctx)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(live["search"]).NotTo(Equal(empty["search"]))
 
-		rebuilder := projections.NewRebuilder(e, store)
-		DeferCleanup(rebuilder.Close)
-		_, err = rebuilder.Start("all")
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
-		Expect(rebuilder.Progress().Done).To(BeNumerically(">=", 6000))
+		Expect(rebuiltAll(e, store).Done).To(BeNumerically(">=", 6000))
 		Expect(store.Hash(ctx)).To(Equal(live))
 	})
 
 	It("rebuilds the search index from the batches the others folded, reading the log once", func() {
 		counted := &countingLog{Store: log}
 		store := openStore()
-		e := projections.NewEngine(counted, store, nil, catalog.Registry(),
-			projections.Members{}, projections.Auth{}, projections.Friends{}, projections.Chats{})
-		search, err := e.Trail(projections.SearchIndex{})
-		Expect(err).NotTo(HaveOccurred())
-		stop := run(e)
-		defer stop()
-		last := messagesWithRecalls(3000)
-		waitFor(e, last)
-		waitFor(search, last)
-		live, err := store.Hash(ctx)
-		Expect(err).NotTo(HaveOccurred())
+		e, last, live := searching(counted, store, func() uint64 { return messagesWithRecalls(3000) })
 
 		counted.read.Store(0)
-		rebuilder := projections.NewRebuilder(e, store)
-		DeferCleanup(rebuilder.Close)
-		_, err = rebuilder.Start("all")
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(func() string { return rebuilder.Progress().State }, 20*time.Second).Should(Equal(projections.RebuildDone))
+		rebuiltAll(e, store)
 		Expect(store.Hash(ctx)).To(Equal(live))
 		Expect(counted.read.Load()).To(BeNumerically("<", last*3/2), "%d events, read once, not once for each writer", last)
 	})

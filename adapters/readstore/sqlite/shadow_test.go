@@ -111,11 +111,19 @@ var _ = Describe("sqlite read store shadow", func() {
 		Expect(live.SettleShadow(ctx, other)).To(MatchError(ContainSubstring("not the shadow of")))
 	})
 
-	It("settles the search file of a shadow that folds it on a trailing writer", func() {
+	// trailingShadow opens the live store's shadow and its trailing writer,
+	// as a rebuild does.
+	trailingShadow := func() (shadow, trail projections.ReadStore) {
+		GinkgoHelper()
 		shadow, err := live.OpenShadow(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		trail, err := shadow.(projections.TrailWriting).Trailing()
+		trail, err = shadow.(projections.TrailWriting).Trailing()
 		Expect(err).NotTo(HaveOccurred())
+		return shadow, trail
+	}
+
+	It("settles the search file of a shadow that folds it on a trailing writer", func() {
+		shadow, trail := trailingShadow()
 		for i := range 200 {
 			put(shadow, fmt.Sprintf("m%d", i), uint64(i+1))
 			Expect(trail.Update(ctx, func(tx projections.Tx) error { return tx.SetCheckpoint(ctx, "search.v1", uint64(i+1)) })).To(Succeed())
@@ -135,10 +143,7 @@ var _ = Describe("sqlite read store shadow", func() {
 	})
 
 	It("defers the merges of a shadow's search index while it folds, and merges it whole when it settles", func() {
-		shadow, err := live.OpenShadow(ctx)
-		Expect(err).NotTo(HaveOccurred())
-		trail, err := shadow.(projections.TrailWriting).Trailing()
-		Expect(err).NotTo(HaveOccurred())
+		shadow, trail := trailingShadow()
 		for round := range 12 {
 			ms := make([]projections.Message, 50)
 			ids := make([]string, len(ms))
