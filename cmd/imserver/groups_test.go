@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/eventchat/eventchat/adapters/ws/wsclient"
 )
 
 var _ = Describe("Groups", func() {
@@ -138,6 +142,29 @@ var _ = Describe("Groups", func() {
 		}
 		wg.Wait()
 		Expect(ids).To(Equal([]string{first.ID, forwarded.Messages[0].ID, first.ID, forwarded.Messages[0].ID}))
+		// The same over a socket, twice at once.
+		socketSend := func(c *wsclient.Client) wsclient.Reply {
+			GinkgoHelper()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			reply, err := c.Request(ctx, 11, send)
+			Expect(err).NotTo(HaveOccurred())
+			return reply
+		}
+		bobSocket := s.dial(bob)
+		replies := make([]wsclient.Reply, 2)
+		for i := range replies {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				replies[i] = socketSend(bobSocket)
+			})
+		}
+		wg.Wait()
+		for _, reply := range replies {
+			Expect(reply.OK()).To(BeTrue(), "%s %s", reply.Code, reply.Info)
+			Expect(string(reply.Data)).To(ContainSubstring(first.ID))
+		}
+		Expect(s.head()).To(Equal(head), "the retries appended nothing")
 
 		// Nobody else gets anything of them with their real ids: another
 		// tenant's member, a same-tenant stranger, a member who left.
@@ -155,6 +182,9 @@ var _ = Describe("Groups", func() {
 				Expect(string(env.Data)).NotTo(ContainSubstring(first.ID))
 				Expect(string(env.Data)).NotTo(ContainSubstring(forwarded.Messages[0].ID))
 			}
+			reply := socketSend(s.dial(m))
+			Expect(reply.OK()).To(BeFalse(), "%s over a socket", m.ID)
+			Expect(string(reply.Data)).NotTo(ContainSubstring(first.ID))
 		}
 		Expect(s.head()).To(Equal(head), "nothing appended")
 	})
