@@ -49,6 +49,11 @@ export function HistoryPanel({ credential, tenant, onExpired }: { credential: Ad
 
   const load = async (f: HistoryFilter, after: number) => {
     setLoading(true);
+    if (after === 0) {
+      // A new search's filter is not the old list's: the old lines go while it loads.
+      setApplied(null);
+      setEvents([]);
+    }
     const page = await run(() => api.events(f, after, PAGE_SIZE));
     if (page) {
       const ids = page.events.map(namedIds);
@@ -167,6 +172,7 @@ export function HistoryPanel({ credential, tenant, onExpired }: { credential: Ad
       </form>
       {error && <p className="field-error">{error}</p>}
       {exported && <p className="muted" data-testid="exported">{exported}</p>}
+      {loading && !applied && <p className="muted">{t('common.loading')}</p>}
       {applied && (
         <>
           <p className="muted">{t('admin.history.count', { n: events.length })}</p>

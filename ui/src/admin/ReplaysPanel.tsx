@@ -16,7 +16,7 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
   const lang = useLang();
   const api = useMemo(() => adminApi(credential, tenant), [credential, tenant]);
   const { error, run } = useAdminCall(onExpired);
-  const [replays, setReplays] = useState<Replay[]>([]);
+  const [replays, setReplays] = useState<Replay[] | null>(null);
   const [at, setAt] = useState('');
   const [position, setPosition] = useState('');
   const [browsing, setBrowsing] = useState<Replay | null>(null);
@@ -30,7 +30,7 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
     void refresh();
   }, [refresh]);
 
-  const running = replays.some((r) => r.state === 'running');
+  const running = !!replays?.some((r) => r.state === 'running');
   useEffect(() => {
     if (!running) return;
     const timer = setInterval(refresh, POLL_MS);
@@ -71,6 +71,8 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
         </button>
       </div>
       {error && <p className="field-error">{error}</p>}
+      {replays === null && !error && <p className="muted">{t('common.loading')}</p>}
+      {replays !== null && (
       <div className="admin-scroll">
       <table className="admin-table">
         <thead>
@@ -112,6 +114,7 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
         </tbody>
       </table>
       </div>
+      )}
     </section>
   );
 }
