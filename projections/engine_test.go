@@ -235,6 +235,7 @@ var _ = Describe("The engine", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stop := run(e)
 		defer stop()
+		waitFor(e, appendEvent(log, "x0001.member-7", &member.SessionStarted{SessionID: "s0"})) // the engine runs
 		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "Tối nay ĂN CƠM nhé"))
 		waitFor(e, pos)
 		waitFor(search, pos)
