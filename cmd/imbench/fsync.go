@@ -32,18 +32,15 @@ func runFsync(ctx context.Context, args []string) error {
 	}
 	defer f.Close()
 
-	record := make([]byte, 4096) // one page, as a WAL frame is
+	record := make([]byte, pageSize)
 	took := make([]time.Duration, 0, *count)
 	start := time.Now()
 	for len(took) < *count && time.Since(start) < *limit && ctx.Err() == nil {
-		if _, err := f.Write(record); err != nil {
-			return fmt.Errorf("write: %w", err)
+		d, err := syncPage(f, record)
+		if err != nil {
+			return err
 		}
-		t := time.Now()
-		if err := f.Sync(); err != nil {
-			return fmt.Errorf("fsync: %w", err)
-		}
-		took = append(took, time.Since(t))
+		took = append(took, d)
 	}
 	if len(took) == 0 {
 		return ctx.Err()
@@ -54,4 +51,75 @@ func runFsync(ctx context.Context, args []string) error {
 	detail("%d fsyncs of a file growing by 4 KiB each, one at a time: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms",
 		len(took), ms(percentile(took, 50)), ms(percentile(took, 90)), ms(percentile(took, 99)), ms(percentile(took, 100)))
 	return nil
+}
+
+// pageSize is what a probe writes before each fsync: one page, as a WAL
+// frame is.
+const pageSize = 4096
+
+// syncPage appends record to f and returns how long the fsync after it took.
+func syncPage(f *os.File, record []byte) (time.Duration, error) {
+	if _, err := f.Write(record); err != nil {
+		return 0, fmt.Errorf("write: %w", err)
+	}
+	t := time.Now()
+	if err := f.Sync(); err != nil {
+		return 0, fmt.Errorf("fsync: %w", err)
+	}
+	return time.Since(t), nil
+}
+
+// diskProbe fsyncs a page to a file of its own in a server's data directory
+// every probeEvery while a run lasts, so that the run's figures can be read
+// beside the disk's own stalls: a disk that stalls an fsync for 400 ms holds
+// every durable reply for as long, whatever the server does.
+type diskProbe struct {
+	took []time.Duration
+	err  error
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// probeEvery paces the probe: one small fsync against the server's hundreds a
+// second, yet any stall longer than it holds a probe's fsync.
+const probeEvery = 20 * time.Millisecond
+
+func startDiskProbe(ctx context.Context, dir string) *diskProbe {
+	ctx, stop := context.WithCancel(ctx)
+	p := &diskProbe{stop: stop, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		f, err := os.CreateTemp(dir, "imbench-disk-probe-*")
+		if err != nil {
+			p.err = err
+			return
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		record := make([]byte, pageSize)
+		tick := time.NewTicker(probeEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			d, err := syncPage(f, record)
+			if err != nil {
+				p.err = err
+				return
+			}
+			p.took = append(p.took, d)
+		}
+	}()
+	return p
+}
+
+// finish stops the probe and returns its fsyncs' times, sorted.
+func (p *diskProbe) finish() ([]time.Duration, error) {
+	p.stop()
+	<-p.done
+	slices.Sort(p.took)
+	return p.took, p.err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -13,7 +14,9 @@ import (
 // the pairs, for cfg.latencyFor, and reports the send-to-delivery latency:
 // from just before the sender writes the frame to the receiver reading the
 // push, both on this process's monotonic clock.
-func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, current *atomic.Pointer[phase]) error {
+// A server's run also probes the disk under dataDir ("" on the relay): see
+// diskProbe.
+func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, current *atomic.Pointer[phase], dataDir string) error {
 	total := max(int(float64(cfg.rate)*cfg.latencyFor.Seconds()), 1)
 	ph := newPhase('l', len(pairs), (total+len(pairs)-1)/len(pairs), true)
 	current.Store(ph)
@@ -22,6 +25,10 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 
 	interval := time.Second / time.Duration(cfg.rate)
 	server, self := startCPU(cfg.pid), startCPU("self")
+	var disk *diskProbe
+	if dataDir != "" {
+		disk = startDiskProbe(runCtx, dataDir)
+	}
 	var wg sync.WaitGroup
 	start := time.Now()
 	sent := 0
@@ -39,6 +46,13 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 	}
 	pacedFor := time.Since(start)
 	serverUse, selfUse := server.use(), self.use()
+	var diskTook []time.Duration
+	if disk != nil {
+		var err error
+		if diskTook, err = disk.finish(); err != nil {
+			return fmt.Errorf("latency run: disk probe: %w", err)
+		}
+	}
 	wg.Wait()
 	missing, err := ph.settleDeliveries(ctx, cfg.drain, pairs)
 	if err != nil {
@@ -63,6 +77,12 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 	detail("send to delivery: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; send to reply: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms",
 		ms(percentile(delivery, 50)), ms(percentile(delivery, 90)), ms(percentile(delivery, 99)), ms(percentile(delivery, 100)),
 		ms(percentile(ack, 50)), ms(percentile(ack, 90)), ms(percentile(ack, 99)), ms(percentile(ack, 100)))
+	if len(diskTook) > 0 {
+		stalls := len(diskTook) - sort.Search(len(diskTook), func(i int) bool { return diskTook[i] > 10*time.Millisecond })
+		cfg.result("latency_disk_fsync_max", ms(percentile(diskTook, 100)), "ms")
+		detail("the disk meanwhile: %d fsyncs of a page, one every %s beside the server's: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %d over 10 ms",
+			len(diskTook), probeEvery, ms(percentile(diskTook, 50)), ms(percentile(diskTook, 99)), ms(percentile(diskTook, 100)), stalls)
+	}
 	reportCPU(cfg, "latency_server_cpu", serverUse, selfUse, float64(sent)/pacedFor.Seconds(), int64(sent))
 	reportProblems(ph)
 	return ctx.Err()

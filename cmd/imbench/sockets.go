@@ -149,9 +149,13 @@ func measureSockets(ctx context.Context, cfg socketsConfig, ms []member, cs []*w
 		rcv.drain(cs[2*i+1], ms[2*i].ID, i)
 	}
 
+	disk := "" // the relay stores nothing
+	if nodeOf != nil {
+		disk = cfg.servers[0].dataDir
+	}
 	runs := []func() error{
 		func() error { return runThroughput(ctx, cfg, pairs, &current, probe) },
-		func() error { return runLatency(ctx, cfg, pairs, &current) },
+		func() error { return runLatency(ctx, cfg, pairs, &current, disk) },
 	}
 	if cfg.latencyFirst {
 		runs[0], runs[1] = runs[1], runs[0]
