@@ -91,7 +91,7 @@ func startDiskProbe(ctx context.Context, dir string) *diskProbe {
 		defer close(p.done)
 		f, err := os.CreateTemp(dir, "imbench-disk-probe-*")
 		if err != nil {
-			p.err = err
+			p.err = fmt.Errorf("disk probe: %w", err)
 			return
 		}
 		defer os.Remove(f.Name())
@@ -107,7 +107,7 @@ func startDiskProbe(ctx context.Context, dir string) *diskProbe {
 			}
 			d, err := syncPage(f, record)
 			if err != nil {
-				p.err = err
+				p.err = fmt.Errorf("disk probe: %w", err)
 				return
 			}
 			p.took = append(p.took, d)

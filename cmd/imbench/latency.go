@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -47,15 +48,13 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 	pacedFor := time.Since(start)
 	serverUse, selfUse := server.use(), self.use()
 	var diskTook []time.Duration
+	var diskErr error
 	if disk != nil {
-		var err error
-		if diskTook, err = disk.finish(); err != nil {
-			return fmt.Errorf("latency run: disk probe: %w", err)
-		}
+		diskTook, diskErr = disk.finish()
 	}
 	wg.Wait()
 	missing, err := ph.settleDeliveries(ctx, cfg.drain, pairs)
-	if err != nil {
+	if err = errors.Join(err, diskErr); err != nil {
 		return err
 	}
 
