@@ -119,6 +119,12 @@ var _ = Describe("The engine", func() {
 		Expect(e.WaitFor(c, pos)).To(BeTrue())
 	}
 
+	// running returns once e folded an event appended after Run read the
+	// log's head: only events after it are published.
+	running := func(e *projections.Engine) {
+		waitFor(e, appendEvent(log, "x0001.member-7", &member.SessionStarted{SessionID: "s0"}))
+	}
+
 	// filled is a store the engine folded n messages from 1 to 2 into.
 	filled := func(n int) *sqliteread.Store {
 		store := openStore()
@@ -137,7 +143,7 @@ var _ = Describe("The engine", func() {
 		e := engine(log, store, pub)
 		stop := run(e)
 		defer stop()
-		waitFor(e, appendEvent(log, "x0001.member-7", &member.SessionStarted{SessionID: "s0"})) // the engine runs
+		running(e)
 		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "hi"))
 		waitFor(e, pos)
 		Expect(statuses(store, "2")).To(Equal([]string{"m1:Unread"}))
@@ -235,7 +241,7 @@ var _ = Describe("The engine", func() {
 		Expect(err).NotTo(HaveOccurred())
 		stop := run(e)
 		defer stop()
-		waitFor(e, appendEvent(log, "x0001.member-7", &member.SessionStarted{SessionID: "s0"})) // the engine runs
+		running(e)
 		pos := appendEvent(log, chatStream, sent("m1", "1", "2", "Tối nay ĂN CƠM nhé"))
 		waitFor(e, pos)
 		waitFor(search, pos)
