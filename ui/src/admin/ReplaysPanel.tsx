@@ -73,47 +73,47 @@ export function ReplaysPanel({ credential, tenant, onExpired }: { credential: Ad
       {error && <p className="field-error">{error}</p>}
       {replays === null && !error && <p className="muted">{t('common.loading')}</p>}
       {replays !== null && (
-      <div className="admin-scroll">
-      <table className="admin-table">
-        <thead>
-          <tr>
-            <th>{t('admin.replay.id')}</th>
-            <th>{t('admin.replay.position')}</th>
-            <th>{t('admin.replay.state')}</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {replays.map((r) => (
-            <tr key={r.id} data-replay={r.id} data-state={r.state}>
-              <td>{r.id}</td>
-              <td>
-                {r.time ? `${readableTime(Date.parse(r.time), lang)} ` : ''}
-                <span className="muted">#{r.position}</span>
-              </td>
-              <td>
-                {r.state === 'running' ? t('admin.replay.progress', { done: r.done }) : t(`admin.replay.${r.state}`)}
-                {r.error ? ` ${r.error}` : ''}
-              </td>
-              <td className="admin-row">
-                <button type="button" className="button button-secondary" disabled={r.state !== 'done'} onClick={() => setBrowsing(r)}>
-                  {t('admin.replay.browse')}
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  onClick={async () => {
-                    if ((await run(() => api.deleteReplay(r.id))) !== undefined) await refresh();
-                  }}
-                >
-                  {t('admin.replay.delete')}
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
+        <div className="admin-scroll">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th>{t('admin.replay.id')}</th>
+                <th>{t('admin.replay.position')}</th>
+                <th>{t('admin.replay.state')}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {replays.map((r) => (
+                <tr key={r.id} data-replay={r.id} data-state={r.state}>
+                  <td>{r.id}</td>
+                  <td>
+                    {r.time ? `${readableTime(Date.parse(r.time), lang)} ` : ''}
+                    <span className="muted">#{r.position}</span>
+                  </td>
+                  <td>
+                    {r.state === 'running' ? t('admin.replay.progress', { done: r.done }) : t(`admin.replay.${r.state}`)}
+                    {r.error ? ` ${r.error}` : ''}
+                  </td>
+                  <td className="admin-row">
+                    <button type="button" className="button button-secondary" disabled={r.state !== 'done'} onClick={() => setBrowsing(r)}>
+                      {t('admin.replay.browse')}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-secondary"
+                      onClick={async () => {
+                        if ((await run(() => api.deleteReplay(r.id))) !== undefined) await refresh();
+                      }}
+                    >
+                      {t('admin.replay.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );
