@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -158,6 +159,46 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		call("DELETE", "/replays/"+r.ID, nil, nil)
 		refused("GET", "/replays/"+r.ID, nil, http.StatusNotFound, "no such replay")
 		Expect(auditFiles()).To(BeEmpty())
+	})
+
+	It("answers the audit page's lists and a replay's start to members and no token 401, and two starts at once each with a replay of its own", func() {
+		ours := s.auditor("x0001", "ada")
+		var before []projections.Replay
+		s.ok("GET", "/v1/admin/audit/replays", ours.Token, nil, &before)
+		for _, who := range []member{alice, zed, {Account: "no token"}} {
+			for _, call := range []struct {
+				method, path string
+				body         any
+			}{
+				{"GET", "/v1/admin/audit/replays?tenant=x0001", nil},
+				{"GET", "/v1/admin/audit/events?tenant=x0001&type=MessageSent", nil},
+				{"POST", "/v1/admin/audit/replays", map[string]any{"tenant": "x0001"}},
+			} {
+				code, env := s.call(call.method, call.path, who.Token, call.body)
+				Expect(code).To(Equal(http.StatusUnauthorized), "%s %s as %s", call.method, call.path, who.Account)
+				Expect(string(env.Data)).NotTo(ContainSubstring(alice.ID), "%s %s as %s", call.method, call.path, who.Account)
+				Expect(string(env.Data)).NotTo(ContainSubstring("before the promotion"))
+			}
+		}
+		var unchanged []projections.Replay
+		s.ok("GET", "/v1/admin/audit/replays", ours.Token, nil, &unchanged)
+		Expect(unchanged).To(HaveLen(len(before)), "no replay started")
+
+		started := make([]projections.Replay, 2)
+		var wg sync.WaitGroup
+		for i := range started {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				code, env := s.call("POST", "/v1/admin/audit/replays", ours.Token, map[string]any{})
+				Expect(code).To(Equal(http.StatusOK), env.Info)
+				Expect(json.Unmarshal(env.Data, &started[i])).To(Succeed())
+			})
+		}
+		wg.Wait()
+		Expect(started[0].ID).NotTo(Equal(started[1].ID))
+		var after []projections.Replay
+		s.ok("GET", "/v1/admin/audit/replays", ours.Token, nil, &after)
+		Expect(after).To(HaveLen(len(before) + 2))
 	})
 
 	It("lets an auditor replay, browse and verify its own tenant only, each access recorded", func() {
