@@ -116,8 +116,16 @@ func startDiskProbe(ctx context.Context, dir string) *diskProbe {
 	return p
 }
 
-// finish stops the probe and returns its fsyncs' times, sorted.
+// stallOver is how long a probe's fsync must take for the run to count it
+// as a stall of the disk.
+const stallOver = 10 * time.Millisecond
+
+// finish stops the probe and returns its fsyncs' times, sorted; a nil probe
+// (a run with no disk to probe) returns none.
 func (p *diskProbe) finish() ([]time.Duration, error) {
+	if p == nil {
+		return nil, nil
+	}
 	p.stop()
 	<-p.done
 	slices.Sort(p.took)

@@ -24,6 +24,13 @@ var _ = Describe("The disk probe", func() {
 		Expect(os.ReadDir(dir)).To(BeEmpty())
 	})
 
+	It("has nothing to hand back for a run with no disk (the relay's)", func() {
+		var none *diskProbe
+		took, err := none.finish()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(took).To(BeEmpty())
+	})
+
 	It("reports a directory it cannot write in", func() {
 		_, err := startDiskProbe(context.Background(), "/nonexistent/dir").finish()
 		Expect(err).To(HaveOccurred())

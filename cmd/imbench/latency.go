@@ -47,11 +47,7 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 	}
 	pacedFor := time.Since(start)
 	serverUse, selfUse := server.use(), self.use()
-	var diskTook []time.Duration
-	var diskErr error
-	if disk != nil {
-		diskTook, diskErr = disk.finish()
-	}
+	diskTook, diskErr := disk.finish()
 	wg.Wait()
 	missing, err := ph.settleDeliveries(ctx, cfg.drain, pairs)
 	if err = errors.Join(err, diskErr); err != nil {
@@ -77,10 +73,10 @@ func runLatency(ctx context.Context, cfg socketsConfig, pairs []pairConn, curren
 		ms(percentile(delivery, 50)), ms(percentile(delivery, 90)), ms(percentile(delivery, 99)), ms(percentile(delivery, 100)),
 		ms(percentile(ack, 50)), ms(percentile(ack, 90)), ms(percentile(ack, 99)), ms(percentile(ack, 100)))
 	if len(diskTook) > 0 {
-		stalls := len(diskTook) - sort.Search(len(diskTook), func(i int) bool { return diskTook[i] > 10*time.Millisecond })
+		stalls := len(diskTook) - sort.Search(len(diskTook), func(i int) bool { return diskTook[i] > stallOver })
 		cfg.result("latency_disk_fsync_max", ms(percentile(diskTook, 100)), "ms")
-		detail("the disk meanwhile: %d fsyncs of a page, one every %s beside the server's: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %d over 10 ms",
-			len(diskTook), probeEvery, ms(percentile(diskTook, 50)), ms(percentile(diskTook, 99)), ms(percentile(diskTook, 100)), stalls)
+		detail("the disk meanwhile: %d fsyncs of a page, one every %s beside the server's: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %d over %s",
+			len(diskTook), probeEvery, ms(percentile(diskTook, 50)), ms(percentile(diskTook, 99)), ms(percentile(diskTook, 100)), stalls, stallOver)
 	}
 	reportCPU(cfg, "latency_server_cpu", serverUse, selfUse, float64(sent)/pacedFor.Seconds(), int64(sent))
 	reportProblems(ph)
