@@ -161,8 +161,10 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		Expect(auditFiles()).To(BeEmpty())
 	})
 
-	It("answers the audit page's lists and a replay's start to members and no token 401, and two starts at once each with a replay of its own", func() {
+	It("answers the audit page's lists, a replay's start, browsing and deletion to members and no token 401, and two starts at once each with a replay of its own", func() {
 		ours := s.auditor("x0001", "ada")
+		var victim projections.Replay
+		s.ok("POST", "/v1/admin/audit/replays", ours.Token, map[string]any{}, &victim)
 		var before []projections.Replay
 		s.ok("GET", "/v1/admin/audit/replays", ours.Token, nil, &before)
 		for _, who := range []member{alice, zed, {Account: "no token"}} {
@@ -173,6 +175,9 @@ var _ = Describe("Audit replays, verify and compare", func() {
 				{"GET", "/v1/admin/audit/replays?tenant=x0001", nil},
 				{"GET", "/v1/admin/audit/events?tenant=x0001&type=MessageSent", nil},
 				{"POST", "/v1/admin/audit/replays", map[string]any{"tenant": "x0001"}},
+				{"GET", "/v1/admin/audit/replays/" + victim.ID, nil},
+				{"GET", "/v1/admin/audit/replays/" + victim.ID + "/sessions?memberId=" + alice.ID, nil},
+				{"DELETE", "/v1/admin/audit/replays/" + victim.ID, nil},
 			} {
 				code, env := s.call(call.method, call.path, who.Token, call.body)
 				Expect(code).To(Equal(http.StatusUnauthorized), "%s %s as %s", call.method, call.path, who.Account)
@@ -183,6 +188,7 @@ var _ = Describe("Audit replays, verify and compare", func() {
 		var unchanged []projections.Replay
 		s.ok("GET", "/v1/admin/audit/replays", ours.Token, nil, &unchanged)
 		Expect(unchanged).To(HaveLen(len(before)), "no replay started")
+		s.ok("GET", "/v1/admin/audit/replays/"+victim.ID, ours.Token, nil, &victim) // and none deleted
 
 		started := make([]projections.Replay, 2)
 		var wg sync.WaitGroup
